@@ -1,0 +1,98 @@
+import Foundation
+
+/// One trip request and everything the dispatcher and the trigger loop need to know about it.
+public struct Ride: Hashable, Sendable, Codable {
+    /// Stable identity, also the public id in the API.
+    public var id: UUID
+    /// Who booked it.
+    public var netID: NetID
+    /// On-demand or scheduled ahead.
+    public var kind: RideKind
+    /// Where the van picks the rider up.
+    public var pickup: RideEndpoint
+    /// Where the van drops the rider off.
+    public var dropoff: RideEndpoint
+    /// When the rider asked.
+    public var requestedAt: Date
+    /// When the van should be at the pickup.
+    public var pickupAt: Date
+    /// When the van is expected free again at the drop-off.
+    public var estimatedDropoffAt: Date
+    /// Whether the rider needs a wheelchair position.
+    public var needsWheelchair: Bool
+    /// People riding along with the rider, 0 or more.
+    public var companions: Int
+    /// Where the ride is in its life; change it with `apply(_:)`.
+    public var status: RideStatus
+    /// The van assigned, if any.
+    public var vanID: Int64?
+    /// The rider's free-text note for the driver.
+    public var note: String?
+    /// The dispatcher's reason for a rejection, cancellation or re-timing.
+    public var reason: String?
+    /// Shared by every ride of one weekly recurring booking.
+    public var seriesID: UUID?
+    /// When the row was created.
+    public var createdAt: Date
+    /// When the row last changed.
+    public var updatedAt: Date
+
+    /// Creates a ride; a new booking is normally `pending` with no van yet.
+    public init(
+        id: UUID,
+        netID: NetID,
+        kind: RideKind,
+        pickup: RideEndpoint,
+        dropoff: RideEndpoint,
+        requestedAt: Date,
+        pickupAt: Date,
+        estimatedDropoffAt: Date,
+        needsWheelchair: Bool = false,
+        companions: Int = 0,
+        status: RideStatus = .pending,
+        vanID: Int64? = nil,
+        note: String? = nil,
+        reason: String? = nil,
+        seriesID: UUID? = nil,
+        createdAt: Date,
+        updatedAt: Date
+    ) {
+        self.id = id
+        self.netID = netID
+        self.kind = kind
+        self.pickup = pickup
+        self.dropoff = dropoff
+        self.requestedAt = requestedAt
+        self.pickupAt = pickupAt
+        self.estimatedDropoffAt = estimatedDropoffAt
+        self.needsWheelchair = needsWheelchair
+        self.companions = companions
+        self.status = status
+        self.vanID = vanID
+        self.note = note
+        self.reason = reason
+        self.seriesID = seriesID
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    /// The span the ride keeps its van busy: pickup to estimated drop-off.
+    public var occupiedInterval: DateInterval {
+        DateInterval(start: pickupAt, end: max(pickupAt, estimatedDropoffAt))
+    }
+
+    /// Seats taken: the rider plus companions.
+    public var seatsNeeded: Int { 1 + max(0, companions) }
+
+    /// Moves the ride to `next` if the lifecycle allows it; leaves it unchanged otherwise.
+    /// - Throws: `RideTransitionError` when the move is refused.
+    public mutating func apply(_ next: RideStatus) throws(RideTransitionError) {
+        status = try status.transition(to: next)
+    }
+
+    /// Like `apply(_:)`, and also stamps `updatedAt` with `now` on success.
+    public mutating func apply(_ next: RideStatus, at now: Date) throws(RideTransitionError) {
+        try apply(next)
+        updatedAt = now
+    }
+}

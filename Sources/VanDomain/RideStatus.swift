@@ -1,0 +1,54 @@
+import Foundation
+
+/// Where a ride is in its life: `pending → approved | rejected`,
+/// `pending | approved → cancelled`, `approved → completed | no_show`.
+public enum RideStatus: String, Codable, Sendable, CaseIterable {
+    /// Requested, waiting for the dispatcher; already holds its van slot.
+    case pending
+    /// Accepted by the dispatcher; holds its van slot.
+    case approved
+    /// Refused by the dispatcher. Final.
+    case rejected
+    /// Called off by the rider or the dispatcher. Final.
+    case cancelled
+    /// The rider was dropped off. Final.
+    case completed
+    /// The rider was not at the pickup. Final.
+    case noShow = "no_show"
+
+    /// Whether a ride in this status occupies its van, so no one else can book that slot.
+    public var holdsVan: Bool { self == .pending || self == .approved }
+
+    /// Whether no further transition is possible.
+    public var isFinal: Bool { Self.allowed[self, default: []].isEmpty }
+
+    /// The statuses a ride in this status may move to, in lifecycle order.
+    public var allowedNextStatuses: [RideStatus] {
+        Self.allCases.filter { Self.allowed[self, default: []].contains($0) }
+    }
+
+    /// Whether a ride may move from this status to `next`. Staying put is not a transition.
+    public func canTransition(to next: RideStatus) -> Bool {
+        Self.allowed[self, default: []].contains(next)
+    }
+
+    /// Returns `next` if the move is allowed.
+    /// - Throws: `RideTransitionError` explaining what is allowed instead.
+    public func transition(to next: RideStatus) throws(RideTransitionError) -> RideStatus {
+        guard canTransition(to: next) else { throw RideTransitionError(from: self, to: next) }
+        return next
+    }
+
+    /// Lower-case words for messages, e.g. `"no-show"`.
+    var phrase: String {
+        switch self {
+        case .noShow: "no-show"
+        default: rawValue
+        }
+    }
+
+    private static let allowed: [RideStatus: Set<RideStatus>] = [
+        .pending: [.approved, .rejected, .cancelled],
+        .approved: [.cancelled, .completed, .noShow],
+    ]
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// A Swift value that can be read from a PostgreSQL column in text format.
+public protocol PostgresDecodable: Sendable {
+    /// Decodes a column value; `text` is nil for SQL NULL.
+    static func decode(column text: String?) throws(PostgresError) -> Self
+}
+
+/// A value decoded from non-NULL text; NULL is an error unless read as an Optional.
+public protocol PostgresTextDecodable: PostgresDecodable {
+    /// Parses the server's text form.
+    init(postgresText text: String) throws(PostgresError)
+}
+
+extension PostgresTextDecodable {
+    public static func decode(column text: String?) throws(PostgresError) -> Self {
+        guard let text else {
+            throw PostgresError(kind: .decoding, message: "column is NULL; read it as \(Self.self)? instead")
+        }
+        return try Self(postgresText: text)
+    }
+}
+
+extension PostgresJSON: PostgresTextDecodable {}
+
+extension Optional: PostgresDecodable where Wrapped: PostgresDecodable {
+    public static func decode(column text: String?) throws(PostgresError) -> Self {
+        guard let text else { return nil }
+        return try Wrapped.decode(column: text)
+    }
+}
+
+private func mismatch<T>(_ text: String, _ type: T.Type) -> PostgresError {
+    PostgresError(kind: .decoding, message: "'\(text.prefix(40))' is not a valid \(type)")
+}
+
+extension String: PostgresTextDecodable {
+    public init(postgresText text: String) { self = text }
+}
+
+extension Int: PostgresTextDecodable {
+    public init(postgresText text: String) throws(PostgresError) {
+        guard let value = Int(text) else { throw mismatch(text, Int.self) }
+        self = value
+    }
+}
+
+extension Int64: PostgresTextDecodable {
+    public init(postgresText text: String) throws(PostgresError) {
+        guard let value = Int64(text) else { throw mismatch(text, Int64.self) }
+        self = value
+    }
+}
+
+extension Int32: PostgresTextDecodable {
+    public init(postgresText text: String) throws(PostgresError) {
+        guard let value = Int32(text) else { throw mismatch(text, Int32.self) }
+        self = value
+    }
+}
+
+extension Double: PostgresTextDecodable {
+    public init(postgresText text: String) throws(PostgresError) {
+        switch text {
+        case "NaN": self = .nan
+        case "Infinity": self = .infinity
+        case "-Infinity": self = -.infinity
+        default:
+            guard let value = Double(text) else { throw mismatch(text, Double.self) }
+            self = value
+        }
+    }
+}
+
+extension Bool: PostgresTextDecodable {
+    public init(postgresText text: String) throws(PostgresError) {
+        switch text {
+        case "t", "true": self = true
+        case "f", "false": self = false
+        default: throw mismatch(text, Bool.self)
+        }
+    }
+}
+
+extension UUID: PostgresTextDecodable {
+    public init(postgresText text: String) throws(PostgresError) {
+        guard let value = UUID(uuidString: text) else { throw mismatch(text, UUID.self) }
+        self = value
+    }
+}
+
+extension Date: PostgresTextDecodable {
+    public init(postgresText text: String) throws(PostgresError) {
+        guard let value = PostgresTimestamp.parse(text) else { throw mismatch(text, Date.self) }
+        self = value
+    }
+}
+
+extension Data: PostgresTextDecodable {
+    public init(postgresText text: String) throws(PostgresError) {
+        // bytea_output = hex: "\x" followed by two hex digits per byte.
+        let utf8 = Array(text.utf8)
+        guard utf8.count >= 2, utf8[0] == UInt8(ascii: "\\"), utf8[1] == UInt8(ascii: "x"), utf8.count % 2 == 0 else {
+            throw mismatch(text, Data.self)
+        }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity((utf8.count - 2) / 2)
+        var index = 2
+        while index < utf8.count {
+            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { throw mismatch(text, Data.self) }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        self = Data(bytes)
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Logging
+import VanScheduler
+
+/// `vanadmin`: the dispatcher's command line.
+@main
+struct VanAdmin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vanadmin",
+        abstract: "Dispatcher tools for vand.",
+        discussion: """
+            Uses the same database as vand: DATABASE_URL, or the embedded cluster in VAND_DATA_DIR
+            (started if it is not running, and stopped again on exit if this command started it).
+            """,
+        subcommands: [Migrate.self]
+    )
+}
+
+/// Opens the database from the environment, runs `body`, and always closes it.
+/// Settings and connection errors become one-line messages.
+func withDatabase(migrate: Bool = true, _ body: (Database) async throws -> Void) async throws {
+    var logger = Logger(label: "vanadmin")
+    logger.logLevel = .warning
+    let database: Database
+    do {
+        let settings = try DatabaseSettings.fromEnvironment()
+        database = migrate
+            ? try await Database.open(settings: settings, logger: logger)
+            : try await Database.connect(settings: settings, logger: logger)
+    } catch {
+        throw CLIError("\(error)")
+    }
+    do {
+        try await body(database)
+    } catch let error as PostgresError {
+        await database.close()
+        throw CLIError("\(error)")
+    } catch let error as MigrationError {
+        await database.close()
+        throw CLIError("\(error)")
+    } catch {
+        await database.close()
+        throw error
+    }
+    await database.close()
+}
+
+/// A one-line message on stderr and exit status 1.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ message: String) { description = message }
+}

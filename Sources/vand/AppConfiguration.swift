@@ -1,0 +1,52 @@
+import Foundation
+import Logging
+import VanScheduler
+
+/// Everything `vand` reads from its environment, with defaults that work on a laptop.
+struct AppConfiguration: Sendable {
+    var host = "127.0.0.1"
+    var port = 8080
+    var database: DatabaseSettings
+    var timeZone = TimeZone(identifier: "America/New_York")!
+    var logLevel: Logger.Level = .info
+
+    /// One line per setting for `vand --help`.
+    static let helpText = """
+        Settings (environment variables):
+          DATABASE_URL        PostgreSQL URI or key=value string. Unset: start the embedded
+                              cluster in VAND_DATA_DIR (PG* variables are used when PGHOST is set).
+          VAND_DATA_DIR       Embedded cluster folder (default /var/lib/vand/embedded as root,
+                              else ~/.local/state/vand/embedded).
+          VAND_DB_POOL_SIZE   Database connections (default 8).
+          VAND_HOST           Address to listen on (default 127.0.0.1).
+          VAND_PORT           Port to listen on (default 8080; 0 picks a free one).
+          VAND_TIMEZONE       Service time zone, IANA name (default America/New_York).
+          VAND_LOG_LEVEL      trace|debug|info|notice|warning|error|critical (default info).
+          VAND_SQL_DIR        Folder of migrations (default: found beside the binary or checkout).
+        """
+
+    /// Reads the environment; the first bad value stops start-up with a line naming it.
+    static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingError) -> AppConfiguration {
+        var configuration = AppConfiguration(database: try DatabaseSettings.fromEnvironment(environment))
+        if let host = environment["VAND_HOST"], !host.isEmpty { configuration.host = host }
+        if let text = environment["VAND_PORT"], !text.isEmpty {
+            guard let port = Int(text), (0...65535).contains(port) else {
+                throw SettingError(variable: "VAND_PORT", value: text, expected: "a port number from 0 to 65535")
+            }
+            configuration.port = port
+        }
+        if let text = environment["VAND_TIMEZONE"], !text.isEmpty {
+            guard let zone = TimeZone(identifier: text) else {
+                throw SettingError(variable: "VAND_TIMEZONE", value: text, expected: "an IANA time zone such as America/New_York")
+            }
+            configuration.timeZone = zone
+        }
+        if let text = environment["VAND_LOG_LEVEL"], !text.isEmpty {
+            guard let level = Logger.Level(rawValue: text.lowercased()) else {
+                throw SettingError(variable: "VAND_LOG_LEVEL", value: text, expected: "trace, debug, info, notice, warning, error or critical")
+            }
+            configuration.logLevel = level
+        }
+        return configuration
+    }
+}
