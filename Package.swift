@@ -64,15 +64,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "VanDomainTests", dependencies: ["VanDomain"], swiftSettings: swiftSettings),
+        .target(
+            name: "VanTestSupport",
+            dependencies: ["VanScheduler"],
+            path: "Tests/VanTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "VanSchedulerTests",
-            dependencies: ["VanScheduler"],
+            dependencies: ["VanScheduler", "VanTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "vandTests",
             dependencies: [
                 "vand",
+                "VanTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings

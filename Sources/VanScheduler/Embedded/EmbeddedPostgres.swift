@@ -97,11 +97,11 @@ public final class EmbeddedPostgres: Sendable {
         try? forceStop()
     }
 
-    /// Stops the server whoever started it (`pg_ctl stop -m fast`).
-    public func forceStop() throws(EmbeddedPostgresError) {
+    /// Stops the server whoever started it (`pg_ctl stop`, `fast` by default; `immediate` skips the checkpoint).
+    public func forceStop(mode: String = "fast") throws(EmbeddedPostgresError) {
         let bin = try Self.binDirectory()
         let owner = try ServerUser.current()
-        try run(bin + "/pg_ctl", ["-D", dataDirectory, "-m", "fast", "-w", "-t", "60", "stop"], as: owner)
+        try run(bin + "/pg_ctl", ["-D", dataDirectory, "-m", mode, "-w", "-t", "60", "stop"], as: owner)
     }
 
     /// Restarts the server in place (tests use this to prove clients reconnect).
@@ -143,42 +143,20 @@ public final class EmbeddedPostgres: Sendable {
 
     @discardableResult
     private func run(_ executable: String, _ arguments: [String], as owner: ServerUser?, quiet: Bool = false) throws(EmbeddedPostgresError) -> String {
-        let process = Process()
-        if owner != nil {
-            // initdb and postgres refuse to run as root.
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            process.arguments = ["-u", "postgres", "--", executable] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        }
-        process.currentDirectoryURL = URL(fileURLWithPath: "/")
+        // initdb and postgres refuse to run as root.
+        let command = owner != nil ? ["/usr/sbin/runuser", "-u", "postgres", "--", executable] + arguments : [executable] + arguments
         // Output goes to a file, not a pipe: the postmaster inherits the descriptor and
         // lives on, so reading a pipe to its end would wait for the server to exit.
-        let outputPath = directory + "/command.out"
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        guard let output = FileHandle(forWritingAtPath: outputPath) else {
-            throw .commandFailed(command: "open \(outputPath)", status: errno, output: String(cString: strerror(errno)))
-        }
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            try? output.close()
-            throw .commandFailed(command: executable, status: -1, output: "\(error)")
-        }
-        process.waitUntilExit()
-        try? output.close()
-        let data = FileManager.default.contents(atPath: outputPath) ?? Data()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
+        let outputPath = directory + "/command-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
+        defer { unlink(outputPath) }
+        let status = try ChildProcess.run(command, outputPath: outputPath)
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard status == 0 else {
             var message = text
             if !quiet, executable.hasSuffix("pg_ctl"), let log = try? String(contentsOfFile: logFile, encoding: .utf8) {
                 message += "\n--- server log (last lines) ---\n" + log.split(separator: "\n").suffix(15).joined(separator: "\n")
             }
-            throw .commandFailed(command: ([executable] + arguments).joined(separator: " "), status: process.terminationStatus, output: message)
+            throw .commandFailed(command: command.joined(separator: " "), status: status, output: message)
         }
         return text
     }

@@ -63,6 +63,7 @@ public final class PostgresPool: Sendable {
 
     /// Runs `body` with a connection on a pool thread. A connection that broke
     /// (or was left inside a transaction) is closed and replaced, never reused.
+    @discardableResult
     public func withConnection<Value: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> Value
     ) async throws -> Value {
@@ -97,6 +98,7 @@ public final class PostgresPool: Sendable {
     }
 
     /// Runs `body` inside `BEGIN … COMMIT` on one connection; any error rolls back.
+    @discardableResult
     public func withTransaction<Value: Sendable>(
         isolation: IsolationLevel = .readCommitted,
         _ body: @escaping @Sendable (PostgresConnection) throws -> Value

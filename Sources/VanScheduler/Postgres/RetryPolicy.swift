@@ -26,6 +26,7 @@ public struct RetryPolicy: Sendable {
 
 extension PostgresPool {
     /// A transaction that is run again when it loses a serialization race.
+    @discardableResult
     public func withRetryingTransaction<Value: Sendable>(
         isolation: IsolationLevel = .serializable,
         retry: RetryPolicy = RetryPolicy(),

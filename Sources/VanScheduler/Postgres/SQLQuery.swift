@@ -53,6 +53,13 @@ public struct SQLQuery: Sendable, ExpressibleByStringInterpolation, CustomString
             sql += "$\(binds.count)"
         }
 
+        /// Appends a bind parameter that may be NULL.
+        public mutating func appendInterpolation<Value: PostgresBindable>(_ value: Value?) {
+            binds.append(value?.postgresText)
+            types.append(Value.postgresTypeOID)
+            sql += "$\(binds.count)"
+        }
+
         /// Appends a fixed SQL fragment chosen by code. Never pass user text here.
         public mutating func appendInterpolation(unescaped fragment: StaticString) {
             sql += fragment.description

@@ -1,0 +1,42 @@
+import Foundation
+
+/// A ride someone wants to book or re-time, as the scheduler needs it.
+public struct RideRequest: Hashable, Sendable {
+    /// Where the rider is picked up; `nil` for a free-text address with no known position.
+    public var pickup: Coordinate?
+    /// Where the rider is dropped off; `nil` when unknown.
+    public var dropoff: Coordinate?
+    /// Whether the rider needs a wheelchair position.
+    public var wheelchair: Bool
+    /// The pickup time asked for.
+    public var pickupAt: Date
+    /// A booked ride to ignore, so re-timing a ride does not collide with its own current slot.
+    public var excludingRideID: UUID?
+    /// Only consider this van (a dispatcher's choice); `nil` lets the scheduler pick.
+    public var vanID: Int64?
+    /// Never suggest a pickup before this (e.g. now plus the booking lead time); `nil` for no bound.
+    public var notBefore: Date?
+    /// Never suggest a pickup after this (e.g. the end of the booking horizon); `nil` for no bound.
+    public var notAfter: Date?
+
+    /// Creates a request.
+    public init(
+        pickup: Coordinate?,
+        dropoff: Coordinate?,
+        wheelchair: Bool = false,
+        pickupAt: Date,
+        excludingRideID: UUID? = nil,
+        vanID: Int64? = nil,
+        notBefore: Date? = nil,
+        notAfter: Date? = nil
+    ) {
+        self.pickup = pickup
+        self.dropoff = dropoff
+        self.wheelchair = wheelchair
+        self.pickupAt = pickupAt
+        self.excludingRideID = excludingRideID
+        self.vanID = vanID
+        self.notBefore = notBefore
+        self.notAfter = notAfter
+    }
+}
