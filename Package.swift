@@ -46,6 +46,7 @@ let package = Package(
         .executableTarget(
             name: "vand",
             dependencies: [
+                "VanDomain",
                 "VanScheduler",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -57,6 +58,7 @@ let package = Package(
         .executableTarget(
             name: "vanadmin",
             dependencies: [
+                "VanDomain",
                 "VanScheduler",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import VanDomain
 import VanScheduler
 
 /// `vanadmin`: the dispatcher's command line.
@@ -13,7 +14,7 @@ struct VanAdmin: AsyncParsableCommand {
             Uses the same database as vand: DATABASE_URL, or the embedded cluster in VAND_DATA_DIR
             (started if it is not running, and stopped again on exit if this command started it).
             """,
-        subcommands: [Migrate.self]
+        subcommands: [Migrate.self, VansCommand.self, PlacesCommand.self, HoursCommand.self, ClosuresCommand.self, SchedulerCommand.self, DemoCommand.self]
     )
 }
 
@@ -37,6 +38,12 @@ func withDatabase(migrate: Bool = true, _ body: (Database) async throws -> Void)
         await database.close()
         throw CLIError("\(error)")
     } catch let error as MigrationError {
+        await database.close()
+        throw CLIError("\(error)")
+    } catch let error as FleetError {
+        await database.close()
+        throw CLIError("\(error)")
+    } catch let error as VanDomain.ValidationError {
         await database.close()
         throw CLIError("\(error)")
     } catch {

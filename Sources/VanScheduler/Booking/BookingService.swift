@@ -1,0 +1,120 @@
+import Foundation
+import VanDomain
+
+/// A ride as the rider asked for it, before the scheduler places it.
+public struct NewRide: Sendable, Hashable {
+    /// The ride's id (chosen by the caller so a retried request can be recognised).
+    public var id: UUID
+    /// Who rides.
+    public var netID: NetID
+    /// On demand or scheduled ahead.
+    public var kind: RideKind
+    /// Where to pick up; `coordinate` set whenever it is known (also for a known place).
+    public var pickup: RideEndpoint
+    /// Where to drop off.
+    public var dropoff: RideEndpoint
+    /// The requested pickup time.
+    public var pickupAt: Date
+    /// Needs a wheelchair position.
+    public var needsWheelchair: Bool
+    /// Companions riding along (0–2).
+    public var companions: Int
+    /// A note for the driver.
+    public var note: String?
+    /// The standing series this occurrence belongs to.
+    public var seriesID: UUID?
+    /// `pending`, or `approved` when auto-approve is on.
+    public var status: RideStatus
+
+    /// Creates a request.
+    public init(id: UUID = UUID(), netID: NetID, kind: RideKind = .scheduled, pickup: RideEndpoint, dropoff: RideEndpoint,
+                pickupAt: Date, needsWheelchair: Bool = false, companions: Int = 0, note: String? = nil,
+                seriesID: UUID? = nil, status: RideStatus = .pending) {
+        self.id = id
+        self.netID = netID
+        self.kind = kind
+        self.pickup = pickup
+        self.dropoff = dropoff
+        self.pickupAt = pickupAt
+        self.needsWheelchair = needsWheelchair
+        self.companions = companions
+        self.note = note
+        self.seriesID = seriesID
+        self.status = status
+    }
+}
+
+/// What a booking attempt came to.
+public enum BookingOutcome: Sendable, Hashable {
+    /// The ride is in the database, holding its van.
+    case booked(Ride)
+    /// The time does not work; the feasibility says why and what would.
+    case refused(Feasibility)
+}
+
+/// Books rides: locks the schedule around the time, runs the optimistic
+/// scheduler on the rides holding vans, and inserts the ride on the chosen van —
+/// all in one transaction, so concurrent bookings can never double-book a van.
+public struct BookingService: Sendable {
+    let pool: PostgresPool
+    let calendar: ServiceCalendarStore
+
+    /// A booking service for a fleet in `timeZone`.
+    public init(pool: PostgresPool, timeZone: TimeZone) {
+        self.pool = pool
+        self.calendar = ServiceCalendarStore(pool: pool, timeZone: timeZone)
+    }
+
+    /// Books `ride` if its time is free; otherwise returns the scheduler's refusal with suggestions.
+    /// `now` bounds suggestions (none in the past).
+    public func book(_ ride: NewRide, now: Date) async throws -> BookingOutcome {
+        let timeZone = calendar.timeZone
+        do {
+            return try await pool.withTransaction { conn in
+                try BookingLock.lock(conn, around: ride.pickupAt)
+                let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: ride.pickupAt)
+                let vans = try VanStore.list(conn, includeRetired: false)
+                let reach = scheduler.searchWindow + BookingLock.longestTrip
+                let booked = try RideRecord.booked(conn, overlapping: DateInterval(
+                    start: ride.pickupAt.addingTimeInterval(-reach), end: ride.pickupAt.addingTimeInterval(reach)))
+                let request = RideRequest(pickup: ride.pickup.coordinate, dropoff: ride.dropoff.coordinate,
+                                          wheelchair: ride.needsWheelchair, pickupAt: ride.pickupAt, notBefore: now)
+                let feasibility = scheduler.check(request, vans: vans, rides: booked)
+                guard case .feasible(let assignment) = feasibility else { return .refused(feasibility) }
+                try Self.insert(ride, assignment: assignment, requestedAt: now, conn)
+                let row = try conn.query("\(RideRecord.select) WHERE r.id = \(ride.id)").first!
+                return .booked(try RideRecord.ride(row))
+            }
+        } catch let error as PostgresError where error.sqlState == .exclusionViolation {
+            // Only a writer that bypassed the lock (psql by hand) can get here; the database held the line.
+            return .refused(.infeasible(reason: .occupied, earlier: nil, later: nil))
+        }
+    }
+
+    /// The free intervals on `day` in which a typical ride could start.
+    public func availability(on day: LocalDate, wheelchair: Bool) async throws -> [DateInterval] {
+        let timeZone = calendar.timeZone
+        let interval = day.interval(in: timeZone)
+        return try await pool.withConnection { conn in
+            let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: interval.start)
+            let vans = try VanStore.list(conn, includeRetired: false)
+            let booked = try RideRecord.booked(conn, overlapping: DateInterval(
+                start: interval.start.addingTimeInterval(-BookingLock.longestTrip), end: interval.end.addingTimeInterval(BookingLock.longestTrip)))
+            return scheduler.availability(on: day, wheelchair: wheelchair, vans: vans, rides: booked)
+        }
+    }
+
+    static func insert(_ ride: NewRide, assignment: Assignment, requestedAt: Date, _ conn: PostgresConnection) throws {
+        try conn.execute("""
+            INSERT INTO rides (id, net_id, kind,
+                pickup_address, pickup_lat, pickup_lon, pickup_place_id,
+                dropoff_address, dropoff_lat, dropoff_lon, dropoff_place_id,
+                requested_at, pickup_at, estimated_dropoff_at, needs_wheelchair, companions, note, status, van_id, series_id)
+            VALUES (\(ride.id), \(ride.netID.rawValue), \(ride.kind.rawValue),
+                \(ride.pickup.address), \(ride.pickup.coordinate?.latitude), \(ride.pickup.coordinate?.longitude), \(ride.pickup.placeID),
+                \(ride.dropoff.address), \(ride.dropoff.coordinate?.latitude), \(ride.dropoff.coordinate?.longitude), \(ride.dropoff.placeID),
+                \(requestedAt), \(assignment.pickupAt), \(assignment.dropoffAt), \(ride.needsWheelchair), \(ride.companions),
+                \(ride.note), \(ride.status.rawValue), \(assignment.vanID), \(ride.seriesID))
+            """)
+    }
+}

@@ -1,0 +1,203 @@
+import ArgumentParser
+import Foundation
+import VanDomain
+import VanScheduler
+
+/// `vanadmin hours show|set`: weekly service windows.
+struct HoursCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hours",
+        abstract: "Show or replace the weekly service hours (in the service time zone).",
+        subcommands: [Show.self, Set.self],
+        defaultSubcommand: Show.self
+    )
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the weekly windows.")
+        @Flag(help: "JSON for scripts.") var json = false
+
+        func run() async throws {
+            let zone = try serviceTimeZone()
+            try await withDatabase { db in
+                let hours = try await ServiceCalendarStore(pool: db.pool, timeZone: zone).hours()
+                if json { return try printJSON(hours) }
+                print("service hours (\(zone.identifier)); an end at or before the start runs past midnight:")
+                for window in hours.windows { print("  \(window.spec)") }
+                let now = Date()
+                if hours.isOpen(at: now) {
+                    print("open now")
+                } else if let next = hours.nextOpening(after: now) {
+                    print("closed now; opens \(format(next, zone))")
+                }
+            }
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace every window, e.g. hours set \"Mon-Fri 00:00-24:00\" \"Sat 00:00-07:30\" \"Sat,Sun 18:00-07:30\"."
+        )
+        @Argument(help: "Windows like \"Mon-Fri 08:00-18:00\"; an end at or before the start crosses midnight.") var specs: [String]
+        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+
+        func run() async throws {
+            guard !specs.isEmpty else { throw CLIError("give at least one window, e.g. \"Mon-Fri 08:00-18:00\"") }
+            var windows: [ServiceWindow] = []
+            do { for spec in specs { windows += try ServiceWindow.parse(spec: spec) } } catch { throw CLIError("\(error)") }
+            let zone = try serviceTimeZone()
+            try await withDatabase { db in
+                try await ServiceCalendarStore(pool: db.pool, timeZone: zone).setHours(windows, actor: actorName(actor))
+                print("service hours set: \(windows.count) windows")
+            }
+        }
+    }
+}
+
+/// `vanadmin closures add|list|remove`: whole days without service.
+struct ClosuresCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "closures",
+        abstract: "Close whole days (holidays, snow days) and reopen them.",
+        subcommands: [Add.self, List.self, Remove.self]
+    )
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Close a day (YYYY-MM-DD, service time zone).")
+        @Argument(help: "The date, YYYY-MM-DD.") var date: String
+        @Option(help: "Why, shown to riders.") var reason: String?
+        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+
+        func run() async throws {
+            let day: LocalDate
+            do { day = try LocalDate(date) } catch { throw CLIError("\(error)") }
+            let zone = try serviceTimeZone()
+            try await withDatabase { db in
+                try await ServiceCalendarStore(pool: db.pool, timeZone: zone).addClosure(day, reason: reason, actor: actorName(actor))
+                print("closed \(day)")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List closed days.")
+        @Flag(help: "JSON for scripts.") var json = false
+
+        func run() async throws {
+            let zone = try serviceTimeZone()
+            try await withDatabase { db in
+                let closures = try await ServiceCalendarStore(pool: db.pool, timeZone: zone).closures()
+                if json { return try printJSON(closures) }
+                printTable(["DATE", "REASON"], closures.map { [$0.day.description, $0.reason ?? ""] })
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Reopen a closed day.")
+        @Argument(help: "The date, YYYY-MM-DD.") var date: String
+        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+
+        func run() async throws {
+            let day: LocalDate
+            do { day = try LocalDate(date) } catch { throw CLIError("\(error)") }
+            let zone = try serviceTimeZone()
+            try await withDatabase { db in
+                guard try await ServiceCalendarStore(pool: db.pool, timeZone: zone).removeClosure(day, actor: actorName(actor)) else {
+                    throw CLIError("\(day) is not closed; see `vanadmin closures list`")
+                }
+                print("reopened \(day)")
+            }
+        }
+    }
+}
+
+/// `vanadmin scheduler show|set`: the trip-estimate figures.
+struct SchedulerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scheduler",
+        abstract: "Show or change the scheduler's figures (boarding, speed, detour, search window).",
+        subcommands: [Show.self, Set.self],
+        defaultSubcommand: Show.self
+    )
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the figures in use.")
+        @Flag(help: "JSON for scripts.") var json = false
+
+        func run() async throws {
+            let zone = try serviceTimeZone()
+            try await withDatabase { db in
+                let settings = try await ServiceCalendarStore(pool: db.pool, timeZone: zone).settings()
+                if json { return try printJSON(settings) }
+                let e = settings.estimator
+                printTable(["FIGURE", "VALUE"], [
+                    ["boarding", "\(e.boarding / 60) min (\(e.wheelchairBoarding / 60) with a wheelchair)"],
+                    ["alighting", "\(e.alighting / 60) min (\(e.wheelchairAlighting / 60) with a wheelchair)"],
+                    ["detour factor", "\(e.detourFactor)"],
+                    ["average speed", "\(e.averageSpeedKmh) km/h"],
+                    ["unknown leg / deadhead", "\(e.unknownLegDuration / 60) / \(e.unknownDeadhead / 60) min"],
+                    ["search window", "±\(settings.searchWindowMinutes) min, every \(settings.stepMinutes) min"],
+                ])
+            }
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change some figures; the rest keep their values.")
+        @Option(help: "Boarding minutes.") var boarding: Double?
+        @Option(help: "Boarding minutes with a wheelchair.") var wheelchairBoarding: Double?
+        @Option(help: "Alighting minutes.") var alighting: Double?
+        @Option(help: "Alighting minutes with a wheelchair.") var wheelchairAlighting: Double?
+        @Option(help: "Road distance ÷ straight-line distance.") var detour: Double?
+        @Option(help: "Average speed, km/h.") var speed: Double?
+        @Option(help: "Suggestion search window, minutes either side.") var searchWindow: Int?
+        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+
+        func run() async throws {
+            let zone = try serviceTimeZone()
+            try await withDatabase { db in
+                let store = ServiceCalendarStore(pool: db.pool, timeZone: zone)
+                var settings = try await store.settings()
+                if let boarding { settings.estimator.boarding = boarding * 60 }
+                if let wheelchairBoarding { settings.estimator.wheelchairBoarding = wheelchairBoarding * 60 }
+                if let alighting { settings.estimator.alighting = alighting * 60 }
+                if let wheelchairAlighting { settings.estimator.wheelchairAlighting = wheelchairAlighting * 60 }
+                if let detour { settings.estimator.detourFactor = detour }
+                if let speed { settings.estimator.averageSpeedKmh = speed }
+                if let searchWindow {
+                    guard (0...720).contains(searchWindow) else { throw CLIError("--search-window must be 0 to 720 minutes") }
+                    settings.searchWindowMinutes = searchWindow
+                }
+                do { try settings.estimator.validate() } catch { throw CLIError("\(error)") }
+                try await store.setSettings(settings, actor: actorName(actor))
+                print("scheduler figures updated")
+            }
+        }
+    }
+}
+
+/// `vanadmin demo`: load the demo fleet and places into an empty database.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Load demo vans and campus places into an empty database (does nothing otherwise)."
+    )
+    @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+
+    func run() async throws {
+        try await withDatabase { db in
+            switch try await DemoData.load(into: db.pool, actor: actorName(actor)) {
+            case .loaded(let vans, let places): print("loaded demo data: \(vans) vans, \(places) places")
+            case .skippedNotEmpty: print("the database already has vans or places; demo data not loaded")
+            }
+        }
+    }
+}
+
+func format(_ date: Date, _ zone: TimeZone) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = zone
+    formatter.dateFormat = "EEE MMM d, h:mm a"
+    return formatter.string(from: date)
+}

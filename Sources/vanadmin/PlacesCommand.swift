@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import VanDomain
+import VanScheduler
+
+/// `vanadmin places …`: campus landmarks.
+struct PlacesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "places",
+        abstract: "Add, import and list campus places.",
+        subcommands: [Add.self, Import.self, List.self]
+    )
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a place.")
+        @Argument(help: "The name riders and drivers know, e.g. \"Sterling Chemistry Lab\".") var name: String
+        @Option(help: "Latitude in degrees.") var lat: Double
+        @Option(help: "Longitude in degrees.") var lon: Double
+        @Option(name: .customLong("alias"), help: "Another name (repeatable), e.g. SCL.") var aliases: [String] = []
+        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+
+        func run() async throws {
+            let coordinate: Coordinate
+            do { coordinate = try Coordinate(latitude: lat, longitude: lon) } catch { throw CLIError("\(error)") }
+            try await withDatabase { db in
+                let place = try await PlaceStore(pool: db.pool).add(Place(name: name, aliases: aliases, coordinate: coordinate), actor: actorName(actor))
+                print("added \(place.name)")
+            }
+        }
+    }
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import places from CSV (header: name,lat,lon[,aliases] with aliases separated by ';').",
+            discussion: "All or nothing: one bad line and nothing is imported. Re-importing the same file changes nothing."
+        )
+        @Argument(help: "The CSV file.") var file: String
+        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+
+        func run() async throws {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw CLIError("cannot read \(file)") }
+            try await withDatabase { db in
+                let summary = try await PlaceStore(pool: db.pool).importCSV(text, actor: actorName(actor))
+                print("added \(summary.added), updated \(summary.updated), unchanged \(summary.unchanged)")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List places by name.")
+        @Flag(help: "JSON for scripts.") var json = false
+
+        func run() async throws {
+            try await withDatabase { db in
+                let places = try await PlaceStore(pool: db.pool).list()
+                if json { return try printJSON(places) }
+                printTable(["NAME", "ALIASES", "LAT", "LON"], places.map {
+                    [$0.name, $0.aliases.joined(separator: ", "), String(format: "%.5f", $0.coordinate.latitude), String(format: "%.5f", $0.coordinate.longitude)]
+                })
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import VanDomain
+import VanScheduler
+
+/// `vanadmin vans …`: the fleet.
+struct VansCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vans",
+        abstract: "Add, list, update and retire vans.",
+        subcommands: [Add.self, List.self, Update.self, Retire.self]
+    )
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a van.")
+        @Argument(help: "The van's name, e.g. \"Van 4\".") var name: String
+        @Option(help: "Passenger seats.") var seats: Int
+        @Option(help: "Wheelchair positions (0 if none).") var wheelchair: Int = 0
+        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+
+        func run() async throws {
+            try await withDatabase { db in
+                let van = try await VanStore(pool: db.pool).add(name: name, seats: seats, wheelchairPositions: wheelchair, actor: actorName(actor))
+                print("added \(van.name) (\(van.seats) seats, \(van.wheelchairPositions) wheelchair)")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List vans, active first.")
+        @Flag(help: "JSON for scripts.") var json = false
+
+        func run() async throws {
+            try await withDatabase { db in
+                let vans = try await VanStore(pool: db.pool).list()
+                if json { return try printJSON(vans) }
+                printTable(["NAME", "SEATS", "WHEELCHAIR", "STATUS"], vans.map {
+                    [$0.name, "\($0.seats)", "\($0.wheelchairPositions)", $0.active ? "active" : "retired"]
+                })
+            }
+        }
+    }
+
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change a van's seats, wheelchair positions or name.")
+        @Argument(help: "The van's current name.") var name: String
+        @Option(help: "New name.") var rename: String?
+        @Option(help: "Passenger seats.") var seats: Int?
+        @Option(help: "Wheelchair positions.") var wheelchair: Int?
+        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+
+        func validate() throws {
+            if rename == nil && seats == nil && wheelchair == nil { throw ValidationError("nothing to change: give --rename, --seats or --wheelchair") }
+        }
+
+        func run() async throws {
+            try await withDatabase { db in
+                let van = try await VanStore(pool: db.pool).update(name: name, newName: rename, seats: seats, wheelchairPositions: wheelchair, actor: actorName(actor))
+                print("updated \(van.name) (\(van.seats) seats, \(van.wheelchairPositions) wheelchair)")
+            }
+        }
+    }
+
+    struct Retire: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Retire a van: it takes no new rides; lists its future rides to move.")
+        @Argument(help: "The van's name.") var name: String
+        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+
+        func run() async throws {
+            try await withDatabase { db in
+                let rides = try await VanStore(pool: db.pool).retire(name: name, now: Date(), actor: actorName(actor))
+                print("retired \(name)")
+                if !rides.isEmpty {
+                    print("\(rides.count) upcoming rides still on \(name); move them with `vanadmin rides move`:")
+                    for id in rides { print("  \(id.uuidString.lowercased())") }
+                }
+            }
+        }
+    }
+}
