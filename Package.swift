@@ -65,6 +65,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .executableTarget(name: "vand-bench", dependencies: ["VanDomain"], swiftSettings: swiftSettings),
         .testTarget(name: "VanDomainTests", dependencies: ["VanDomain"], swiftSettings: swiftSettings),
         .target(
             name: "VanTestSupport",
