@@ -68,27 +68,65 @@ public struct BookingService: Sendable {
     /// Books `ride` if its time is free; otherwise returns the scheduler's refusal with suggestions.
     /// `now` bounds suggestions (none in the past).
     public func book(_ ride: NewRide, now: Date) async throws -> BookingOutcome {
+        try await bookSeries([ride], now: now).first!
+    }
+
+    /// Books each ride on its own merits (a standing series), in one transaction: the
+    /// answer lists what was booked and what conflicts, with suggestions for each conflict.
+    public func bookSeries(_ rides: [NewRide], now: Date) async throws -> [BookingOutcome] {
         let timeZone = calendar.timeZone
-        do {
-            return try await pool.withTransaction { conn in
-                try BookingLock.lock(conn, around: ride.pickupAt)
-                let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: ride.pickupAt)
-                let vans = try VanStore.list(conn, includeRetired: false)
-                let reach = scheduler.searchWindow + BookingLock.longestTrip
-                let booked = try RideRecord.booked(conn, overlapping: DateInterval(
-                    start: ride.pickupAt.addingTimeInterval(-reach), end: ride.pickupAt.addingTimeInterval(reach)))
-                let request = RideRequest(pickup: ride.pickup.coordinate, dropoff: ride.dropoff.coordinate,
-                                          wheelchair: ride.needsWheelchair, pickupAt: ride.pickupAt, notBefore: now)
-                let feasibility = scheduler.check(request, vans: vans, rides: booked)
-                guard case .feasible(let assignment) = feasibility else { return .refused(feasibility) }
-                try Self.insert(ride, assignment: assignment, requestedAt: now, conn)
-                let row = try conn.query("\(RideRecord.select) WHERE r.id = \(ride.id)").first!
-                return .booked(try RideRecord.ride(row))
-            }
-        } catch let error as PostgresError where error.sqlState == .exclusionViolation {
-            // Only a writer that bypassed the lock (psql by hand) can get here; the database held the line.
-            return .refused(.infeasible(reason: .occupied, earlier: nil, later: nil))
+        return try await pool.withTransaction { conn in
+            try Self.bookAll(rides, now: now, timeZone: timeZone, conn)
         }
+    }
+
+    /// Like ``bookSeries(_:now:)``, guarded by an idempotency key: the first request books and
+    /// stores `render(outcomes)` in the same transaction; a retry with the key gets that answer back.
+    public func bookSeries(
+        _ rides: [NewRide], now: Date, idempotencyKey: IdempotencyKey,
+        render: @escaping @Sendable ([BookingOutcome]) throws -> StoredResponse
+    ) async throws -> StoredResponse {
+        let timeZone = calendar.timeZone
+        return try await pool.withTransaction { conn in
+            if let earlier = try IdempotencyStore.claim(idempotencyKey, conn) { return earlier }
+            let response = try render(try Self.bookAll(rides, now: now, timeZone: timeZone, conn))
+            try IdempotencyStore.store(idempotencyKey, response, conn)
+            return response
+        }
+    }
+
+    static func bookAll(_ rides: [NewRide], now: Date, timeZone: TimeZone, _ conn: PostgresConnection) throws -> [BookingOutcome] {
+        // Lock every day involved, in ascending order, before reading anything: no deadlocks.
+        for pickupAt in Set(rides.map(\.pickupAt)).sorted() { try BookingLock.lock(conn, around: pickupAt) }
+        let vans = try VanStore.list(conn, includeRetired: false)
+        var outcomes: [BookingOutcome] = []
+        for ride in rides {
+            let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: ride.pickupAt)
+            let reach = scheduler.searchWindow + BookingLock.longestTrip
+            let booked = try RideRecord.booked(conn, overlapping: DateInterval(
+                start: ride.pickupAt.addingTimeInterval(-reach), end: ride.pickupAt.addingTimeInterval(reach)))
+            let request = RideRequest(pickup: ride.pickup.coordinate, dropoff: ride.dropoff.coordinate,
+                                      wheelchair: ride.needsWheelchair, pickupAt: ride.pickupAt, notBefore: now)
+            let feasibility = scheduler.check(request, vans: vans, rides: booked)
+            guard case .feasible(let assignment) = feasibility else {
+                outcomes.append(.refused(feasibility))
+                continue
+            }
+            // A savepoint, so a constraint that only a by-hand writer could trip refuses this
+            // occurrence and keeps the rest of the series.
+            try conn.execute(simple: "SAVEPOINT booking")
+            do {
+                try insert(ride, assignment: assignment, requestedAt: now, conn)
+                try conn.execute(simple: "RELEASE SAVEPOINT booking")
+            } catch let error as PostgresError where error.sqlState == .exclusionViolation {
+                try conn.execute(simple: "ROLLBACK TO SAVEPOINT booking")
+                outcomes.append(.refused(.infeasible(reason: .occupied, earlier: nil, later: nil)))
+                continue
+            }
+            let row = try conn.query("\(RideRecord.select) WHERE r.id = \(ride.id)").first!
+            outcomes.append(.booked(try RideRecord.ride(row)))
+        }
+        return outcomes
     }
 
     /// The free intervals on `day` in which a typical ride could start.
