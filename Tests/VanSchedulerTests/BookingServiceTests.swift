@@ -73,8 +73,9 @@ struct BookingServiceTests {
         let f = try await BookingFixture()
         guard case .booked = try await f.booking.book(f.request(0, at: f.monday(16, 30)), now: f.now) else { Issue.record("first booking failed"); return }
         let outcome = try await f.booking.book(f.request(1, at: f.monday(16, 30)), now: f.now)
-        guard case .refused(let feasibility) = outcome else { Issue.record("expected a refusal"); return }
+        guard case .refused(let feasibility, let sentence) = outcome else { Issue.record("expected a refusal"); return }
         #expect(feasibility.reason == .occupied)
+        #expect(sentence.hasPrefix("The van is occupied at 4:30 PM. Does "), "\(sentence)")
         let suggestions = feasibility.suggestions
         #expect(suggestions.count == 2)
         // The earlier suggestion ends (plus the zero deadhead back to SCL… not zero: SML→SCL) before 16:30.
@@ -99,7 +100,7 @@ struct BookingServiceTests {
         let booked = outcomes.filter { if case .booked = $0 { true } else { false } }
         #expect(booked.count == 1)
         for outcome in outcomes {
-            if case .refused(let feasibility) = outcome {
+            if case .refused(let feasibility, _) = outcome {
                 #expect(feasibility.reason == .occupied)
                 #expect(!feasibility.suggestions.isEmpty)
             }
@@ -160,7 +161,7 @@ struct BookingServiceTests {
         #expect(first.vanID == lift)
         // The plain van is free at 11:00, but it has no wheelchair position.
         let outcome = try await f.booking.book(f.request(1, at: f.monday(11), wheelchair: true), now: f.now)
-        guard case .refused(let feasibility) = outcome else { Issue.record("expected a refusal"); return }
+        guard case .refused(let feasibility, _) = outcome else { Issue.record("expected a refusal"); return }
         #expect(feasibility.reason == .occupied)
         #expect(feasibility.suggestions.allSatisfy { $0.vanID == lift })
         // An ambulatory rider at the same time gets the plain van.
@@ -175,11 +176,11 @@ struct BookingServiceTests {
         // Saturday 2026-11-28 at noon: the weekend van runs 6 PM to 7:30 AM.
         let saturdayNoon = f.monday(12).addingTimeInterval(5 * 86_400)
         let weekend = try await f.booking.book(f.request(at: saturdayNoon), now: f.now)
-        guard case .refused(let closedHours) = weekend else { Issue.record("expected a refusal"); return }
+        guard case .refused(let closedHours, _) = weekend else { Issue.record("expected a refusal"); return }
         #expect(closedHours.reason == .outsideServiceHours)
         try await calendar.addClosure(try LocalDate("2026-11-26"), reason: "Thanksgiving", actor: "test")
         let thursday = try await f.booking.book(f.request(at: f.monday(10).addingTimeInterval(3 * 86_400)), now: f.now)
-        guard case .refused(let holiday) = thursday else { Issue.record("expected a refusal"); return }
+        guard case .refused(let holiday, _) = thursday else { Issue.record("expected a refusal"); return }
         #expect(holiday.reason == .closed(try LocalDate("2026-11-26")))
         #expect(try await f.count() == 0)
         let audit = try await f.count("SELECT count(*) FROM audit_log WHERE action = 'closure.add' AND actor = 'test'")

@@ -33,7 +33,7 @@ struct FleetStoreTests {
         #expect(moved == [ride.id])
         // A retired van takes no new rides.
         let outcome = try await f.booking.book(f.request(1, at: f.monday(15)), now: f.now)
-        guard case .refused(let feasibility) = outcome else { Issue.record("expected a refusal"); return }
+        guard case .refused(let feasibility, _) = outcome else { Issue.record("expected a refusal"); return }
         #expect(feasibility.reason == .noActiveVan)
         await f.db.close()
     }

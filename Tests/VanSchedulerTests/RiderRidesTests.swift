@@ -20,7 +20,7 @@ struct RiderRidesTests {
         #expect(outcomes.count == 5)
         let refused = outcomes.enumerated().filter { if case .refused = $0.element { true } else { false } }
         #expect(refused.map(\.offset) == [2])
-        if case .refused(let feasibility) = refused.first?.element {
+        if case .refused(let feasibility, _) = refused.first?.element {
             #expect(!feasibility.suggestions.isEmpty)
         }
         // Cancelling the series cancels the four booked occurrences still ahead.

@@ -48,8 +48,9 @@ public struct NewRide: Sendable, Hashable {
 public enum BookingOutcome: Sendable, Hashable {
     /// The ride is in the database, holding its van.
     case booked(Ride)
-    /// The time does not work; the feasibility says why and what would.
-    case refused(Feasibility)
+    /// The time does not work; the feasibility says why and what would, and the
+    /// sentence says it to a person ("The van is occupied at 4:30 PM. Does 4:45 PM work?").
+    case refused(Feasibility, sentence: String)
 }
 
 /// Books rides: locks the schedule around the time, runs the optimistic
@@ -109,7 +110,7 @@ public struct BookingService: Sendable {
                                       wheelchair: ride.needsWheelchair, pickupAt: ride.pickupAt, notBefore: now)
             let feasibility = scheduler.check(request, vans: vans, rides: booked)
             guard case .feasible(let assignment) = feasibility else {
-                outcomes.append(.refused(feasibility))
+                outcomes.append(.refused(feasibility, sentence: scheduler.sentence(for: feasibility, requested: ride.pickupAt)))
                 continue
             }
             // A savepoint, so a constraint that only a by-hand writer could trip refuses this
@@ -120,7 +121,8 @@ public struct BookingService: Sendable {
                 try conn.execute(simple: "RELEASE SAVEPOINT booking")
             } catch let error as PostgresError where error.sqlState == .exclusionViolation {
                 try conn.execute(simple: "ROLLBACK TO SAVEPOINT booking")
-                outcomes.append(.refused(.infeasible(reason: .occupied, earlier: nil, later: nil)))
+                let occupied = Feasibility.infeasible(reason: .occupied, earlier: nil, later: nil)
+                outcomes.append(.refused(occupied, sentence: scheduler.sentence(for: occupied, requested: ride.pickupAt)))
                 continue
             }
             let row = try conn.query("\(RideRecord.select) WHERE r.id = \(ride.id)").first!
