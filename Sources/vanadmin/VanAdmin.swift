@@ -13,7 +13,7 @@ struct VanAdmin: AsyncParsableCommand {
             Uses the same database as vand: DATABASE_URL, or the embedded cluster in VAND_DATA_DIR
             (started if it is not running, and stopped again on exit if this command started it).
             """,
-        subcommands: [Migrate.self]
+        subcommands: [Migrate.self, WhitelistCommand.self, RidersCommand.self]
     )
 }
 

@@ -1,0 +1,30 @@
+-- vand: accounts — login throttling, and rules that keep secrets out of the tables.
+
+-- Failed logins and locks are kept per net ID *as typed*, whether or not an
+-- account exists: locking only real accounts would tell an attacker which net
+-- IDs exist. So they cannot live in `riders`; these two tables replace the
+-- riders.failed_logins / riders.locked_until columns of 0001.
+ALTER TABLE riders DROP COLUMN failed_logins, DROP COLUMN locked_until;
+
+-- One row per failed attempt within the lockout window (older rows are purged).
+CREATE TABLE login_failures (
+    net_id    text NOT NULL,
+    failed_at timestamptz NOT NULL
+);
+CREATE INDEX login_failures_net_id ON login_failures (net_id, failed_at);
+
+-- A net ID that may not log in until `locked_until`.
+CREATE TABLE login_lockouts (
+    net_id       text PRIMARY KEY,
+    locked_until timestamptz NOT NULL
+);
+
+-- The database never holds a raw password: only a bcrypt hash fits here.
+ALTER TABLE riders ADD CONSTRAINT riders_password_is_bcrypt
+    CHECK (password_hash ~ '^\$2[abxy]\$[0-9]{2}\$[./A-Za-z0-9]{53}$');
+
+-- A temporary password always has an end.
+ALTER TABLE riders ADD CONSTRAINT riders_temporary_password_expires
+    CHECK (NOT must_change_password OR temp_password_expires_at IS NOT NULL);
+
+CREATE INDEX audit_log_subject ON audit_log (subject, at);
