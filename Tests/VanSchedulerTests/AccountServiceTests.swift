@@ -111,8 +111,8 @@ struct AccountServiceTests {
         for round in 0..<4 {
             let ghost = "ghost\(round)"
             let real = round % 2 == 0 ? "jd123" : "ab123"
-            unknown.append(try await clock.measure { _ = try? await f.accounts.login(netID: ghost, password: "wrong password") })
-            wrong.append(try await clock.measure { _ = try? await f.accounts.login(netID: real, password: "wrong password") })
+            unknown.append(await clock.measure { _ = try? await f.accounts.login(netID: ghost, password: "wrong password") })
+            wrong.append(await clock.measure { _ = try? await f.accounts.login(netID: real, password: "wrong password") })
         }
         let medianUnknown = unknown.sorted()[unknown.count / 2]
         let medianWrong = wrong.sorted()[wrong.count / 2]

@@ -102,7 +102,8 @@ struct WhitelistAdministrationTests {
         #expect(try await f.whitelist.add(WhitelistPatch(netID: jd, name: .some("Jane")), actor: "alice") == .unchanged)
         #expect(try await f.whitelist.add(WhitelistPatch(netID: jd, validUntil: .some(try LocalDate("2026-12-01"))), actor: "bob") == .updated)
         let entry = try #require(try await f.whitelist.list().first?.entry)
-        #expect(entry.name == "Jane" && entry.note == "cast" && entry.validUntil == (try LocalDate("2026-12-01")))
+        let december = try LocalDate("2026-12-01")
+        #expect(entry.name == "Jane" && entry.note == "cast" && entry.validUntil == december)
         try await f.whitelist.remove(jd, actor: "carol")
         await #expect(throws: AccountError.notWhitelisted(jd)) { try await f.whitelist.remove(jd, actor: "carol") }
         let log = try await f.audit().map { "\($0.actor) \($0.action) \($0.subject ?? "")" }

@@ -169,7 +169,7 @@ struct AccountRoutesTests {
             }
             try await client.execute(uri: "/v1/probe", method: .get, headers: Wire.bearer(cleared)) { response in
                 #expect(response.status == .ok)
-                #expect(String(buffer: response.body ?? ByteBuffer()) == "ab12")
+                #expect(String(buffer: response.body) == "ab12")
             }
             try await client.execute(uri: "/v1/me", method: .get, headers: Wire.bearer(cleared)) { response in
                 let me = Wire.object(response.body)
