@@ -112,9 +112,13 @@ public struct AccountService: Sendable {
         }
         let hash = try await hasher.hash(new)
         let keep = session.digest
+        let expiresAt = now.addingTimeInterval(settings.sessionIdleTimeout)
         try await pool.withTransaction { connection in
             guard try RiderStore(connection).setPassword(netID, hash: hash) else { throw AccountError.notAuthenticated }
-            try SessionStore(connection).revokeAll(netID, keeping: keep)
+            let sessions = SessionStore(connection)
+            try sessions.revokeAll(netID, keeping: keep)
+            // This session was capped at the temporary password's end; it is a normal one now.
+            try sessions.extend(digest: keep, now: now, expiresAt: expiresAt)
             try LoginThrottleStore(connection).clear(netID)
         }
     }

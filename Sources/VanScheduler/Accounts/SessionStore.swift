@@ -40,6 +40,12 @@ public struct SessionStore {
         }
     }
 
+    /// Sets a session's end and marks it used (e.g. lifting the temporary-password cap
+    /// once the rider chose their own password).
+    public func extend(digest: Data, now: Date, expiresAt: Date) throws {
+        try connection.execute("UPDATE sessions SET last_seen_at = \(now), expires_at = \(expiresAt) WHERE token_sha256 = \(digest)")
+    }
+
     /// Ends one session; false when it did not exist.
     @discardableResult
     public func revoke(digest: Data) throws -> Bool {
