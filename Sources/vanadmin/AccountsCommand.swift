@@ -3,16 +3,12 @@ import Foundation
 import VanDomain
 import VanScheduler
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `--as NAME`: who is acting, for the audit log.
 struct ActorOptions: ParsableArguments {
     @Option(name: .customLong("as"), help: ArgumentHelp("Your name for the audit log (default: your login name).", valueName: "name"))
     var actor: String?
 
-    /// The name to record: `--as`, else the person behind sudo, else the login name.
+    /// The name to record: `--as`, else the person behind sudo, else the login name (see `actorName`).
     func resolved() throws -> String {
         if let actor {
             let name = actor.trimmingCharacters(in: .whitespaces)
@@ -21,12 +17,7 @@ struct ActorOptions: ParsableArguments {
             }
             return name
         }
-        let environment = ProcessInfo.processInfo.environment
-        for variable in ["SUDO_USER", "LOGNAME", "USER"] {
-            if let name = environment[variable], !name.isEmpty { return name }
-        }
-        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
-        return "uid \(geteuid())"
+        return actorName(nil)
     }
 }
 
@@ -38,17 +29,13 @@ struct AccountsTools {
 
     /// Opens the database, runs `body`, closes it; account refusals become one-line errors.
     static func run(_ body: @escaping (AccountsTools) async throws -> Void) async throws {
-        let environment = ProcessInfo.processInfo.environment
         let settings: AccountSettings
-        var timeZone = TimeZone(identifier: "America/New_York")!
+        let timeZone: TimeZone
         do {
-            settings = try AccountSettings.fromEnvironment(environment)
-            if let name = environment["VAND_TIMEZONE"], !name.isEmpty {
-                guard let zone = TimeZone(identifier: name) else {
-                    throw SettingError(variable: "VAND_TIMEZONE", value: name, expected: "an IANA time zone such as America/New_York")
-                }
-                timeZone = zone
-            }
+            settings = try AccountSettings.fromEnvironment()
+            timeZone = try serviceTimeZone()
+        } catch let error as CLIError {
+            throw error
         } catch {
             throw CLIError("\(error)")
         }
@@ -88,27 +75,4 @@ struct AccountsTools {
 /// Parses a net ID argument, or fails with the rule it breaks.
 func parseNetID(_ text: String) throws -> NetID {
     do { return try NetID(text) } catch { throw CLIError("\(error)") }
-}
-
-/// Prints `value` as pretty JSON (for `--json`).
-func printJSON(_ value: some Encodable) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
-    print(String(decoding: try encoder.encode(value), as: UTF8.self))
-}
-
-/// Prints rows as aligned columns under a header, for people.
-func printTable(_ header: [String], _ rows: [[String]]) {
-    var widths = header.map(\.count)
-    for row in rows {
-        for (index, cell) in row.enumerated() where index < widths.count { widths[index] = max(widths[index], cell.count) }
-    }
-    func line(_ cells: [String]) -> String {
-        cells.enumerated().map { index, cell in
-            index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
-        }.joined(separator: "  ")
-    }
-    print(line(header))
-    for row in rows { print(line(row)) }
 }

@@ -54,7 +54,7 @@ struct AccountFixture {
     }
 
     func audit() async throws -> [AuditEntry] {
-        try await database.pool.withConnection { try AuditLog($0).recent(limit: 500) }
+        try await database.pool.withConnection { try AuditLog.recent($0, limit: 500) }
     }
 
     func close() async { await database.close() }

@@ -190,10 +190,6 @@ struct AccountServiceTests {
                        "a wrong guess here", reset.temporaryPassword] {
             #expect(!rows.contains { $0.contains(secret) }, "a table holds a raw secret")
         }
-        // And the schema itself refuses anything but a bcrypt hash.
-        await #expect(throws: PostgresError.self) {
-            try await f.database.pool.withConnection { try $0.execute("UPDATE riders SET password_hash = 'plain text password'") }
-        }
         await f.close()
     }
 

@@ -3,20 +3,20 @@ import Testing
 import VanDomain
 @testable import VanScheduler
 
-@Suite struct CSVReaderTests {
-    @Test func readsQuotedFieldsCRLFAndABOM() throws {
-        let text = "\u{FEFF}a,b\r\n\"x, y\",\"say \"\"hi\"\"\"\r\n\r\n\"two\nlines\",z\n"
-        let records = try CSVReader.records(text)
-        #expect(records == [
-            .init(line: 1, fields: ["a", "b"]),
-            .init(line: 2, fields: ["x, y", "say \"hi\""]),
-            .init(line: 4, fields: ["two\nlines", "z"]),
-        ])
+@Suite struct WhitelistFileFormatTests {
+    @Test func readsQuotedFieldsCRLFAndASpreadsheetBOM() throws {
+        let text = "\u{FEFF}net_id,name,note\r\njd123,\"Doe, Jane\",\"says \"\"hi\"\"\"\r\n\r\nab12,Al,\"two\nlines\"\r\n"
+        let file = try WhitelistFile(parsing: text)
+        #expect(file.columns == [.netID, .name, .note])
+        #expect(file.rows.map(\.line) == [2, 4])
+        #expect(file.rows[0].patch.name == .some("Doe, Jane"))
+        #expect(file.rows[0].patch.note == .some("says \"hi\""))
+        #expect(file.rows[1].patch.note == .some("two\nlines"))
     }
 
     @Test func reportsAnUnclosedQuoteAtItsLine() {
-        let error = #expect(throws: CSVReader.Failure.self) { try CSVReader.records("a\nb\n\"open,x\ny\n") }
-        #expect(error?.line == 3)
+        let error = #expect(throws: WhitelistFileError.self) { try WhitelistFile(parsing: "net_id,name\njd123,Jane\nab12,\"open\ny\n") }
+        #expect(error?.problems.first?.line == 3)
     }
 }
 

@@ -64,7 +64,7 @@ struct VanAdminAccountsTests {
         #expect(table.stdout.contains("jd123"))
 
         let db = cli.database()
-        let audit = try await db.pool.withConnection { try AuditLog($0).recent() }
+        let audit = try await db.pool.withConnection { try AuditLog.recent($0) }
         #expect(audit.filter { $0.action == "whitelist.import" }.map(\.actor) == ["dispatcher-login", "dispatcher-login", "Alice"])
         await db.close()
         cli.cleanUp()
@@ -140,7 +140,7 @@ struct VanAdminAccountsTests {
         #expect(result.stderr.contains("net_id"))
 
         let db = cli.database()
-        let audit = try await db.pool.withConnection { try AuditLog($0).recent() }.map { "\($0.actor) \($0.action) \($0.subject ?? "")" }
+        let audit = try await db.pool.withConnection { try AuditLog.recent($0) }.map { "\($0.actor) \($0.action) \($0.subject ?? "")" }
         #expect(audit == ["dispatcher-login rider.enable jd123", "dispatcher-login rider.disable jd123",
                           "Bob rider.reset_password jd123", "Alice rider.invite jd123"])
         let rows = try await db.pool.withConnection { try $0.query("SELECT row_to_json(r)::text AS j FROM riders r").map { try $0.decode(String.self, "j") } }

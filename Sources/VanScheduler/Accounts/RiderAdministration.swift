@@ -62,8 +62,8 @@ public struct RiderAdministration: Sendable {
                 temporaryPasswordHash: hash, expiresAt: expiresAt, now: now
             )
             guard created else { throw AccountError.riderExists(netID) }
-            try AuditLog(connection).record(actor: actor, action: "rider.invite", subject: netID.rawValue,
-                                            details: ["temporary_password_expires_at": PostgresTimestamp.format(expiresAt)], at: now)
+            try AuditLog.record(connection, actor: actor, action: "rider.invite", subject: netID.rawValue,
+                                details: ["temporary_password_expires_at": PostgresTimestamp.format(expiresAt)])
         }
         return Invitation(netID: netID, temporaryPassword: password, expiresAt: expiresAt)
     }
@@ -80,9 +80,8 @@ public struct RiderAdministration: Sendable {
             }
             let revoked = try SessionStore(connection).revokeAll(netID)
             try LoginThrottleStore(connection).clear(netID)
-            try AuditLog(connection).record(actor: actor, action: "rider.reset_password", subject: netID.rawValue,
-                                            details: ["temporary_password_expires_at": PostgresTimestamp.format(expiresAt),
-                                                      "sessions_revoked": String(revoked)], at: now)
+            try AuditLog.record(connection, actor: actor, action: "rider.reset_password", subject: netID.rawValue,
+                                details: ["temporary_password_expires_at": PostgresTimestamp.format(expiresAt), "sessions_revoked": String(revoked)])
         }
         return Invitation(netID: netID, temporaryPassword: password, expiresAt: expiresAt)
     }
@@ -90,23 +89,21 @@ public struct RiderAdministration: Sendable {
     /// Disables the account and ends its sessions at once; returns how many ended.
     @discardableResult
     public func disable(_ netID: NetID, reason: String? = nil, actor: String) async throws -> Int {
-        let now = clock.now
-        return try await pool.withTransaction { connection in
+        try await pool.withTransaction { connection in
             guard try RiderStore(connection).setDisabled(netID, true) else { throw AccountError.noSuchRider(netID) }
             let revoked = try SessionStore(connection).revokeAll(netID)
             var details = ["sessions_revoked": String(revoked)]
             if let reason { details["reason"] = reason }
-            try AuditLog(connection).record(actor: actor, action: "rider.disable", subject: netID.rawValue, details: details, at: now)
+            try AuditLog.record(connection, actor: actor, action: "rider.disable", subject: netID.rawValue, details: details)
             return revoked
         }
     }
 
     /// Lets a disabled rider log in again.
     public func enable(_ netID: NetID, actor: String) async throws {
-        let now = clock.now
         try await pool.withTransaction { connection in
             guard try RiderStore(connection).setDisabled(netID, false) else { throw AccountError.noSuchRider(netID) }
-            try AuditLog(connection).record(actor: actor, action: "rider.enable", subject: netID.rawValue, at: now)
+            try AuditLog.record(connection, actor: actor, action: "rider.enable", subject: netID.rawValue)
         }
     }
 

@@ -58,8 +58,8 @@ public struct WhitelistAdministration: Sendable {
             let change: WhitelistChange = existing == nil ? .added : entry.sameData(as: existing!) ? .unchanged : .updated
             guard change != .unchanged else { return change }
             try store.upsert(entry)
-            try AuditLog(connection).record(actor: actor, action: "whitelist.\(change == .added ? "add" : "update")",
-                                            subject: patch.netID.rawValue, details: entry, at: now)
+            try AuditLog.record(connection, actor: actor, action: "whitelist.\(change == .added ? "add" : "update")",
+                                subject: patch.netID.rawValue, details: entry.auditDetails)
             return change
         }
     }
@@ -67,10 +67,9 @@ public struct WhitelistAdministration: Sendable {
     /// Removes an entry. The rider keeps their account but can no longer book.
     /// - Throws: ``AccountError/notWhitelisted(_:)`` when there is no entry.
     public func remove(_ netID: NetID, actor: String) async throws {
-        let now = riders.clock.now
         try await pool.withTransaction { connection in
             guard try WhitelistStore(connection).remove(netID) else { throw AccountError.notWhitelisted(netID) }
-            try AuditLog(connection).record(actor: actor, action: "whitelist.remove", subject: netID.rawValue, at: now)
+            try AuditLog.record(connection, actor: actor, action: "whitelist.remove", subject: netID.rawValue)
         }
     }
 
@@ -137,11 +136,11 @@ public struct WhitelistAdministration: Sendable {
                     report.removed.append(netID)
                 }
             }
-            let audit = AuditLog(connection)
-            try audit.record(actor: actor, action: "whitelist.import", subject: nil, details: ImportDetails(
-                source: source, replace: replace, added: report.added, updated: report.updated,
-                removed: report.removed, unchanged: report.unchanged.count
-            ), at: now)
+            func names(_ ids: [NetID]) -> String { ids.map(\.rawValue).joined(separator: ",") }
+            try AuditLog.record(connection, actor: actor, action: "whitelist.import", subject: nil, details: [
+                "source": source, "replace": String(replace), "added": names(report.added), "updated": names(report.updated),
+                "removed": names(report.removed), "unchanged": String(report.unchanged.count),
+            ])
             if invite {
                 let riderStore = RiderStore(connection)
                 for netID in report.added {
@@ -150,23 +149,14 @@ public struct WhitelistAdministration: Sendable {
                     guard try riderStore.insert(netID: netID, name: entry?.name, email: entry?.email,
                                                 temporaryPasswordHash: secret.hash, expiresAt: expiresAt, now: now)
                     else { continue }
-                    try audit.record(actor: actor, action: "rider.invite", subject: netID.rawValue,
-                                     details: ["temporary_password_expires_at": PostgresTimestamp.format(expiresAt), "via": "whitelist.import"], at: now)
+                    try AuditLog.record(connection, actor: actor, action: "rider.invite", subject: netID.rawValue,
+                                        details: ["temporary_password_expires_at": PostgresTimestamp.format(expiresAt), "via": "whitelist.import"])
                     report.invited.append(Invitation(netID: netID, temporaryPassword: secret.password, expiresAt: expiresAt))
                 }
             }
             try beforeCommit(report.invited)
             return report
         }
-    }
-
-    private struct ImportDetails: Codable, Sendable {
-        let source: String
-        let replace: Bool
-        let added: [NetID]
-        let updated: [NetID]
-        let removed: [NetID]
-        let unchanged: Int
     }
 
     /// Hashes one temporary password per net ID, as many at once as the hasher has threads.

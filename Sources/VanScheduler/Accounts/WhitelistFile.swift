@@ -34,31 +34,32 @@ public struct WhitelistFile: Sendable, Equatable {
     /// Parses and checks the whole file.
     /// - Throws: ``WhitelistFileError`` listing every bad line and why.
     public init(parsing text: String) throws(WhitelistFileError) {
-        let records: [CSVReader.Record]
-        do { records = try CSVReader.records(text) } catch { throw WhitelistFileError(problems: [error]) }
-        guard let header = records.first else {
-            throw WhitelistFileError(problems: [.init(line: 1, reason: "the file is empty; the first line must name the columns, e.g. net_id,name,email,until")])
+        // Spreadsheets often save "CSV UTF-8" with a byte-order mark; it is not part of the first column's name.
+        let csv: CSV
+        do { csv = try CSV(text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text) } catch {
+            throw WhitelistFileError(problems: [.init(line: error.line, reason: error.reason)])
         }
-        var problems: [CSVReader.Failure] = []
+        let headerLine = 1
+        var problems: [WhitelistFileError.Problem] = []
         var columns: [Column] = []
-        for title in header.fields {
-            let key = title.trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: " ", with: "_")
+        for title in csv.header {
+            let key = title.replacingOccurrences(of: " ", with: "_")
             let column = Column(rawValue: key) ?? (key == "valid_until" ? .until : key == "netid" ? .netID : nil)
             guard let column else {
-                problems.append(.init(line: header.line, reason: "unknown column \"\(title)\"; use \(Column.allCases.map(\.rawValue).joined(separator: ", "))"))
+                problems.append(.init(line: headerLine, reason: "unknown column \"\(title)\"; use \(Column.allCases.map(\.rawValue).joined(separator: ", "))"))
                 continue
             }
-            if columns.contains(column) { problems.append(.init(line: header.line, reason: "column \(column.rawValue) appears twice")) }
+            if columns.contains(column) { problems.append(.init(line: headerLine, reason: "column \(column.rawValue) appears twice")) }
             columns.append(column)
         }
         if !problems.isEmpty { throw WhitelistFileError(problems: problems) }
         guard columns.contains(.netID) else {
-            throw WhitelistFileError(problems: [.init(line: header.line, reason: "the header has no net_id column (it names \(header.fields.joined(separator: ", ")))")])
+            throw WhitelistFileError(problems: [.init(line: headerLine, reason: "the header has no net_id column (it names \(csv.header.joined(separator: ", ")))")])
         }
 
         var rows: [Row] = []
         var seen: [NetID: Int] = [:]
-        for record in records.dropFirst() {
+        for record in csv.records {
             guard record.fields.count == columns.count else {
                 problems.append(.init(line: record.line, reason: "has \(record.fields.count) fields but the header has \(columns.count)"))
                 continue
@@ -118,8 +119,16 @@ public struct WhitelistFile: Sendable, Equatable {
 
 /// A whitelist file with problems; nothing from it may be imported.
 public struct WhitelistFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// One bad line.
+    public struct Problem: Sendable, Equatable {
+        /// The 1-based line number, as an editor shows it.
+        public let line: Int
+        /// What is wrong and how to fix it.
+        public let reason: String
+    }
+
     /// Every bad line and why, in file order.
-    public let problems: [CSVReader.Failure]
+    public let problems: [Problem]
 
     /// One line per problem: `line 4: email: ...`.
     public var description: String {

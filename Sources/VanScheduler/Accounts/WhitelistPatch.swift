@@ -40,6 +40,16 @@ public struct WhitelistPatch: Sendable, Equatable {
 }
 
 extension WhitelistEntry {
+    /// The entry's data for the audit log.
+    var auditDetails: [String: String] {
+        var details: [String: String] = [:]
+        details["name"] = name
+        details["email"] = email?.rawValue
+        details["note"] = note
+        details["valid_until"] = validUntil?.description
+        return details
+    }
+
     /// Same person data (who changed it and when aside).
     func sameData(as other: WhitelistEntry) -> Bool {
         netID == other.netID && name == other.name && email == other.email && note == other.note && validUntil == other.validUntil
