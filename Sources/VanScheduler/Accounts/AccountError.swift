@@ -27,6 +27,7 @@ public enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Input that breaks a rule, per field.
     case invalid([ValidationError])
 
+    /// A short English reason, free of secrets (safe for logs and the CLI).
     public var description: String {
         switch self {
         case .invalidCredentials: "wrong net ID or password"

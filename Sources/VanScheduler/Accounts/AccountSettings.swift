@@ -17,9 +17,11 @@ public struct AccountSettings: Sendable, Equatable {
 
     /// Lines for a `--help` text, one per variable.
     public static let helpText = """
-          VAND_BCRYPT_COST        bcrypt cost for passwords, 4 to 31 (default 12).
-          VAND_SESSION_IDLE_DAYS  Days a login lasts without use (default 30).
-          VAND_TEMP_PASSWORD_DAYS Days a temporary password stays valid (default 7).
+          VAND_BCRYPT_COST    bcrypt cost for passwords, 4 to 31 (default 12).
+          VAND_SESSION_IDLE_DAYS
+                              Days a login lasts without use (default 30).
+          VAND_TEMP_PASSWORD_DAYS
+                              Days a temporary password stays valid (default 7).
         """
 
     /// Reads the settings; a bad value is an error naming the variable.
