@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
     ],
     targets: [
         .target(name: "VanDomain", swiftSettings: swiftSettings),
@@ -40,6 +41,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -76,6 +78,11 @@ let package = Package(
         .testTarget(
             name: "VanSchedulerTests",
             dependencies: ["VanScheduler", "VanTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "vanadminTests",
+            dependencies: ["vanadmin", "VanTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

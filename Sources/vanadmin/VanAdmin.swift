@@ -14,7 +14,10 @@ struct VanAdmin: AsyncParsableCommand {
             Uses the same database as vand: DATABASE_URL, or the embedded cluster in VAND_DATA_DIR
             (started if it is not running, and stopped again on exit if this command started it).
             """,
-        subcommands: [Migrate.self, VansCommand.self, PlacesCommand.self, HoursCommand.self, ClosuresCommand.self, SchedulerCommand.self, DemoCommand.self]
+        subcommands: [
+            Migrate.self, VansCommand.self, PlacesCommand.self, HoursCommand.self, ClosuresCommand.self,
+            SchedulerCommand.self, DemoCommand.self, WhitelistCommand.self, RidersCommand.self,
+        ]
     )
 }
 

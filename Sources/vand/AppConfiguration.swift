@@ -9,6 +9,10 @@ struct AppConfiguration: Sendable {
     var database: DatabaseSettings
     var timeZone = TimeZone(identifier: "America/New_York")!
     var logLevel: Logger.Level = .info
+    /// Password, session and temporary-password rules (VAND_BCRYPT_COST, …).
+    var accounts = AccountSettings()
+    /// The office's phone number, shown to riders who must call (VAND_HOTLINE).
+    var hotline: String?
 
     /// One line per setting for `vand --help`.
     static let helpText = """
@@ -23,6 +27,9 @@ struct AppConfiguration: Sendable {
           VAND_TIMEZONE       Service time zone, IANA name (default America/New_York).
           VAND_LOG_LEVEL      trace|debug|info|notice|warning|error|critical (default info).
           VAND_SQL_DIR        Folder of migrations (default: found beside the binary or checkout).
+          VAND_HOTLINE        The office's phone number, shown to riders who must call
+                              (e.g. when not cleared to book; default: none shown).
+        \(AccountSettings.helpText)
         """
 
     /// Reads the environment; the first bad value stops start-up with a line naming it.
@@ -47,6 +54,14 @@ struct AppConfiguration: Sendable {
             }
             configuration.logLevel = level
         }
+        if let text = environment["VAND_HOTLINE"], !text.isEmpty {
+            let hotline = text.trimmingCharacters(in: .whitespaces)
+            guard (3...40).contains(hotline.count), hotline.unicodeScalars.allSatisfy({ $0.properties.generalCategory != .control }) else {
+                throw SettingError(variable: "VAND_HOTLINE", value: text, expected: "a phone number as riders should see it, e.g. 607-555-0100")
+            }
+            configuration.hotline = hotline
+        }
+        configuration.accounts = try AccountSettings.fromEnvironment(environment)
         return configuration
     }
 }

@@ -2,28 +2,41 @@ import Hummingbird
 import Logging
 import VanScheduler
 
-/// The request context every route sees.
-typealias AppRequestContext = BasicRequestContext
-
 /// Builds the whole HTTP application from configuration and an open database.
 /// Tests call this same function with a test database and port 0.
 func buildApplication(
     configuration: AppConfiguration,
     database: Database,
-    logger: Logger
+    logger: Logger,
+    clock: any TimeSource = SystemTimeSource()
 ) -> some ApplicationProtocol {
-    let router = buildRouter(database: database)
-    return Application(
+    let router = buildRouter(configuration: configuration, database: database, clock: clock)
+    var app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vand"),
         logger: logger
     )
+    let hasher = PasswordHasher(cost: configuration.accounts.bcryptCost)
+    app.beforeServerStarts { try await hasher.warmUp() }
+    return app
 }
 
 /// The router alone, for in-process tests.
-func buildRouter(database: Database) -> Router<AppRequestContext> {
+func buildRouter(configuration: AppConfiguration, database: Database, clock: any TimeSource = SystemTimeSource()) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ProblemMiddleware())
     HealthRoutes(database: database).register(on: router)
+    // Booking routes take the same `riderAuth`: .authenticator() then .eligibleRider.
+    let riderAuth = makeRiderAuth(configuration: configuration, database: database, clock: clock)
+    AccountRoutes(auth: riderAuth).register(on: router)
     return router
+}
+
+/// Accounts and the rider checks, as the routes use them.
+func makeRiderAuth(configuration: AppConfiguration, database: Database, clock: any TimeSource = SystemTimeSource()) -> RiderAuth {
+    let accounts = AccountService(
+        pool: database.pool, hasher: PasswordHasher(cost: configuration.accounts.bcryptCost),
+        settings: configuration.accounts, clock: clock, timeZone: configuration.timeZone
+    )
+    return RiderAuth(accounts: accounts, hotline: configuration.hotline)
 }

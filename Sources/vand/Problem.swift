@@ -17,6 +17,8 @@ struct Problem: HTTPResponseError, Sendable {
     let detail: String
     var fields: [FieldProblem] = []
     var headers: HTTPFields = [:]
+    /// Extra members of the problem object (RFC 9457 §3.2), e.g. `hotline`.
+    var extensions: [String: String] = [:]
 
     private struct Body: Encodable {
         let type: String
@@ -24,6 +26,24 @@ struct Problem: HTTPResponseError, Sendable {
         let status: Int
         let detail: String
         let fields: [FieldProblem]?
+        let extensions: [String: String]
+
+        private struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            for (name, value) in extensions { try container.encode(value, forKey: Key(stringValue: name)) }
+            try container.encode(type, forKey: Key(stringValue: "type"))
+            try container.encode(title, forKey: Key(stringValue: "title"))
+            try container.encode(status, forKey: Key(stringValue: "status"))
+            try container.encode(detail, forKey: Key(stringValue: "detail"))
+            try container.encodeIfPresent(fields, forKey: Key(stringValue: "fields"))
+        }
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
@@ -32,7 +52,8 @@ struct Problem: HTTPResponseError, Sendable {
             title: title,
             status: status.code,
             detail: detail,
-            fields: fields.isEmpty ? nil : fields
+            fields: fields.isEmpty ? nil : fields,
+            extensions: extensions
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+import VanDomain
+import VanScheduler
+
+/// The rider's account API:
+/// - `POST /v1/session` {net_id, password} → 201 {token, token_type, expires_at, must_change_password}
+/// - `DELETE /v1/session` → 204 (this token stops working)
+/// - `POST /v1/password` {current, new} → 204 (every other session of the rider ends)
+/// - `GET /v1/me`, `PATCH /v1/me` {phone?, email?} → the profile
+///
+/// A token from a temporary password works only for `POST /v1/password` and `DELETE /v1/session`.
+struct AccountRoutes: Sendable {
+    let auth: RiderAuth
+
+    func register(on router: Router<AppRequestContext>) {
+        let v1 = router.group("v1")
+        v1.post("session", use: login)
+        let anySession = v1.group().add(middleware: auth.authenticator(allowingPasswordChange: true))
+        anySession.delete("session", use: logout)
+        anySession.post("password", use: changePassword)
+        let fullSession = v1.group().add(middleware: auth.authenticator())
+        fullSession.get("me", use: me)
+        fullSession.patch("me", use: updateMe)
+    }
+
+    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let body = try await request.decodeJSON(LoginRequest.self)
+        let login = try await auth.mapping { try await auth.accounts.login(netID: body.netID, password: body.password) }
+        return try Self.json(
+            LoginResponse(token: login.token.rawValue, expiresAt: login.expiresAt, mustChangePassword: login.mustChangePassword),
+            status: .created, request: request, context: context
+        )
+    }
+
+    @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await auth.accounts.logout(try Self.session(context))
+        return Response(status: .noContent)
+    }
+
+    @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let session = try Self.session(context)
+        let body = try await request.decodeJSON(PasswordChangeRequest.self)
+        try await auth.mapping { try await auth.accounts.changePassword(session, current: body.current, new: body.new) }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let session = try Self.session(context)
+        let profile = try await auth.mapping { try await auth.accounts.profile(session.netID) }
+        return try Self.json(ProfileResponse(profile), status: .ok, request: request, context: context)
+    }
+
+    @Sendable func updateMe(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let session = try Self.session(context)
+        let patch = try await request.decodeJSON(ProfilePatch.self)
+        let profile = try await auth.mapping { try await auth.accounts.updateContact(session.netID, phone: patch.phone, email: patch.email) }
+        return try Self.json(ProfileResponse(profile), status: .ok, request: request, context: context)
+    }
+
+    private static func session(_ context: AppRequestContext) throws -> AuthenticatedSession {
+        guard let session = context.session else { throw Problem.unauthorized(tokenGiven: false) }
+        return session
+    }
+
+    /// JSON with `status`; never cached, since these answers carry tokens or personal data.
+    private static func json(_ value: some Encodable, status: HTTPResponse.Status, request: Request, context: AppRequestContext) throws -> Response {
+        var response = try context.responseEncoder.encode(value, from: request, context: context)
+        response.status = status
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Hummingbird
+import VanDomain
+import VanScheduler
+
+extension Problem {
+    /// 422 naming each field that broke a rule.
+    static func invalidFields(_ errors: [ValidationError]) -> Problem {
+        Problem(
+            status: .unprocessableContent, slug: "invalid-fields", title: "Some fields are not valid",
+            detail: errors.map(\.description).joined(separator: "; "),
+            fields: errors.map { FieldProblem(field: $0.field, reason: $0.reason) }
+        )
+    }
+
+    /// 400 for a body that is not JSON at all.
+    static func malformedJSON() -> Problem {
+        Problem(status: .badRequest, slug: "malformed-json", title: "The body is not valid JSON",
+                detail: "Send a JSON object with Content-Type: application/json.")
+    }
+
+    /// 401: no token, or one that is unknown, expired or revoked.
+    static func unauthorized(tokenGiven: Bool) -> Problem {
+        Problem(
+            status: .unauthorized, slug: "unauthorized", title: "Not logged in",
+            detail: tokenGiven
+                ? "This login has expired or was ended. Log in again with POST /v1/session."
+                : "Log in with POST /v1/session and send the token as \"Authorization: Bearer <token>\".",
+            headers: [.wwwAuthenticate: tokenGiven ? #"Bearer realm="vand", error="invalid_token""# : #"Bearer realm="vand""#]
+        )
+    }
+
+    /// The answer to every account refusal, in one place.
+    static func account(_ error: AccountError, hotline: String?, now: Date) -> Problem {
+        let call = hotline.map { "call the office at \($0)" } ?? "call the office"
+        let extras = hotline.map { ["hotline": $0] } ?? [:]
+        switch error {
+        case .invalidCredentials:
+            return Problem(status: .unauthorized, slug: "invalid-credentials", title: "Wrong net ID or password",
+                           detail: "The net ID or the password is wrong. Check both and try again; after 5 failed tries the net ID is locked for 15 minutes.",
+                           headers: [.wwwAuthenticate: #"Bearer realm="vand""#])
+        case .lockedOut(let until):
+            let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
+            let minutes = (seconds + 59) / 60
+            return Problem(status: .tooManyRequests, slug: "locked-out", title: "Too many failed logins",
+                           detail: "Too many failed logins for this net ID. Try again in \(minutes) minute\(minutes == 1 ? "" : "s"), or \(call) to reset your password.",
+                           headers: [.retryAfter: String(seconds)], extensions: extras)
+        case .disabled:
+            return Problem(status: .forbidden, slug: "account-disabled", title: "Account disabled",
+                           detail: "This account is disabled. Please \(call).", extensions: extras)
+        case .temporaryPasswordExpired:
+            return Problem(status: .forbidden, slug: "temporary-password-expired", title: "Temporary password expired",
+                           detail: "Your temporary password has expired. Please \(call) for a new one.", extensions: extras)
+        case .notAuthenticated:
+            return .unauthorized(tokenGiven: true)
+        case .passwordChangeRequired:
+            return Problem(status: .forbidden, slug: "password-change-required", title: "Choose your own password first",
+                           detail: "You logged in with a temporary password. Choose your own with POST /v1/password {\"current\", \"new\"}; then this works.")
+        case .notEligible(let until):
+            let why = until.map { "Your eligibility ended on \($0)." } ?? "Your net ID is not on the list of riders cleared by the disabilities office."
+            return Problem(status: .forbidden, slug: "not-eligible", title: "Not cleared to book rides",
+                           detail: "\(why) To book rides, please \(call).", extensions: extras)
+        case .invalid(let errors):
+            return .invalidFields(errors)
+        case .noSuchRider, .riderExists, .notWhitelisted:
+            return Problem(status: .notFound, slug: "not-found", title: "Not found", detail: "There is no such account.")
+        }
+    }
+}

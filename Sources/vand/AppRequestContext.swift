@@ -1,0 +1,14 @@
+import Hummingbird
+import VanScheduler
+
+/// The request context every route sees: Hummingbird's core storage plus the
+/// rider's session once ``BearerAuthenticator`` has verified a token.
+struct AppRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The verified session, or nil on routes that need no login.
+    var session: AuthenticatedSession?
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import VanDomain
+import VanScheduler
+import VanTestSupport
+@testable import vand
+
+/// The real router on a fresh database, a manual clock and bcrypt at cost 4,
+/// plus the dispatcher's services on the same database and clock.
+struct RouterFixture {
+    let database: Database
+    let clock = ManualClock()
+    let configuration: AppConfiguration
+    let riders: RiderAdministration
+    let whitelist: WhitelistAdministration
+
+    init(hotline: String? = "607-555-0100") async throws {
+        database = try await TestCluster.makeDatabase()
+        var configuration = AppConfiguration(database: DatabaseSettings(target: .server("unused")))
+        configuration.port = 0
+        configuration.accounts.bcryptCost = 4
+        configuration.hotline = hotline
+        self.configuration = configuration
+        riders = RiderAdministration(pool: database.pool, hasher: PasswordHasher(cost: 4), settings: configuration.accounts,
+                                     clock: clock, timeZone: configuration.timeZone)
+        whitelist = WhitelistAdministration(riders: riders)
+    }
+
+    /// The production router, plus `GET /v1/probe` behind the booking routes' checks
+    /// (authenticator, then eligibility), standing in for the booking routes to come.
+    func router() -> Router<AppRequestContext> {
+        let router = buildRouter(configuration: configuration, database: database, clock: clock)
+        let auth = makeRiderAuth(configuration: configuration, database: database, clock: clock)
+        router.group("v1/probe").add(middleware: auth.authenticator()).add(middleware: auth.eligibleRider).get { _, context in
+            context.session?.netID.rawValue ?? "?"
+        }
+        return router
+    }
+
+    func application(_ router: Router<AppRequestContext>? = nil) -> some ApplicationProtocol {
+        Application(router: router ?? self.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: TestCluster.quietLogger)
+    }
+
+    /// An invited rider who chose `password`.
+    func activeRider(_ netID: String, password: String = "correct horse battery") async throws {
+        let id = try NetID(netID)
+        _ = try await riders.invite(id, actor: "test")
+        let hash = try await PasswordHasher(cost: 4).hash(password)
+        try await database.pool.withConnection { _ = try RiderStore($0).setPassword(id, hash: hash) }
+    }
+
+    func close() async { await database.close() }
+}
+
+/// JSON request bodies and response parsing for tests.
+enum Wire {
+    static func body(_ object: [String: Any?]) -> ByteBuffer {
+        let cleaned = object.mapValues { $0 ?? NSNull() }
+        return ByteBuffer(bytes: try! JSONSerialization.data(withJSONObject: cleaned, options: [.sortedKeys]))
+    }
+
+    static func object(_ buffer: ByteBuffer?) -> [String: Any] {
+        guard let buffer, let value = try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any] else { return [:] }
+        return value
+    }
+
+    static func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)", .contentType: "application/json"] }
+    static let json: HTTPFields = [.contentType: "application/json"]
+}
+
+extension TestClientProtocol {
+    /// Logs in and returns the parsed answer and status.
+    func login(_ netID: String, _ password: String) async throws -> (status: HTTPResponse.Status, body: [String: Any], headers: HTTPFields) {
+        try await execute(uri: "/v1/session", method: .post, headers: Wire.json, body: Wire.body(["net_id": netID, "password": password])) { response in
+            (response.status, Wire.object(response.body), response.headers)
+        }
+    }
+
+    /// Logs in and returns the token, failing the test otherwise.
+    func token(_ netID: String, _ password: String) async throws -> String {
+        let (status, body, _) = try await login(netID, password)
+        guard status == .created, let token = body["token"] as? String else { throw TestFailure("login of \(netID) answered \(status): \(body)") }
+        return token
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
