@@ -13,6 +13,8 @@ struct AppConfiguration: Sendable {
     var accounts = AccountSettings()
     /// The office's phone number, shown to riders who must call (VAND_HOTLINE).
     var hotline: String?
+    /// Booking rules: horizon, service area, auto-approve, forms link.
+    var booking = BookingSettings()
 
     /// One line per setting for `vand --help`.
     static let helpText = """
@@ -30,6 +32,7 @@ struct AppConfiguration: Sendable {
           VAND_HOTLINE        The office's phone number, shown to riders who must call
                               (e.g. when not cleared to book; default: none shown).
         \(AccountSettings.helpText)
+        \(BookingSettings.helpText)
         """
 
     /// Reads the environment; the first bad value stops start-up with a line naming it.
@@ -62,6 +65,7 @@ struct AppConfiguration: Sendable {
             configuration.hotline = hotline
         }
         configuration.accounts = try AccountSettings.fromEnvironment(environment)
+        configuration.booking = try BookingSettings.fromEnvironment(environment)
         return configuration
     }
 }

@@ -29,6 +29,18 @@ func buildRouter(configuration: AppConfiguration, database: Database, clock: any
     // Booking routes take the same `riderAuth`: .authenticator() then .eligibleRider.
     let riderAuth = makeRiderAuth(configuration: configuration, database: database, clock: clock)
     AccountRoutes(auth: riderAuth).register(on: router)
+    let serviceClock = ServiceClock(timeZone: configuration.timeZone)
+    let booking = BookingService(pool: database.pool, timeZone: configuration.timeZone)
+    let places = PlaceStore(pool: database.pool)
+    RideRoutes(
+        auth: riderAuth, booking: booking, rides: RiderRides(pool: database.pool), places: places,
+        vans: VanStore(pool: database.pool), settings: configuration.booking, clock: serviceClock, time: clock
+    ).register(on: router)
+    ServiceRoutes(
+        calendar: ServiceCalendarStore(pool: database.pool, timeZone: configuration.timeZone), places: places,
+        booking: booking, settings: configuration.booking, hotline: configuration.hotline, clock: serviceClock, time: clock
+    ).register(on: router)
+    OpenAPIRoute().register(on: router)
     return router
 }
 

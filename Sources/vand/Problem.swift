@@ -19,6 +19,8 @@ struct Problem: HTTPResponseError, Sendable {
     var headers: HTTPFields = [:]
     /// Extra members of the problem object (RFC 9457 §3.2), e.g. `hotline`.
     var extensions: [String: String] = [:]
+    /// Structured extra members, e.g. the suggested times of a 409.
+    var members: [String: JSONValue] = [:]
 
     private struct Body: Encodable {
         let type: String
@@ -27,6 +29,7 @@ struct Problem: HTTPResponseError, Sendable {
         let detail: String
         let fields: [FieldProblem]?
         let extensions: [String: String]
+        let members: [String: JSONValue]
 
         private struct Key: CodingKey {
             var stringValue: String
@@ -38,6 +41,7 @@ struct Problem: HTTPResponseError, Sendable {
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: Key.self)
             for (name, value) in extensions { try container.encode(value, forKey: Key(stringValue: name)) }
+            for (name, value) in members { try container.encode(value, forKey: Key(stringValue: name)) }
             try container.encode(type, forKey: Key(stringValue: "type"))
             try container.encode(title, forKey: Key(stringValue: "title"))
             try container.encode(status, forKey: Key(stringValue: "status"))
@@ -47,19 +51,25 @@ struct Problem: HTTPResponseError, Sendable {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = self.headers
+        headers[.contentType] = "application/problem+json"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoded())))
+    }
+
+    /// The problem+json body.
+    func encoded() throws -> Data {
         let body = Body(
             type: "https://vand.dev/problems/\(slug)",
             title: title,
             status: status.code,
             detail: detail,
             fields: fields.isEmpty ? nil : fields,
-            extensions: extensions
+            extensions: extensions,
+            members: members
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var headers = self.headers
-        headers[.contentType] = "application/problem+json"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(body))))
+        return try encoder.encode(body)
     }
 
     /// The database does not answer; the client should retry shortly.

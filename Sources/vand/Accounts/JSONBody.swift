@@ -5,19 +5,29 @@ import VanDomain
 extension Request {
     /// Largest JSON body an account route reads.
     static let maxAccountBody = 16 * 1024
+    /// Largest JSON body any route reads (64 KiB); more is a 413.
+    static let maxBody = 64 * 1024
+
+    /// The raw body, refused with 413 past `limit` bytes.
+    func collectBody(upTo limit: Int = Request.maxBody) async throws -> Data {
+        do {
+            return Data(try await body.collect(upTo: limit).readableBytesView)
+        } catch {
+            throw Problem(status: .contentTooLarge, slug: "body-too-large", title: "Body too large",
+                          detail: "Send at most \(limit) bytes.")
+        }
+    }
 
     /// Decodes a small JSON body; a missing or mistyped field becomes a 422 naming it,
     /// anything that is not JSON a 400. Error messages never echo the body's values.
-    func decodeJSON<Body: Decodable>(_ type: Body.Type) async throws -> Body {
-        let buffer: ByteBuffer
+    func decodeJSON<Body: Decodable>(_ type: Body.Type, limit: Int = Request.maxAccountBody) async throws -> Body {
+        try Self.decodeJSON(type, from: try await collectBody(upTo: limit))
+    }
+
+    /// Decodes `data` as ``decodeJSON(_:limit:)`` does.
+    static func decodeJSON<Body: Decodable>(_ type: Body.Type, from data: Data) throws -> Body {
         do {
-            buffer = try await body.collect(upTo: Self.maxAccountBody)
-        } catch {
-            throw Problem(status: .contentTooLarge, slug: "body-too-large", title: "Body too large",
-                          detail: "Send at most \(Self.maxAccountBody) bytes.")
-        }
-        do {
-            return try JSONDecoder().decode(Body.self, from: Data(buffer.readableBytesView))
+            return try JSONDecoder().decode(Body.self, from: data)
         } catch let error as DecodingError {
             switch error {
             case .keyNotFound(let key, let context):
@@ -25,10 +35,10 @@ extension Request {
             case .valueNotFound(_, let context):
                 throw Problem.invalidFields([ValidationError(field: Self.path(context.codingPath), reason: "is required")])
             case .typeMismatch(let expected, let context):
-                if context.codingPath.isEmpty { throw Problem.malformedJSON() }
+                if context.codingPath.isEmpty { throw Problem.malformedJSON(Self.position(context)) }
                 throw Problem.invalidFields([ValidationError(field: Self.path(context.codingPath), reason: "must be \(Self.describe(expected))")])
             case .dataCorrupted(let context):
-                if context.codingPath.isEmpty { throw Problem.malformedJSON() }
+                if context.codingPath.isEmpty { throw Problem.malformedJSON(Self.position(context)) }
                 throw Problem.invalidFields([ValidationError(field: Self.path(context.codingPath), reason: "is not valid")])
             @unknown default:
                 throw Problem.malformedJSON()
@@ -38,6 +48,16 @@ extension Request {
         } catch let error as ProfilePatchError {
             throw Problem.invalidFields(error.problems)
         }
+    }
+
+    /// Where the parser stopped, from Foundation's underlying error ("around line 1, column 12").
+    private static func position(_ context: DecodingError.Context) -> String? {
+        guard let underlying = context.underlyingError as NSError? else { return nil }
+        if let index = underlying.userInfo["NSJSONSerializationErrorIndex"] as? Int { return "at byte \(index)" }
+        let text = "\(underlying.userInfo[NSDebugDescriptionErrorKey] ?? underlying.localizedDescription)"
+        if let range = text.range(of: "line ") { return String(text[range.lowerBound...]).trimmingCharacters(in: CharacterSet(charactersIn: ".")) }
+        if let range = text.range(of: "character ") { return "at " + String(text[range.lowerBound...]).trimmingCharacters(in: CharacterSet(charactersIn: ".")) }
+        return text.isEmpty ? nil : text
     }
 
     private static func path(_ keys: [any CodingKey]) -> String {

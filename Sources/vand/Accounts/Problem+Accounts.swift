@@ -13,10 +13,10 @@ extension Problem {
         )
     }
 
-    /// 400 for a body that is not JSON at all.
-    static func malformedJSON() -> Problem {
+    /// 400 for a body that is not JSON at all, saying where the parser stopped when known.
+    static func malformedJSON(_ position: String? = nil) -> Problem {
         Problem(status: .badRequest, slug: "malformed-json", title: "The body is not valid JSON",
-                detail: "Send a JSON object with Content-Type: application/json.")
+                detail: "The body is not valid JSON\(position.map { " (\($0))" } ?? ""). Send a JSON object with Content-Type: application/json.")
     }
 
     /// 401: no token, or one that is unknown, expired or revoked.

@@ -1,0 +1,162 @@
+import Foundation
+import VanDomain
+import VanScheduler
+
+/// `POST /v1/rides`: what the rider's app sends.
+struct BookRideRequest: Decodable, Sendable {
+    /// "scheduled" (give pickup_at) or "on_demand" (pickup in 5 minutes).
+    var kind: RideKind = .scheduled
+    var pickupAt: String?
+    var pickup: EndpointInput
+    var dropoff: EndpointInput
+    var needsWheelchair = false
+    var companions = 0
+    var note: String?
+    var `repeat`: RepeatInput?
+
+    struct RepeatInput: Decodable, Sendable {
+        var weekdays: [String]
+        var until: String
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kind, pickupAt = "pickup_at", pickup, dropoff, needsWheelchair = "needs_wheelchair", companions, note, `repeat`
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try c.decodeIfPresent(RideKind.self, forKey: .kind) ?? .scheduled
+        pickupAt = try c.decodeIfPresent(String.self, forKey: .pickupAt)
+        pickup = try c.decode(EndpointInput.self, forKey: .pickup)
+        dropoff = try c.decode(EndpointInput.self, forKey: .dropoff)
+        needsWheelchair = try c.decodeIfPresent(Bool.self, forKey: .needsWheelchair) ?? false
+        companions = try c.decodeIfPresent(Int.self, forKey: .companions) ?? 0
+        note = try c.decodeIfPresent(String.self, forKey: .note)
+        `repeat` = try c.decodeIfPresent(RepeatInput.self, forKey: .repeat)
+    }
+}
+
+/// One end of a trip: a place name as a plain string ("SCL"), or an object with
+/// any of `place`, `address`, `lat`, `lon`.
+struct EndpointInput: Decodable, Sendable {
+    var value: PlaceMatcher.Input
+
+    init(from decoder: any Decoder) throws {
+        if let name = try? decoder.singleValueContainer().decode(String.self) {
+            value = PlaceMatcher.Input(place: name)
+            return
+        }
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        value = PlaceMatcher.Input(
+            place: try c.decodeIfPresent(String.self, forKey: .place),
+            address: try c.decodeIfPresent(String.self, forKey: .address),
+            lat: try c.decodeIfPresent(Double.self, forKey: .lat),
+            lon: try c.decodeIfPresent(Double.self, forKey: .lon)
+        )
+    }
+
+    enum CodingKeys: String, CodingKey { case place, address, lat, lon }
+}
+
+/// A ride as the rider sees it.
+struct RideView: Encodable, Sendable {
+    struct Endpoint: Encodable, Sendable {
+        let place: String?
+        let address: String?
+        let lat: Double?
+        let lon: Double?
+        let display: String
+    }
+
+    let id: String
+    let kind: String
+    let status: String
+    let pickup: Endpoint
+    let dropoff: Endpoint
+    let pickupAt: String
+    let estimatedDropoffAt: String
+    let needsWheelchair: Bool
+    let companions: Int
+    let note: String?
+    let van: String?
+    let reason: String?
+    let seriesID: String?
+    let requestedAt: String
+    let updatedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, kind, status, pickup, dropoff, pickupAt = "pickup_at", estimatedDropoffAt = "estimated_dropoff_at"
+        case needsWheelchair = "needs_wheelchair", companions, note, van, reason, seriesID = "series_id"
+        case requestedAt = "requested_at", updatedAt = "updated_at"
+    }
+
+    init(_ ride: Ride, vanNames: [Int64: String], clock: ServiceClock) {
+        func endpoint(_ e: RideEndpoint) -> Endpoint {
+            Endpoint(place: e.placeName, address: e.address, lat: e.coordinate?.latitude, lon: e.coordinate?.longitude, display: e.displayName)
+        }
+        id = ride.id.uuidString.lowercased()
+        kind = ride.kind.rawValue
+        status = ride.status.rawValue
+        pickup = endpoint(ride.pickup)
+        dropoff = endpoint(ride.dropoff)
+        pickupAt = clock.format(ride.pickupAt)
+        estimatedDropoffAt = clock.format(ride.estimatedDropoffAt)
+        needsWheelchair = ride.needsWheelchair
+        companions = ride.companions
+        note = ride.note
+        van = ride.vanID.flatMap { vanNames[$0] }
+        reason = ride.reason
+        seriesID = ride.seriesID?.uuidString.lowercased()
+        requestedAt = clock.format(ride.requestedAt)
+        updatedAt = clock.format(ride.updatedAt)
+    }
+}
+
+/// A page of rides.
+struct RideList: Encodable, Sendable {
+    let rides: [RideView]
+    let next: String?
+}
+
+/// The answer to a standing series: what was booked and what conflicts.
+struct SeriesView: Encodable, Sendable {
+    struct Conflict: Encodable, Sendable {
+        let requestedPickupAt: String
+        let reason: String
+        let detail: String
+        let suggestions: [SuggestionView]
+        enum CodingKeys: String, CodingKey { case requestedPickupAt = "requested_pickup_at", reason, detail, suggestions }
+    }
+
+    let seriesID: String
+    let booked: [RideView]
+    let conflicts: [Conflict]
+    enum CodingKeys: String, CodingKey { case seriesID = "series_id", booked, conflicts }
+}
+
+/// A time the scheduler offers instead.
+struct SuggestionView: Encodable, Sendable {
+    let pickupAt: String
+    let estimatedDropoffAt: String
+    let withinAdaWindow: Bool
+    let minutesFromRequested: Int
+
+    enum CodingKeys: String, CodingKey {
+        case pickupAt = "pickup_at", estimatedDropoffAt = "estimated_dropoff_at"
+        case withinAdaWindow = "within_ada_window", minutesFromRequested = "minutes_from_requested"
+    }
+
+    init(_ suggestion: Suggestion, clock: ServiceClock) {
+        pickupAt = clock.format(suggestion.pickupAt)
+        estimatedDropoffAt = clock.format(suggestion.dropoffAt)
+        withinAdaWindow = suggestion.withinADAWindow
+        minutesFromRequested = suggestion.minutesFromRequested
+    }
+
+    var json: JSONValue {
+        .object([
+            "pickup_at": .string(pickupAt), "estimated_dropoff_at": .string(estimatedDropoffAt),
+            "within_ada_window": .bool(withinAdaWindow), "minutes_from_requested": .number(Double(minutesFromRequested)),
+        ])
+    }
+}

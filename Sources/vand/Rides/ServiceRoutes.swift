@@ -1,0 +1,138 @@
+import Foundation
+import Hummingbird
+import VanDomain
+import VanScheduler
+
+/// Public information, no login needed (someone who cannot log in still needs the hotline):
+/// - `GET /v1/service` → hotline, forms, this week's hours, open now or the next opening, closures
+/// - `GET /v1/places?q=` (search by name or alias) or `?near=lat,lon` (nearest first, with meters)
+/// - `GET /v1/availability?date=YYYY-MM-DD&wheelchair=true|false` → free intervals to start a ride
+struct ServiceRoutes: Sendable {
+    let calendar: ServiceCalendarStore
+    let places: PlaceStore
+    let booking: BookingService
+    let settings: BookingSettings
+    let hotline: String?
+    let clock: ServiceClock
+    let time: any TimeSource
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("v1/service", use: service)
+        router.get("v1/places", use: searchPlaces)
+        router.get("v1/availability", use: availability)
+    }
+
+    struct Interval: Encodable, Sendable {
+        let from: String
+        let to: String
+    }
+
+    struct ServiceView: Encodable, Sendable {
+        struct Day: Encodable, Sendable {
+            let date: String
+            let weekday: String
+            let closed: String?
+            let open: [Interval]
+        }
+        let hotline: String?
+        let forms: String?
+        let timeZone: String
+        let openNow: Bool
+        let nextOpening: String?
+        let week: [Day]
+        let bookingHorizonDays: Int
+
+        enum CodingKeys: String, CodingKey {
+            case hotline, forms, timeZone = "time_zone", openNow = "open_now", nextOpening = "next_opening", week
+            case bookingHorizonDays = "booking_horizon_days"
+        }
+    }
+
+    @Sendable func service(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let now = time.now
+        let zone = clock.timeZone
+        let scheduler = try await calendar.scheduler(around: now)
+        let closures = Dictionary(try await calendar.closures(from: LocalDate(containing: now, in: zone)).map { ($0.day, $0.reason ?? "closed") }, uniquingKeysWith: { a, _ in a })
+        let names = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+        var week: [ServiceView.Day] = []
+        var day = LocalDate(containing: now, in: zone)
+        for _ in 0..<7 {
+            let interval = day.interval(in: zone)
+            let open = closures[day] == nil ? scheduler.hours.openIntervals(from: interval.start, to: interval.end) : []
+            week.append(.init(date: day.description, weekday: names[day.weekday - 1], closed: closures[day],
+                              open: open.map { Interval(from: clock.format($0.start), to: clock.format($0.end)) }))
+            day = LocalDate(containing: interval.end.addingTimeInterval(1), in: zone)
+        }
+        let todayClosed = closures[LocalDate(containing: now, in: zone)] != nil
+        let openNow = !todayClosed && scheduler.hours.isOpen(at: now)
+        let next = openNow ? nil : week.lazy.flatMap(\.open).first { $0.from > clock.format(now) }?.from
+            ?? scheduler.hours.nextOpening(after: now).map(clock.format)
+        let view = ServiceView(hotline: hotline, forms: settings.formsURL, timeZone: zone.identifier, openNow: openNow,
+                               nextOpening: next, week: week, bookingHorizonDays: Int(settings.policy.horizon / 86_400))
+        return try context.responseEncoder.encode(view, from: request, context: context)
+    }
+
+    struct PlaceView: Encodable, Sendable {
+        let id: Int64?
+        let name: String
+        let aliases: [String]
+        let lat: Double
+        let lon: Double
+        let distanceM: Int?
+        enum CodingKeys: String, CodingKey { case id, name, aliases, lat, lon, distanceM = "distance_m" }
+    }
+
+    @Sendable func searchPlaces(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let views: [PlaceView]
+        if let near = query["near"] {
+            let parts = near.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, let lat = parts[0], let lon = parts[1], let point = try? Coordinate(latitude: lat, longitude: lon) else {
+                throw Problem.invalidFields([ValidationError(field: "near", reason: "must be lat,lon such as 41.3163,-72.9224")])
+            }
+            views = try await places.nearest(to: point, limit: 10).map { place, meters in
+                PlaceView(id: place.id, name: place.name, aliases: place.aliases, lat: place.coordinate.latitude, lon: place.coordinate.longitude, distanceM: Int(meters.rounded()))
+            }
+        } else {
+            let text = query["q"].map(String.init) ?? ""
+            guard text.count <= 100 else { throw Problem.invalidFields([ValidationError(field: "q", reason: "is longer than 100 characters")]) }
+            views = try await places.search(text).map { place in
+                PlaceView(id: place.id, name: place.name, aliases: place.aliases, lat: place.coordinate.latitude, lon: place.coordinate.longitude, distanceM: nil)
+            }
+        }
+        return try context.responseEncoder.encode(views, from: request, context: context)
+    }
+
+    struct AvailabilityView: Encodable, Sendable {
+        let date: String
+        let wheelchair: Bool
+        let timeZone: String
+        let free: [Interval]
+        enum CodingKeys: String, CodingKey { case date, wheelchair, timeZone = "time_zone", free }
+    }
+
+    @Sendable func availability(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        var problems: [ValidationError] = []
+        var day: LocalDate?
+        do { day = try LocalDate(query["date"].map(String.init) ?? "", field: "date") } catch { problems.append(error) }
+        var wheelchair = false
+        switch query["wheelchair"].map({ $0.lowercased() }) {
+        case nil, "false", "0", "no": wheelchair = false
+        case "true", "1", "yes": wheelchair = true
+        default: problems.append(ValidationError(field: "wheelchair", reason: "must be true or false"))
+        }
+        guard problems.isEmpty, let day else { throw Problem.invalidFields(problems) }
+        let now = time.now
+        let horizonEnd = LocalDate(containing: now.addingTimeInterval(settings.policy.horizon), in: clock.timeZone)
+        if day < LocalDate(containing: now, in: clock.timeZone) || day > horizonEnd {
+            throw Problem.invalidFields([ValidationError(field: "date", reason: "must be from today to \(horizonEnd)")])
+        }
+        let free = try await booking.availability(on: day, wheelchair: wheelchair)
+            .compactMap { interval -> Interval? in
+                let start = max(interval.start, now)
+                return start <= interval.end ? Interval(from: clock.format(start), to: clock.format(interval.end)) : nil
+            }
+        return try context.responseEncoder.encode(AvailabilityView(date: day.description, wheelchair: wheelchair, timeZone: clock.timeZone.identifier, free: free), from: request, context: context)
+    }
+}
