@@ -17,6 +17,7 @@ struct VanAdmin: AsyncParsableCommand {
         subcommands: [
             Migrate.self, VansCommand.self, PlacesCommand.self, HoursCommand.self, ClosuresCommand.self,
             SchedulerCommand.self, DemoCommand.self, WhitelistCommand.self, RidersCommand.self,
+            RidesCommand.self, ManifestCommand.self, ReportCommand.self,
         ]
     )
 }
@@ -41,6 +42,9 @@ func withDatabase(migrate: Bool = true, _ body: (Database) async throws -> Void)
         await database.close()
         throw CLIError("\(error)")
     } catch let error as MigrationError {
+        await database.close()
+        throw CLIError("\(error)")
+    } catch let error as DispatchService.DispatchError {
         await database.close()
         throw CLIError("\(error)")
     } catch let error as FleetError {

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import VanDomain
 import VanScheduler
 
 /// Builds the whole HTTP application from configuration and an open database.

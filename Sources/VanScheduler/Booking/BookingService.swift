@@ -110,6 +110,11 @@ public struct BookingService: Sendable {
                                       wheelchair: ride.needsWheelchair, pickupAt: ride.pickupAt, notBefore: now)
             let feasibility = scheduler.check(request, vans: vans, rides: booked)
             guard case .feasible(let assignment) = feasibility else {
+                // Kept for the dispatcher's report: a refusal is a denial of service.
+                try conn.execute("""
+                    INSERT INTO booking_refusals (net_id, requested_pickup_at, reason, needs_wheelchair, refused_at)
+                    VALUES (\(ride.netID.rawValue), \(ride.pickupAt), \(feasibility.reason?.code ?? "occupied"), \(ride.needsWheelchair), \(now))
+                    """)
                 outcomes.append(.refused(feasibility, sentence: scheduler.sentence(for: feasibility, requested: ride.pickupAt)))
                 continue
             }

@@ -1,0 +1,251 @@
+import ArgumentParser
+import Foundation
+import VanDomain
+import VanScheduler
+
+/// `vanadmin rides …`: see and decide rides.
+struct RidesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rides",
+        abstract: "List, show, approve, reject, re-time, cancel and close rides.",
+        discussion: "A ride is named by its id or the first 8 characters of it (as `rides list` shows).",
+        subcommands: [List.self, Show.self, Approve.self, Reject.self, Cancel.self, Move.self, Complete.self, NoShow.self]
+    )
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Rides, soonest first; pending ones are marked with *.")
+        @Option(help: "pending, approved, rejected, cancelled, completed or no_show.") var status: String?
+        @Option(help: "Local date YYYY-MM-DD.") var date: String?
+        @Option(help: "Van name.") var van: String?
+        @Option(help: "Rider net ID.") var rider: String?
+        @Flag(help: "JSON for scripts.") var json = false
+
+        func run() async throws {
+            let clock = try DispatchContext.clock()
+            var parsedStatus: RideStatus?
+            if let status {
+                guard let value = RideStatus(rawValue: status.replacingOccurrences(of: "-", with: "_")) else {
+                    throw CLIError("unknown status '\(status)'; use \(RideStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                parsedStatus = value
+            }
+            let day = try date.map { text in try DispatchContext.date(text) }
+            let netID = try rider.map { text in try DispatchContext.netID(text) }
+            try await withDatabase { db in
+                let listings = try await RideQueries(pool: db.pool).list(status: parsedStatus, day: day, van: van, rider: netID, timeZone: clock.timeZone)
+                if json { return try printJSON(listings) }
+                let now = Date()
+                printTable(["", "ID", "PICKUP", "RIDER", "FROM → TO", "WC", "VAN", "STATUS", "ASKED"], listings.map { l in
+                    [l.ride.status == .pending ? "*" : "", String(l.ride.id.uuidString.lowercased().prefix(8)), clock.display(l.ride.pickupAt),
+                     l.ride.netID.rawValue + (l.riderName.map { " (\($0))" } ?? ""),
+                     "\(l.ride.pickup.displayName) → \(l.ride.dropoff.displayName)", l.ride.needsWheelchair ? "yes" : "",
+                     l.vanName ?? "", l.ride.status.rawValue, DispatchContext.age(of: l.ride.requestedAt, now: now)]
+                })
+                let pending = listings.filter { $0.ride.status == .pending }.count
+                if pending > 0 { print("\n\(pending) pending: approve with `vanadmin rides approve ID` or `rides approve --all-feasible`") }
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Everything about a ride and its history.")
+        @Argument(help: "Ride id or its first 8 characters.") var id: String
+        @Flag(help: "JSON for scripts.") var json = false
+
+        func run() async throws {
+            let clock = try DispatchContext.clock()
+            try await withDatabase { db in
+                let (listing, history) = try await RideQueries(pool: db.pool).show(id)
+                if json {
+                    struct Both: Encodable { let ride: RideQueries.Listing; let history: [RideQueries.HistoryEntry] }
+                    return try printJSON(Both(ride: listing, history: history))
+                }
+                let r = listing.ride
+                func place(_ e: RideEndpoint) -> String {
+                    var parts = [e.displayName]
+                    if let address = e.address, address != e.displayName { parts.append(address) }
+                    if let c = e.coordinate { parts.append(String(format: "%.5f, %.5f", c.latitude, c.longitude)) }
+                    return parts.joined(separator: " — ")
+                }
+                printTable(["FIELD", "VALUE"], [
+                    ["id", r.id.uuidString.lowercased()], ["status", r.status.rawValue], ["kind", r.kind.rawValue],
+                    ["rider", r.netID.rawValue + (listing.riderName.map { " (\($0))" } ?? "") + (listing.riderPhone.map { ", \($0)" } ?? "")],
+                    ["pickup", clock.display(r.pickupAt) + " at " + place(r.pickup)],
+                    ["drop-off", "~" + clock.display(r.estimatedDropoffAt, withDay: false) + " at " + place(r.dropoff)],
+                    ["wheelchair", r.needsWheelchair ? "yes" : "no"], ["companions", "\(r.companions)"],
+                    ["van", listing.vanName ?? "-"], ["note", r.note ?? "-"], ["reason", r.reason ?? "-"],
+                    ["requested", clock.display(r.requestedAt)],
+                ])
+                print("\nhistory:")
+                for entry in history { print("  \(clock.display(entry.at))  \(entry.actor)  \(entry.action)  \(entry.details)") }
+            }
+        }
+    }
+
+    struct Approve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Approve a pending ride (re-checked against the schedule), or every one that still fits.",
+            discussion: "--at and --van change the time or van, checked like a booking; if it does not fit, nothing changes and other times are offered."
+        )
+        @Argument(help: "Ride id or its first 8 characters.") var id: String?
+        @Option(help: "New pickup time: 15:30 (same day), or 2026-11-23 15:30.") var at: String?
+        @Option(help: "Put the ride on this van.") var van: String?
+        @Flag(help: "Approve every pending ride that still fits, in request order.") var allFeasible = false
+        @Option(help: "With --all-feasible: only rides on this local date.") var date: String?
+        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+
+        func validate() throws {
+            if allFeasible == (id != nil) { throw ValidationError("give a ride id, or --all-feasible") }
+            if allFeasible && (at != nil || van != nil) { throw ValidationError("--at and --van apply to one ride, not --all-feasible") }
+        }
+
+        func run() async throws {
+            let clock = try DispatchContext.clock()
+            let who = actorName(actor)
+            try await withDatabase { db in
+                let dispatch = DispatchService(pool: db.pool, timeZone: clock.timeZone)
+                if allFeasible {
+                    let day = try date.map { text in try DispatchContext.date(text) }
+                    let result = try await dispatch.approveAllFeasible(on: day, actor: who, now: Date())
+                    for ride in result.approved { print("approved \(DispatchContext.line(ride, clock))") }
+                    for (ride, why) in result.refused { print("not approved \(DispatchContext.line(ride, clock)): \(why)") }
+                    print("\(result.approved.count) approved, \(result.refused.count) still pending")
+                    return
+                }
+                let ride = try await DispatchContext.mapping {
+                    let current = try await RideQueries(pool: db.pool).find(id!)
+                    let newTime = try at.map { text in try clock.parse(text, field: "--at", sameDayAs: current?.pickupAt ?? Date()) }
+                    return try await dispatch.approve(id!, at: newTime, van: van, actor: who, now: Date())
+                }
+                print("approved \(DispatchContext.line(ride, clock))")
+            }
+        }
+    }
+
+    struct Reject: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Reject a pending ride; the rider sees the reason.")
+        @Argument(help: "Ride id or its first 8 characters.") var id: String
+        @Option(help: "Why (required).") var reason: String
+        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+
+        func run() async throws {
+            let clock = try DispatchContext.clock()
+            try await withDatabase { db in
+                let ride = try await DispatchContext.mapping {
+                    try await DispatchService(pool: db.pool, timeZone: clock.timeZone).reject(id, reason: reason, actor: actorName(actor), now: Date())
+                }
+                print("rejected \(DispatchContext.line(ride, clock))")
+            }
+        }
+    }
+
+    struct Cancel: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Cancel a ride on the service's side (e.g. a van broke down).")
+        @Argument(help: "Ride id or its first 8 characters.") var id: String
+        @Option(help: "Why (required; the rider sees it).") var reason: String
+        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+
+        func run() async throws {
+            let clock = try DispatchContext.clock()
+            try await withDatabase { db in
+                let ride = try await DispatchContext.mapping {
+                    try await DispatchService(pool: db.pool, timeZone: clock.timeZone).cancel(id, reason: reason, actor: actorName(actor), now: Date())
+                }
+                print("cancelled \(DispatchContext.line(ride, clock))")
+            }
+        }
+    }
+
+    struct Move: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Re-time a ride or put it on another van (checked like a booking).")
+        @Argument(help: "Ride id or its first 8 characters.") var id: String
+        @Option(help: "New pickup time: 15:30 (same day), or 2026-11-23 15:30.") var at: String?
+        @Option(help: "Put the ride on this van.") var van: String?
+        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+
+        func validate() throws {
+            if at == nil && van == nil { throw ValidationError("give --at, --van or both") }
+        }
+
+        func run() async throws {
+            let clock = try DispatchContext.clock()
+            try await withDatabase { db in
+                let ride = try await DispatchContext.mapping {
+                    let current = try await RideQueries(pool: db.pool).find(id)
+                    let newTime = try at.map { text in try clock.parse(text, field: "--at", sameDayAs: current?.pickupAt ?? Date()) }
+                    return try await DispatchService(pool: db.pool, timeZone: clock.timeZone).move(id, at: newTime, van: van, actor: actorName(actor), now: Date())
+                }
+                print("moved \(DispatchContext.line(ride, clock))")
+            }
+        }
+    }
+
+    struct Complete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Mark an approved ride completed (after its pickup time).")
+        @Argument(help: "Ride id or its first 8 characters.") var id: String
+        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+
+        func run() async throws {
+            let clock = try DispatchContext.clock()
+            try await withDatabase { db in
+                let ride = try await DispatchContext.mapping {
+                    try await DispatchService(pool: db.pool, timeZone: clock.timeZone).complete(id, actor: actorName(actor), now: Date())
+                }
+                print("completed \(DispatchContext.line(ride, clock))")
+            }
+        }
+    }
+
+    struct NoShow: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "no-show", abstract: "Mark an approved ride a no-show (after its pickup time).")
+        @Argument(help: "Ride id or its first 8 characters.") var id: String
+        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+
+        func run() async throws {
+            let clock = try DispatchContext.clock()
+            try await withDatabase { db in
+                let ride = try await DispatchContext.mapping {
+                    try await DispatchService(pool: db.pool, timeZone: clock.timeZone).noShow(id, actor: actorName(actor), now: Date())
+                }
+                print("no-show \(DispatchContext.line(ride, clock))")
+            }
+        }
+    }
+}
+
+/// Shared helpers of the ride commands.
+enum DispatchContext {
+    static func clock() throws -> ServiceClock { ServiceClock(timeZone: try serviceTimeZone()) }
+
+    static func date(_ text: String) throws -> LocalDate {
+        do { return try LocalDate(text) } catch { throw CLIError("--date: \(error.reason)") }
+    }
+
+    static func netID(_ text: String) throws -> NetID {
+        do { return try NetID(text) } catch { throw CLIError("--rider: \(error.reason)") }
+    }
+
+    /// Runs `body`, turning refusals into one-line errors.
+    static func mapping<Value>(_ body: () async throws -> Value) async throws -> Value {
+        do {
+            return try await body()
+        } catch let error as DispatchService.DispatchError {
+            throw CLIError(error.description)
+        } catch let error as VanDomain.ValidationError {
+            throw CLIError("\(error.field): \(error.reason)")
+        }
+    }
+
+    /// `3f2a9c1e Mon Nov 23, 3:00 PM jd123 SCL → Davenport (Van 1)`.
+    static func line(_ ride: Ride, _ clock: ServiceClock) -> String {
+        "\(ride.id.uuidString.lowercased().prefix(8)) \(clock.display(ride.pickupAt)) \(ride.netID.rawValue) \(ride.pickup.displayName) → \(ride.dropoff.displayName)"
+    }
+
+    /// `12 min`, `3 h`, `2 d` since the request.
+    static func age(of date: Date, now: Date) -> String {
+        let minutes = Int(now.timeIntervalSince(date) / 60)
+        if minutes < 60 { return "\(max(0, minutes)) min" }
+        if minutes < 48 * 60 { return "\(minutes / 60) h" }
+        return "\(minutes / 1_440) d"
+    }
+}

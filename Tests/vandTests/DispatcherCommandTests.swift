@@ -1,0 +1,222 @@
+import Foundation
+import Testing
+import VanDomain
+import VanScheduler
+import VanTestSupport
+
+/// A database with the demo fleet (one active van), riders and rides a few days
+/// ahead of the real clock (the CLI reads the machine's time), for running the real
+/// `vanadmin` binary against.
+struct DispatchWorld {
+    let url: String
+    let pool: PostgresPool
+    let booking: BookingService
+    let zone = TimeZone(identifier: "America/New_York")!
+    /// The next weekday at least two days ahead, at 00:00 New York.
+    let day: Date
+
+    init() async throws {
+        url = try await TestCluster.makeDatabaseURL(template: "vand_template")
+        pool = PostgresPool(configuration: PostgresConfiguration(connectionString: url), size: 2)
+        booking = BookingService(pool: pool, timeZone: zone)
+        _ = try await DemoData.load(into: pool, actor: "test")
+        try await pool.withConnection { conn in
+            try conn.execute("UPDATE vans SET active = false WHERE name <> 'Van 1'")
+            for rider in ["ann1", "bob2", "cat3"] {
+                try conn.execute("INSERT INTO riders (net_id, name, phone, password_hash) VALUES (\(rider), \(rider.uppercased()), '203-555-0100', 'x')")
+            }
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        var candidate = calendar.startOfDay(for: Date().addingTimeInterval(2 * 86_400))
+        while [1, 7].contains(calendar.component(.weekday, from: candidate)) {
+            candidate = calendar.date(byAdding: .day, value: 1, to: candidate)!
+        }
+        day = candidate
+    }
+
+    /// `hour`:`minute` on ``day`` (New York).
+    func at(_ hour: Int, _ minute: Int = 0) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar.date(bySettingHour: hour, minute: minute, second: 0, of: day)!
+    }
+
+    var dayText: String { LocalDate(containing: day, in: zone).description }
+
+    /// Books SCL → Davenport for `rider` at `time`; returns the ride id.
+    func book(_ rider: String, _ time: Date, wheelchair: Bool = false) async throws -> UUID {
+        let scl = try Coordinate(latitude: 41.31633, longitude: -72.92241), dav = try Coordinate(latitude: 41.30917, longitude: -72.93139)
+        let ride = NewRide(netID: try NetID(rider), pickup: RideEndpoint(coordinate: scl, placeName: "SCL"),
+                           dropoff: RideEndpoint(coordinate: dav, placeName: "Davenport"), pickupAt: time, needsWheelchair: wheelchair)
+        guard case .booked(let booked) = try await booking.book(ride, now: Date()) else { throw TestFailure("could not book \(rider) at \(time)") }
+        return booked.id
+    }
+
+    func vanadmin(_ arguments: [String]) throws -> Binary.Result {
+        try Binary.run("vanadmin", arguments, environment: ["DATABASE_URL": url, "VAND_TIMEZONE": "America/New_York"])
+    }
+
+    func status(_ id: UUID) async throws -> String {
+        try await pool.withConnection { try $0.query("SELECT status FROM rides WHERE id = \(id)").first!.decode(String.self, at: 0) }
+    }
+
+    func value<T: PostgresDecodable>(_ sql: SQLQuery, as: T.Type = T.self) async throws -> T {
+        try await pool.withConnection { try $0.query(sql).first!.decode(T.self, at: 0) }
+    }
+}
+
+@Suite("vanadmin rides, manifest and report (real binary, real database)", .serialized)
+struct DispatcherCommandTests {
+    @Test func listShowApproveAndARefusedTransition() async throws {
+        let w = try await DispatchWorld()
+        let id = try await w.book("ann1", w.at(15))
+        let short = String(id.uuidString.lowercased().prefix(8))
+        let list = try w.vanadmin(["rides", "list", "--date", w.dayText])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.contains("*  \(short)"))
+        #expect(list.stdout.contains("1 pending"))
+        let json = try w.vanadmin(["rides", "list", "--status", "pending", "--json"])
+        let rows = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(rows?.count == 1)
+
+        let approve = try w.vanadmin(["rides", "approve", short, "--as", "dana"])
+        #expect(approve.status == 0, "\(approve.stderr)")
+        #expect(approve.stdout.hasPrefix("approved \(short)"))
+        #expect(try await w.status(id) == "approved")
+        #expect(try await w.value("SELECT decided_by FROM rides WHERE id = \(id)", as: String.self) == "dana")
+        #expect(try await w.value("SELECT count(*) FROM audit_log WHERE actor = 'dana' AND action = 'ride.approve'", as: Int.self) == 1)
+
+        // Approved → rejected is not a transition: one line, exit 1, nothing changed.
+        let reject = try w.vanadmin(["rides", "reject", short, "--reason", "too late", "--as", "dana"])
+        #expect(reject.status == 1)
+        #expect(reject.stderr.contains("cannot become rejected"))
+        #expect(reject.stderr.split(separator: "\n").count == 1)
+        #expect(try await w.status(id) == "approved")
+        #expect(try await w.value("SELECT count(*) FROM audit_log WHERE action = 'ride.reject'", as: Int.self) == 0)
+
+        let show = try w.vanadmin(["rides", "show", short])
+        #expect(show.stdout.contains("ride.approve"))
+        #expect(show.stdout.contains("ann1 (ANN1), 203-555-0100"))
+    }
+
+    @Test func rejectNeedsAReasonAndTheRiderSeesIt() async throws {
+        let w = try await DispatchWorld()
+        let id = try await w.book("bob2", w.at(11))
+        let missing = try w.vanadmin(["rides", "reject", id.uuidString])
+        #expect(missing.status != 0)
+        #expect(try await w.status(id) == "pending")
+        let blank = try w.vanadmin(["rides", "reject", id.uuidString, "--reason", "  "])
+        #expect(blank.status == 1)
+        #expect(blank.stderr.contains("give a reason"))
+        let ok = try w.vanadmin(["rides", "reject", id.uuidString, "--reason", "Outside our service area", "--as", "dana"])
+        #expect(ok.status == 0)
+        #expect(try await w.status(id) == "rejected")
+        #expect(try await w.value("SELECT reason FROM rides WHERE id = \(id)", as: String.self) == "Outside our service area")
+    }
+
+    @Test func aRetimeThatDoesNotFitChangesNothingAndOffersTimes() async throws {
+        let w = try await DispatchWorld()
+        let first = try await w.book("ann1", w.at(15))
+        let second = try await w.book("bob2", w.at(16))
+        let taken = try w.vanadmin(["rides", "move", second.uuidString, "--at", "15:02"])
+        #expect(taken.status == 1)
+        #expect(taken.stderr.contains("does not fit: The van is occupied at 3:02 PM"))
+        #expect(try await w.value("SELECT pickup_at FROM rides WHERE id = \(second)", as: Date.self) == w.at(16))
+        let moved = try w.vanadmin(["rides", "move", second.uuidString, "--at", "17:30", "--as", "dana"])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(try await w.value("SELECT pickup_at FROM rides WHERE id = \(second)", as: Date.self) == w.at(17, 30))
+        // Approving with a new time that collides is refused the same way.
+        let approve = try w.vanadmin(["rides", "approve", second.uuidString, "--at", "15:00"])
+        #expect(approve.status == 1)
+        #expect(try await w.status(second) == "pending")
+        #expect(try await w.status(first) == "pending")
+        let unknownVan = try w.vanadmin(["rides", "move", first.uuidString, "--van", "Van 9"])
+        #expect(unknownVan.status == 1)
+        #expect(unknownVan.stderr.contains("no active van named 'Van 9'"))
+    }
+
+    @Test func approveAllFeasibleApprovesTheFitAndListsTheRest() async throws {
+        let w = try await DispatchWorld()
+        let a = try await w.book("ann1", w.at(9))
+        let c = try await w.book("cat3", w.at(13))
+        // A pending ride written by hand for Saturday noon, when the weekend van does not run.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = w.zone
+        let saturday = calendar.nextDate(after: w.day, matching: DateComponents(hour: 12, weekday: 7), matchingPolicy: .nextTime)!
+        let orphan = UUID()
+        try await w.pool.withConnection { conn in
+            try conn.execute("""
+                INSERT INTO rides (id, net_id, kind, pickup_address, dropoff_address, requested_at, pickup_at, estimated_dropoff_at, van_id)
+                VALUES (\(orphan), 'bob2', 'scheduled', 'here', 'there', now(), \(saturday), \(saturday.addingTimeInterval(1_200)),
+                        (SELECT id FROM vans WHERE name = 'Van 1'))
+                """)
+        }
+        let result = try w.vanadmin(["rides", "approve", "--all-feasible", "--as", "dana"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("2 approved, 1 still pending"))
+        #expect(try await w.status(a) == "approved")
+        #expect(try await w.status(c) == "approved")
+        #expect(try await w.status(orphan) == "pending")
+        #expect(result.stdout.contains("not approved \(orphan.uuidString.lowercased().prefix(8))"))
+        #expect(result.stdout.contains("does not fit: The van does not run at 12:00 PM"))
+    }
+
+    @Test func completeAndNoShowOnlyAfterPickupThenTheReportCountsThem() async throws {
+        let w = try await DispatchWorld()
+        let future = try await w.book("ann1", w.at(10))
+        _ = try w.vanadmin(["rides", "approve", future.uuidString])
+        let early = try w.vanadmin(["rides", "complete", future.uuidString])
+        #expect(early.status == 1)
+        #expect(early.stderr.contains("has not come yet"))
+        // Two approved rides earlier today, written by hand.
+        var past: [UUID] = []
+        for hours in [3.0, 2.0] {
+            let id = UUID()
+            past.append(id)
+            let pickup = Date().addingTimeInterval(-hours * 3_600)
+            try await w.pool.withConnection { conn in
+                try conn.execute("""
+                    INSERT INTO rides (id, net_id, kind, pickup_address, dropoff_address, requested_at, pickup_at, estimated_dropoff_at, status, van_id)
+                    VALUES (\(id), 'bob2', 'scheduled', 'here', 'there', \(pickup.addingTimeInterval(-86_400)), \(pickup), \(pickup.addingTimeInterval(900)), 'approved',
+                            (SELECT id FROM vans WHERE name = 'Van 1'))
+                    """)
+            }
+        }
+        #expect(try w.vanadmin(["rides", "complete", past[0].uuidString]).status == 0)
+        #expect(try w.vanadmin(["rides", "no-show", past[1].uuidString]).status == 0)
+        #expect(try await w.status(past[0]) == "completed")
+        #expect(try await w.status(past[1]) == "no_show")
+        let today = LocalDate(containing: Date(), in: w.zone).description
+        let report = try w.vanadmin(["report", "--from", today, "--to", w.dayText, "--json"])
+        #expect(report.status == 0, "\(report.stderr)")
+        let numbers = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+        #expect(numbers["requests"] as? Int == 3)
+        #expect(numbers["completed"] as? Int == 1)
+        #expect(numbers["no_shows"] as? Int == 1)
+        #expect(numbers["approved"] as? Int == 1)
+        let table = try w.vanadmin(["report", "--from", today, "--to", w.dayText])
+        #expect(table.stdout.contains("Van 1"))
+    }
+
+    @Test func theManifestListsTheDayInPickupOrderWithDeadhead() async throws {
+        let w = try await DispatchWorld()
+        _ = try await w.book("bob2", w.at(14))
+        _ = try await w.book("ann1", w.at(9), wheelchair: true)
+        let sheet = try w.vanadmin(["manifest", "--van", "Van 1", "--date", w.dayText])
+        #expect(sheet.status == 0, "\(sheet.stderr)")
+        let lines = sheet.stdout.split(separator: "\n").map(String.init)
+        let first = try #require(lines.firstIndex { $0.hasPrefix("1. 9:00 AM") })
+        let second = try #require(lines.firstIndex { $0.hasPrefix("2. 2:00 PM") })
+        #expect(first < second)
+        #expect(lines[first].contains("ANN1, 203-555-0100"))
+        #expect(sheet.stdout.contains("WHEELCHAIR"))
+        #expect(sheet.stdout.contains("drive from last drop-off: ~"))
+        let json = try w.vanadmin(["manifest", "--van", "Van 1", "--date", w.dayText, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect((object?["stops"] as? [Any])?.count == 2)
+        let missing = try w.vanadmin(["manifest", "--van", "Van 7", "--date", w.dayText])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no van named 'Van 7'"))
+    }
+}
