@@ -23,6 +23,13 @@ public struct Coordinate: Hashable, Sendable, Codable {
         self.longitude = longitude
     }
 
+    /// A constant known to be in range (checked in debug builds), for fixed places in code.
+    init(constant latitude: Double, _ longitude: Double) {
+        assert((-90.0...90.0).contains(latitude) && (-180.0...180.0).contains(longitude), "coordinate constant out of range")
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
     /// Great-circle distance to `other` in meters (haversine on a sphere of `earthRadius`).
     public func distance(to other: Coordinate) -> Double {
         let phi1 = latitude * .pi / 180

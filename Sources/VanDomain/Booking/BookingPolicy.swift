@@ -30,7 +30,7 @@ public struct BookingPolicy: Hashable, Sendable {
     }
 
     /// Yale's Cross Campus, the default service centre.
-    public static let yaleCenter = try! Coordinate(latitude: 41.3111, longitude: -72.9267)
+    public static let yaleCenter = Coordinate(constant: 41.3111, -72.9267)
 
     /// Checks a pickup time: not in the past and not beyond the horizon.
     public func checkPickupTime(_ pickupAt: Date, now: Date, field: String = "pickup_at", horizon: TimeInterval? = nil) throws(ValidationError) {
