@@ -9,9 +9,10 @@ func buildApplication(
     configuration: AppConfiguration,
     database: Database,
     logger: Logger,
-    clock: any TimeSource = SystemTimeSource()
+    clock: any TimeSource = SystemTimeSource(),
+    metrics: VandMetrics = VandMetrics()
 ) -> some ApplicationProtocol {
-    let router = buildRouter(configuration: configuration, database: database, clock: clock)
+    let router = buildRouter(configuration: configuration, database: database, clock: clock, metrics: metrics)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vand"),
@@ -23,10 +24,14 @@ func buildApplication(
 }
 
 /// The router alone, for in-process tests.
-func buildRouter(configuration: AppConfiguration, database: Database, clock: any TimeSource = SystemTimeSource()) -> Router<AppRequestContext> {
+func buildRouter(
+    configuration: AppConfiguration, database: Database, clock: any TimeSource = SystemTimeSource(), metrics: VandMetrics = VandMetrics()
+) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: RequestObservation(metrics: metrics))
     router.add(middleware: ProblemMiddleware())
     HealthRoutes(database: database).register(on: router)
+    MetricsRoute(metrics: metrics, pool: database.pool).register(on: router)
     // Booking routes take the same `riderAuth`: .authenticator() then .eligibleRider.
     let riderAuth = makeRiderAuth(configuration: configuration, database: database, clock: clock)
     AccountRoutes(auth: riderAuth).register(on: router)
@@ -35,7 +40,7 @@ func buildRouter(configuration: AppConfiguration, database: Database, clock: any
     let places = PlaceStore(pool: database.pool)
     RideRoutes(
         auth: riderAuth, booking: booking, rides: RiderRides(pool: database.pool), places: places,
-        vans: VanStore(pool: database.pool), settings: configuration.booking, clock: serviceClock, time: clock
+        vans: VanStore(pool: database.pool), settings: configuration.booking, clock: serviceClock, time: clock, metrics: metrics
     ).register(on: router)
     ServiceRoutes(
         calendar: ServiceCalendarStore(pool: database.pool, timeZone: configuration.timeZone), places: places,

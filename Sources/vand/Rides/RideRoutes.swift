@@ -18,6 +18,7 @@ struct RideRoutes: Sendable {
     let settings: BookingSettings
     let clock: ServiceClock
     let time: any TimeSource
+    let metrics: VandMetrics
 
     func register(on router: Router<AppRequestContext>) {
         let v1 = router.group("v1").add(middleware: auth.authenticator())
@@ -53,7 +54,14 @@ struct RideRoutes: Sendable {
         } else {
             stored = try render(try await booking.bookSeries(rides, now: now))
         }
+        if stored.status == 201 { metrics.bookingMade() } else if stored.status == 409 { metrics.bookingRefused(reason: Self.reason(in: stored)) }
         return Self.response(stored)
+    }
+
+    /// The `reason` member of a stored 409, for the refusal counter.
+    static func reason(in stored: StoredResponse) -> String {
+        let object = stored.body.data(using: .utf8).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        return object?["reason"] as? String ?? "series"
     }
 
     /// Validates the request (every problem at once, each naming its field) and builds the rides.

@@ -1,0 +1,56 @@
+import Foundation
+import Prometheus
+
+/// Every metric `vand` exposes at `/metrics`, in Prometheus text format. One
+/// registry per process, passed where it is needed (no global bootstrap, so tests
+/// each get their own).
+public final class VandMetrics: Sendable {
+    /// The registry the metrics live in.
+    public let registry = PrometheusCollectorRegistry()
+    private static let latencyBuckets: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(20),
+                                                     .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5)]
+
+    /// An empty set of metrics.
+    public init() {}
+
+    /// One HTTP request: `route` is the matched pattern (`/v1/rides/{id}`), never the raw path.
+    public func request(method: String, route: String, status: Int, duration: Duration) {
+        let labels = [("method", method), ("route", route), ("status", String(status))]
+        registry.makeCounter(descriptor: .init(metricName: "vand_http_requests", unitName: "total", helpText: "HTTP requests by route and status"), labels: labels).increment()
+        registry.makeDurationHistogram(descriptor: .init(metricName: "vand_http_request_duration", unitName: "seconds", helpText: "HTTP request latency by route and status"),
+                                       labels: labels, buckets: Self.latencyBuckets).record(duration)
+    }
+
+    /// A ride was booked.
+    public func bookingMade() {
+        registry.makeCounter(descriptor: .init(metricName: "vand_bookings", unitName: "total", helpText: "Rides booked"), labels: []).increment()
+    }
+
+    /// A booking was refused (409), with the scheduler's reason.
+    public func bookingRefused(reason: String) {
+        registry.makeCounter(descriptor: .init(metricName: "vand_bookings_refused", unitName: "total", helpText: "Bookings refused by reason"), labels: [("reason", reason)]).increment()
+    }
+
+    /// A delivery attempt to `sink` failed.
+    public func deliveryFailed(sink: String) {
+        registry.makeCounter(descriptor: .init(metricName: "vand_delivery_failures", unitName: "total", helpText: "Failed delivery attempts by sink"), labels: [("sink", sink)]).increment()
+    }
+
+    /// How late a reminder fired after its due time.
+    public func reminderLag(_ lag: Duration) {
+        registry.makeDurationHistogram(descriptor: .init(metricName: "vand_reminder_lag", unitName: "seconds", helpText: "Reminder firing time minus due time"),
+                                       labels: [], buckets: Self.latencyBuckets).record(lag)
+    }
+
+    /// Sets the gauges read at scrape time: connections lent out and events waiting for delivery.
+    public func observe(poolInUse: Int, poolOpen: Int, eventsWaiting: Int?) {
+        registry.makeGauge(descriptor: .init(metricName: "vand_db_pool_in_use", unitName: "connections", helpText: "Database connections lent out"), labels: []).set(Double(poolInUse))
+        registry.makeGauge(descriptor: .init(metricName: "vand_db_pool_open", unitName: "connections", helpText: "Database connections open"), labels: []).set(Double(poolOpen))
+        if let eventsWaiting {
+            registry.makeGauge(descriptor: .init(metricName: "vand_events_waiting", unitName: "", helpText: "Deliveries not yet delivered or parked"), labels: []).set(Double(eventsWaiting))
+        }
+    }
+
+    /// The text exposition.
+    public func render() -> String { registry.emitToString() }
+}

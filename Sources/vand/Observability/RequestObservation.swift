@@ -1,0 +1,45 @@
+import Foundation
+import Hummingbird
+import Logging
+import VanScheduler
+
+/// Gives every request an id (a sane incoming `X-Request-Id`, else a new one) that is
+/// on every log line of the request and in the response's `X-Request-Id`, and records
+/// count and latency by matched route and status.
+struct RequestObservation: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let metrics: VandMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let id = Self.requestID(request.headers[.init("X-Request-Id")!])
+        var context = context
+        context.logger[metadataKey: "request_id"] = .string(id)
+        let start = ContinuousClock.now
+        do {
+            var response = try await next(request, context)
+            response.headers[.init("X-Request-Id")!] = id
+            record(request, context, status: response.status.code, since: start)
+            return response
+        } catch let error as any HTTPResponseError {
+            // ProblemMiddleware (inside this one) has turned every error into a problem: render it here
+            // so the answer carries the request id too.
+            var response = try error.response(from: request, context: context)
+            response.headers[.init("X-Request-Id")!] = id
+            record(request, context, status: response.status.code, since: start)
+            return response
+        }
+    }
+
+    private func record(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant) {
+        let route = context.endpointPath.map { $0.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/") }
+        metrics.request(method: request.method.rawValue, route: route.map { "/" + $0 } ?? "unmatched", status: status, duration: ContinuousClock.now - start)
+    }
+
+    /// An incoming id if it is short and plain, else a fresh one.
+    static func requestID(_ incoming: String?) -> String {
+        if let incoming, (8...64).contains(incoming.count), incoming.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) {
+            return incoming
+        }
+        return UUID().uuidString.lowercased()
+    }
+}
