@@ -17,6 +17,7 @@ struct VanAdmin: AsyncParsableCommand {
         subcommands: [
             Migrate.self, VansCommand.self, PlacesCommand.self, HoursCommand.self, ClosuresCommand.self,
             SchedulerCommand.self, DemoCommand.self, WhitelistCommand.self, RidersCommand.self,
+            EventsCommand.self, WatchCommand.self,
         ]
     )
 }

@@ -40,6 +40,10 @@ func buildRouter(configuration: AppConfiguration, database: Database, clock: any
         calendar: ServiceCalendarStore(pool: database.pool, timeZone: configuration.timeZone), places: places,
         booking: booking, settings: configuration.booking, hotline: configuration.hotline, clock: serviceClock, time: clock
     ).register(on: router)
+    NotificationRoutes(
+        auth: riderAuth, inbox: Inbox(pool: database.pool),
+        feed: InboxFeed(configuration: database.pool.configuration), clock: serviceClock
+    ).register(on: router)
     OpenAPIRoute().register(on: router)
     return router
 }

@@ -128,8 +128,9 @@ public struct DeliveryQueue: Sendable {
     }
 
     /// Un-parks webhook deliveries (one event, or all when `eventID` is nil) with a fresh
-    /// budget of attempts, due at once, and wakes the loops. Returns how many.
-    public func replay(eventID: Int64?) async throws -> Int {
+    /// budget of attempts, due at once, and wakes the loops. Recorded in the audit log
+    /// as `events.replay` by `actor`. Returns how many.
+    public func replay(eventID: Int64?, actor: String) async throws -> Int {
         try await pool.withTransaction { conn in
             let count = try conn.execute("""
                 UPDATE deliveries SET parked_at = NULL, attempts = 0, next_attempt_at = '-infinity',
@@ -137,7 +138,11 @@ public struct DeliveryQueue: Sendable {
                 WHERE sink = 'webhook' AND parked_at IS NOT NULL AND delivered_at IS NULL
                   AND (\(eventID) IS NULL OR event_id = \(eventID))
                 """)
-            if count > 0 { try conn.execute("SELECT pg_notify('vand_ride_events', 'replay')") }
+            if count > 0 {
+                try AuditLog.record(conn, actor: actor, action: "events.replay", subject: eventID.map { "event \($0)" } ?? "all parked",
+                                    details: ["deliveries": "\(count)"])
+                try conn.execute("SELECT pg_notify('vand_ride_events', 'replay')")
+            }
             return count
         }
     }
