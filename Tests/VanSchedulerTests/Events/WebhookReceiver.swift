@@ -40,7 +40,7 @@ final class WebhookReceiver: Sendable {
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { portSink.yield($0.localAddress?.port ?? 0) },
-            logger: TestCluster.quietLogger
+            logger: { var logger = Logger(label: "receiver"); logger.logLevel = .critical; return logger }()
         )
         let task = Task { try await app.run() }
         var iterator = ports.makeAsyncIterator()
