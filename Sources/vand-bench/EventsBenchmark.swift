@@ -175,7 +175,7 @@ final class Receiver: Sendable {
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
-            logger: logger
+            logger: { var quiet = logger; quiet.logLevel = .critical; return quiet }()
         )
         let task = Task { try await app.run() }
         var iterator = portStream.makeAsyncIterator()

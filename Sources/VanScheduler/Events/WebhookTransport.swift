@@ -13,6 +13,14 @@ public struct WebhookRequest: Sendable {
     public var body: [UInt8]
     /// How long the POST may take.
     public var timeout: Duration
+
+    /// A request to POST `body` to `url` with `headers`, giving up after `timeout`.
+    public init(url: String, headers: [(String, String)], body: [UInt8], timeout: Duration) {
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
 }
 
 /// Sends webhook POSTs; answers the HTTP status. Tests may pass their own.
@@ -28,6 +36,7 @@ public struct HTTPWebhookTransport: WebhookTransport {
     /// Uses `client` (default: the process-wide shared client).
     public init(client: HTTPClient = .shared) { self.client = client }
 
+    /// POSTs with AsyncHTTPClient, within the request's timeout.
     public func send(_ request: WebhookRequest) async throws -> Int {
         var http = HTTPClientRequest(url: request.url)
         http.method = .POST
