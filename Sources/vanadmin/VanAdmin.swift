@@ -18,6 +18,7 @@ struct VanAdmin: AsyncParsableCommand {
             Migrate.self, VansCommand.self, PlacesCommand.self, HoursCommand.self, ClosuresCommand.self,
             SchedulerCommand.self, DemoCommand.self, WhitelistCommand.self, RidersCommand.self,
             RidesCommand.self, ManifestCommand.self, ReportCommand.self,
+            EventsCommand.self, WatchCommand.self,
         ]
     )
 }

@@ -2,6 +2,7 @@ import Foundation
 
 // vand-bench: benchmarks that print numbers. Build in release mode (scripts/bench).
 // `vand-bench scheduler [requests]`: slot finding among 30 vans and 300 / 3,000 / 30,000 rides.
+// `vand-bench events [count]`: commit of a ride change → webhook arrival (p50/p99), and reminder lateness.
 
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "scheduler"
@@ -16,7 +17,10 @@ case "scheduler":
         let p99 = String(format: "%8.3f ms", result.p99 * 1_000)
         print("\(String(rides).padding(toLength: 8, withPad: " ", startingAt: 0))  \(median)  \(p99)  \(String(format: "%5.1f%%", result.feasibleShare * 100))")
     }
+case "events":
+    let count = arguments.dropFirst().first.flatMap(Int.init) ?? 1_000
+    try await EventsBenchmark(count: count).run()
 default:
-    FileHandle.standardError.write(Data("unknown benchmark '\(which)'; try: scheduler\n".utf8))
+    FileHandle.standardError.write(Data("unknown benchmark '\(which)'; try: scheduler, events\n".utf8))
     exit(2)
 }

@@ -15,6 +15,8 @@ struct AppConfiguration: Sendable {
     var hotline: String?
     /// Booking rules: horizon, service area, auto-approve, forms link.
     var booking = BookingSettings()
+    /// The trigger loop: reminder lead time and the dispatcher's webhook.
+    var events = EventSettings()
 
     /// One line per setting for `vand --help`.
     static let helpText = """
@@ -33,6 +35,7 @@ struct AppConfiguration: Sendable {
                               (e.g. when not cleared to book; default: none shown).
         \(AccountSettings.helpText)
         \(BookingSettings.helpText)
+        \(EventSettings.helpText)
         """
 
     /// Reads the environment; the first bad value stops start-up with a line naming it.
@@ -66,6 +69,7 @@ struct AppConfiguration: Sendable {
         }
         configuration.accounts = try AccountSettings.fromEnvironment(environment)
         configuration.booking = try BookingSettings.fromEnvironment(environment)
+        configuration.events = try EventSettings.fromEnvironment(environment)
         return configuration
     }
 }

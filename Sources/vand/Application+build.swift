@@ -46,6 +46,10 @@ func buildRouter(
         calendar: ServiceCalendarStore(pool: database.pool, timeZone: configuration.timeZone), places: places,
         booking: booking, settings: configuration.booking, hotline: configuration.hotline, clock: serviceClock, time: clock
     ).register(on: router)
+    NotificationRoutes(
+        auth: riderAuth, inbox: Inbox(pool: database.pool),
+        feed: InboxFeed(configuration: database.pool.configuration), clock: serviceClock
+    ).register(on: router)
     OpenAPIRoute().register(on: router)
     return router
 }

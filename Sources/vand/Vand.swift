@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
+import UnixSignals
 import VanScheduler
 
 /// `vand`: the van dispatch service.
@@ -11,7 +13,7 @@ struct Vand: AsyncParsableCommand {
         commandName: "vand",
         abstract: "The dispatch and scheduling service for the accessibility van.",
         discussion: AppConfiguration.helpText,
-        subcommands: [Serve.self],
+        subcommands: [Serve.self, Worker.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -19,19 +21,12 @@ struct Vand: AsyncParsableCommand {
 /// `vand serve`: the HTTP API.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Serve the HTTP API (the default).",
+        abstract: "Serve the HTTP API and run the trigger loop (the default).",
         discussion: AppConfiguration.helpText
     )
 
     func run() async throws {
-        let configuration: AppConfiguration
-        do {
-            configuration = try AppConfiguration.fromEnvironment()
-        } catch {
-            throw ValidationError("\(error)")
-        }
-        var logger = Logger(label: "vand")
-        logger.logLevel = configuration.logLevel
+        let (configuration, logger) = try startupConfiguration()
         let database: Database
         do {
             database = try await Database.open(settings: configuration.database, logger: logger)
@@ -40,8 +35,14 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let app = buildApplication(configuration: configuration, database: database, logger: logger)
+        // The HTTP server and the trigger loop in one service group: SIGTERM/SIGINT stop
+        // both gracefully (the server last-in first-out, the loop after its batch in hand).
+        let loop = makeTriggerLoop(configuration: configuration, database: database, logger: logger)
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: loop), .init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+        ))
         do {
-            try await app.runService()
+            try await group.run()
         } catch {
             await database.close()
             throw error

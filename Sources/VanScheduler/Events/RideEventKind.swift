@@ -1,0 +1,25 @@
+/// What a ride event says happened; the database trigger chooses it.
+public enum RideEventKind: String, Sendable, CaseIterable, Codable {
+    /// A ride was booked (by any writer).
+    case created
+    /// The dispatcher approved it.
+    case approved
+    /// The dispatcher rejected it.
+    case rejected
+    /// Its pickup time or van changed.
+    case moved
+    /// The rider cancelled it.
+    case cancelledByRider = "cancelled_by_rider"
+    /// The service (dispatcher) cancelled it.
+    case cancelledByService = "cancelled_by_service"
+    /// The trip took place.
+    case completed
+    /// The rider did not come.
+    case noShow = "no_show"
+    /// The 15-minute reminder fired.
+    case reminder
+    /// Any other change (a note, a place, a reopened ride).
+    case updated
+    /// The row was deleted.
+    case deleted
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// The sentence a rider reads in their inbox for an event, in the service time zone.
+public struct RiderMessage: Sendable {
+    /// The service time zone (times are shown in it).
+    public let timeZone: TimeZone
+
+    /// Messages in `timeZone`.
+    public init(timeZone: TimeZone) { self.timeZone = timeZone }
+
+    /// "Your van arrives in about 15 minutes at SCL.", "Your ride … is approved.", …
+    public func text(for event: RideEvent) -> String {
+        let details = event.details
+        let from = details.pickupShort ?? "your pickup"
+        let to = details.dropoffShort.map { " to \($0)" } ?? ""
+        let when = details.pickupAt.map(format) ?? "the requested time"
+        let reason = details.reason.map { ": \($0)" } ?? ""
+        switch event.knownKind {
+        case .reminder:
+            var minutes = 15
+            if let pickup = details.pickupAt, let at = details.remindedAt ?? Optional(event.createdAt) {
+                minutes = max(1, Int((pickup.timeIntervalSince(at) / 60).rounded()))
+            }
+            return "Your van arrives in about \(minutes) minute\(minutes == 1 ? "" : "s") at \(from)."
+        case .approved:
+            return "Your ride from \(from)\(to) on \(when) is approved."
+        case .rejected:
+            return "Your ride from \(from)\(to) on \(when) was not approved\(reason)."
+        case .moved:
+            let was = details.previousPickupAt.map { " (was \(format($0)))" } ?? ""
+            return "Your ride from \(from)\(to) now picks you up on \(when)\(was)."
+        case .cancelledByService:
+            return "The service cancelled your ride from \(from)\(to) on \(when)\(reason)."
+        case .cancelledByRider:
+            return "You cancelled your ride from \(from)\(to) on \(when)."
+        case .created, .updated, .completed, .noShow, .deleted, nil:
+            return "Your ride from \(from)\(to) on \(when) changed."
+        }
+    }
+
+    /// "Mon Nov 30 at 3:00 PM".
+    func format(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "EEE MMM d 'at' h:mm a"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Hummingbird
+import ServiceLifecycle
+import VanDomain
+import VanScheduler
+
+/// The rider's inbox (login needed; a rider sees only their own):
+/// - `GET /v1/notifications?after=ID&limit=` → notifications with a larger id, oldest first
+/// - `GET /v1/notifications/stream` → server-sent events, one per notification; resumes
+///   after `Last-Event-ID` (or `?after=`), with a comment line every 15 s to keep it open
+struct NotificationRoutes: Sendable {
+    let auth: RiderAuth
+    let inbox: Inbox
+    let feed: InboxFeed
+    let clock: ServiceClock
+    /// How often an idle stream sends a keep-alive comment.
+    var heartbeat: Duration = .seconds(15)
+
+    func register(on router: Router<AppRequestContext>) {
+        let v1 = router.group("v1").add(middleware: auth.authenticator())
+        v1.get("notifications", use: list)
+        v1.get("notifications/stream", use: stream)
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let netID = try Self.netID(context)
+        let query = request.uri.queryParameters
+        var problems: [ValidationError] = []
+        let after = Self.cursor(query["after"].map(String.init), field: "after", problems: &problems)
+        var limit = 50
+        if let text = query["limit"] {
+            if let value = Int(text), (1...200).contains(value) { limit = value } else { problems.append(ValidationError(field: "limit", reason: "must be 1 to 200")) }
+        }
+        guard problems.isEmpty else { throw Problem.invalidFields(problems) }
+        let items = try await inbox.list(netID, after: after, limit: limit)
+        let list = NotificationList(notifications: items.map { NotificationView($0, clock: clock) }, next: items.last?.id ?? after)
+        var response = try context.responseEncoder.encode(list, from: request, context: context)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let netID = try Self.netID(context)
+        var problems: [ValidationError] = []
+        let resume = request.headers[.init("Last-Event-ID")!] ?? request.uri.queryParameters["after"].map(String.init)
+        let after = Self.cursor(resume, field: "Last-Event-ID", problems: &problems)
+        guard problems.isEmpty else { throw Problem.invalidFields(problems) }
+        let inbox = self.inbox, feed = self.feed, clock = self.clock, heartbeat = self.heartbeat
+        let body = ResponseBody { writer in
+            let (signals, signal) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(2))
+            let wakeups = feed.wakeups(for: netID)
+            let forward = Task {
+                for await _ in wakeups { signal.yield(true) }
+            }
+            let beat = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: heartbeat)
+                    signal.yield(false)
+                }
+            }
+            defer {
+                forward.cancel()
+                beat.cancel()
+            }
+            try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
+            var last = after
+            try await withGracefulShutdownHandler {
+                for await isWakeup in signals {
+                    guard isWakeup else {
+                        try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                        continue
+                    }
+                    while true {
+                        let items = try await inbox.list(netID, after: last, limit: 100)
+                        guard !items.isEmpty else { break }
+                        var text = ""
+                        for item in items { text += try NotificationView(item, clock: clock).serverSentEvent() }
+                        try await writer.write(ByteBuffer(string: text))
+                        last = items.last!.id
+                    }
+                }
+            } onGracefulShutdown: {
+                signal.finish()
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
+            body: body
+        )
+    }
+
+    private static func netID(_ context: AppRequestContext) throws -> String {
+        guard let session = context.session else { throw Problem.unauthorized(tokenGiven: false) }
+        return session.netID.rawValue
+    }
+
+    private static func cursor(_ text: String?, field: String, problems: inout [ValidationError]) -> Int64 {
+        guard let text, !text.isEmpty else { return 0 }
+        guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
+            problems.append(ValidationError(field: field, reason: "must be a notification id (a whole number)"))
+            return 0
+        }
+        return value
+    }
+}

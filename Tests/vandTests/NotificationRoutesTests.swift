@@ -1,0 +1,168 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+import HummingbirdTesting
+import Synchronization
+import Testing
+import VanScheduler
+import VanTestSupport
+@testable import vand
+
+@Suite("Rider notifications: the inbox and the live stream, own only")
+struct NotificationRoutesTests {
+    /// ann1 books over HTTP; the dispatcher approves with plain SQL; bob2 has a ride too.
+    static func world() async throws -> (BookingWorld, TriggerLoop) {
+        let w = try await BookingWorld(vans: 2)
+        let loop = TriggerLoop(pool: w.f.database.pool, settings: EventSettings(), timeZone: w.f.configuration.timeZone,
+                               clock: w.f.clock, logger: TestCluster.quietLogger)
+        return (w, loop)
+    }
+
+    static func decide(_ w: BookingWorld, rider: String, status: String) async throws {
+        try await w.f.database.pool.withConnection { conn in
+            try conn.execute("UPDATE rides SET status = \(status), reason = 'no van free' WHERE net_id = \(rider) AND status = 'pending'")
+        }
+    }
+
+    @Test func theInboxShowsOnlyTheRidersOwnNotifications() async throws {
+        let (w, loop) = try await Self.world()
+        try await w.f.application().test(.router) { client in
+            let ann = try await client.token("ann1", "correct horse battery")
+            let bob = try await client.token("bob2", "correct horse battery")
+            #expect(try await client.book(ann, RideRoutesTests.sclToDavenport).status == .created)
+            var bobRide = RideRoutesTests.sclToDavenport
+            bobRide["pickup_at"] = "2026-11-30T18:00"
+            #expect(try await client.book(bob, bobRide).status == .created)
+            try await Self.decide(w, rider: "ann1", status: "approved")
+            try await Self.decide(w, rider: "bob2", status: "rejected")
+            try await loop.runOnce(now: w.f.clock.now)
+
+            let annList = try await client.get("/v1/notifications", ann)
+            #expect(annList.status == .ok)
+            let annItems = try #require(annList.body["notifications"] as? [[String: Any]])
+            #expect(annItems.map { $0["kind"] as? String } == ["approved"])
+            #expect(annItems.first?["message"] as? String == "Your ride from SCL to Davenport on Mon Nov 30 at 3:00 PM is approved.")
+            let bobItems = try #require(try await client.get("/v1/notifications", bob).body["notifications"] as? [[String: Any]])
+            #expect(bobItems.map { $0["kind"] as? String } == ["rejected"])
+            #expect((bobItems.first?["message"] as? String)?.hasSuffix("was not approved: no van free.") == true)
+            // `after` pages on; a bad cursor is a 422; no login is a 401.
+            let next = try #require(annList.body["next"] as? Int)
+            #expect(try await client.get("/v1/notifications?after=\(next)", ann).body["notifications"] as? [Any] != nil)
+            #expect((try await client.get("/v1/notifications?after=\(next)", ann).body["notifications"] as? [Any])?.isEmpty == true)
+            #expect(try await client.get("/v1/notifications?after=abc", ann).status == .unprocessableContent)
+            #expect(try await client.get("/v1/notifications").status == .unauthorized)
+        }
+        await w.f.close()
+    }
+
+    @Test func theStreamSendsOwnNotificationsLiveAndResumesAfterLastEventID() async throws {
+        let (w, loop) = try await Self.world()
+        try await w.f.application().test(.live) { client in
+            let port = try #require(client.port)
+            let ann = try await client.token("ann1", "correct horse battery")
+            let bob = try await client.token("bob2", "correct horse battery")
+            #expect(try await client.book(ann, RideRoutesTests.sclToDavenport).status == .created)
+            try await Self.decide(w, rider: "ann1", status: "approved")
+            try await loop.runOnce(now: w.f.clock.now)
+
+            // Connect: what is already there comes first.
+            let stream = try await EventStreamReader.open(port: port, token: ann, lastEventID: nil)
+            let first = try await stream.waitFor(count: 1)
+            #expect(first.map(\.kind) == ["approved"])
+            // Bob's news never reaches ann; ann's next news arrives live.
+            var bobRide = RideRoutesTests.sclToDavenport
+            bobRide["pickup_at"] = "2026-11-30T18:00"
+            #expect(try await client.book(bob, bobRide).status == .created)
+            try await Self.decide(w, rider: "bob2", status: "approved")
+            try await w.f.database.pool.withConnection { conn in
+                try conn.execute("UPDATE rides SET status = 'cancelled', cancelled_by = 'service', reason = 'snow' WHERE net_id = 'ann1'")
+            }
+            try await loop.runOnce(now: w.f.clock.now)
+            let both = try await stream.waitFor(count: 2)
+            #expect(both.map(\.kind) == ["approved", "cancelled_by_service"])
+            #expect(both[1].data.contains("The service cancelled your ride from SCL to Davenport"))
+            stream.close()
+
+            // Reconnecting with Last-Event-ID sends only what came after it.
+            w.f.clock.advance(by: 60)
+            try await w.f.database.pool.withConnection { conn in
+                try conn.execute("UPDATE rides SET pickup_at = pickup_at + interval '30 minutes', estimated_dropoff_at = estimated_dropoff_at + interval '30 minutes' WHERE net_id = 'bob2'")
+            }
+            let resumed = try await EventStreamReader.open(port: port, token: ann, lastEventID: both[0].id)
+            let again = try await resumed.waitFor(count: 1)
+            #expect(again.map(\.id) == [both[1].id])
+            resumed.close()
+            let bobStream = try await EventStreamReader.open(port: port, token: bob, lastEventID: nil)
+            #expect(try await bobStream.waitFor(count: 1).map(\.kind) == ["approved"])
+            bobStream.close()
+        }
+        await w.f.close()
+    }
+}
+
+/// Reads a `text/event-stream` over a real HTTP connection, collecting events as they come.
+final class EventStreamReader: Sendable {
+    struct Event: Sendable {
+        let id: Int64
+        let kind: String
+        let data: String
+    }
+
+    private let events = Mutex<[Event]>([])
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    static func open(port: Int, token: String, lastEventID: Int64?) async throws -> EventStreamReader {
+        let reader = EventStreamReader()
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/notifications/stream")
+        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        if let lastEventID { request.headers.add(name: "Last-Event-ID", value: String(lastEventID)) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        guard response.status == .ok, response.headers.first(name: "content-type") == "text/event-stream" else {
+            throw TestFailure("stream answered \(response.status)")
+        }
+        let body = response.body
+        reader.task.withLock {
+            $0 = Task {
+                var buffer = ""
+                do {
+                    for try await chunk in body {
+                        buffer += String(buffer: chunk)
+                        while let end = buffer.range(of: "\n\n") {
+                            let block = String(buffer[..<end.lowerBound])
+                            buffer = String(buffer[end.upperBound...])
+                            reader.parse(block)
+                        }
+                    }
+                } catch {}
+            }
+        }
+        return reader
+    }
+
+    private func parse(_ block: String) {
+        var id: Int64?, kind = "message", data = ""
+        for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("id: ") { id = Int64(line.dropFirst(4)) }
+            if line.hasPrefix("event: ") { kind = String(line.dropFirst(7)) }
+            if line.hasPrefix("data: ") { data += line.dropFirst(6) }
+        }
+        guard let id, kind == "notification" else { return }
+        let object = (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:]
+        events.withLock { $0.append(Event(id: id, kind: object["kind"] as? String ?? "?", data: data)) }
+    }
+
+    /// Waits (up to 10 s) until `count` events arrived, and returns them.
+    func waitFor(count: Int) async throws -> [Event] {
+        try await withTimeout(seconds: 10) {
+            while true {
+                let now = self.events.withLock { $0 }
+                if now.count >= count { return now }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+    }
+
+    func close() { task.withLock { $0?.cancel() } }
+}
