@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import Logging
 import VanDomain
 import VanScheduler
@@ -10,12 +11,14 @@ func buildApplication(
     database: Database,
     logger: Logger,
     clock: any TimeSource = SystemTimeSource(),
-    metrics: VandMetrics = VandMetrics()
+    metrics: VandMetrics = VandMetrics(),
+    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let router = buildRouter(configuration: configuration, database: database, clock: clock, metrics: metrics)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vand"),
+        onServerRunning: onServerRunning,
         logger: logger
     )
     let hasher = PasswordHasher(cost: configuration.accounts.bcryptCost)

@@ -13,7 +13,7 @@ struct Vand: AsyncParsableCommand {
         commandName: "vand",
         abstract: "The dispatch and scheduling service for the accessibility van.",
         discussion: AppConfiguration.helpText,
-        subcommands: [Serve.self, Worker.self],
+        subcommands: [Serve.self, API.self, Worker.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -26,27 +26,20 @@ struct Serve: AsyncParsableCommand {
     )
 
     func run() async throws {
-        let (configuration, logger) = try startupConfiguration()
-        let database: Database
-        do {
-            database = try await Database.open(settings: configuration.database, logger: logger)
-        } catch {
-            logger.critical("cannot start: \(error)")
-            throw ExitCode(1)
-        }
-        let app = buildApplication(configuration: configuration, database: database, logger: logger)
-        // The HTTP server and the trigger loop in one service group: SIGTERM/SIGINT stop
-        // both gracefully (the server last-in first-out, the loop after its batch in hand).
-        let loop = makeTriggerLoop(configuration: configuration, database: database, logger: logger)
-        let group = ServiceGroup(configuration: .init(
-            services: [.init(service: loop), .init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
-        ))
-        do {
-            try await group.run()
-        } catch {
-            await database.close()
-            throw error
-        }
-        await database.close()
+        try await runVand(http: true, loop: true)
     }
 }
+
+/// `vand api`: only the HTTP API (run the loop elsewhere, e.g. `vand worker`).
+struct API: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "api",
+        abstract: "Serve only the HTTP API, without the trigger loop.",
+        discussion: AppConfiguration.helpText
+    )
+
+    func run() async throws {
+        try await runVand(http: true, loop: false)
+    }
+}
+

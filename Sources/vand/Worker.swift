@@ -14,27 +14,10 @@ struct Worker: AsyncParsableCommand {
     )
 
     func run() async throws {
-        let (configuration, logger) = try startupConfiguration()
-        let database: Database
-        do {
-            database = try await Database.open(settings: configuration.database, logger: logger)
-        } catch {
-            logger.critical("cannot start: \(error)")
-            throw ExitCode(1)
-        }
-        let loop = makeTriggerLoop(configuration: configuration, database: database, logger: logger)
-        let group = ServiceGroup(configuration: .init(
-            services: [.init(service: loop)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
-        ))
-        do {
-            try await group.run()
-        } catch {
-            await database.close()
-            throw error
-        }
-        await database.close()
+        try await runVand(http: false, loop: true)
     }
 }
+
 
 /// Reads the environment (a bad setting is a usage error) and makes the process logger.
 func startupConfiguration() throws -> (AppConfiguration, Logger) {
@@ -44,6 +27,7 @@ func startupConfiguration() throws -> (AppConfiguration, Logger) {
     } catch {
         throw ValidationError("\(error)")
     }
+    bootstrapLogging(level: configuration.logLevel)
     var logger = Logger(label: "vand")
     logger.logLevel = configuration.logLevel
     return (configuration, logger)
@@ -54,4 +38,15 @@ func makeTriggerLoop(configuration: AppConfiguration, database: Database, logger
     var loopLogger = logger
     loopLogger[metadataKey: "component"] = "events"
     return TriggerLoop(pool: database.pool, settings: configuration.events, timeZone: configuration.timeZone, clock: clock, logger: loopLogger)
+}
+
+/// One line per log record for the whole process: journald's priority prefix when
+/// `JOURNAL_STREAM` is set (running under systemd), a timestamped line otherwise.
+func bootstrapLogging(level: Logger.Level) {
+    let journald = ProcessInfo.processInfo.environment["JOURNAL_STREAM"].map { !$0.isEmpty } ?? false
+    LoggingSystem.bootstrap { label in
+        var handler = LineLogHandler(label: label, journald: journald)
+        handler.logLevel = level
+        return handler
+    }
 }
