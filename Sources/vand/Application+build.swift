@@ -34,7 +34,7 @@ func buildRouter(
     router.add(middleware: RequestObservation(metrics: metrics))
     router.add(middleware: ProblemMiddleware())
     HealthRoutes(database: database).register(on: router)
-    MetricsRoute(metrics: metrics, pool: database.pool).register(on: router)
+    MetricsRoute(metrics: metrics, pool: database.pool, reminderLead: configuration.events.reminderLead).register(on: router)
     // Booking routes take the same `riderAuth`: .authenticator() then .eligibleRider.
     let riderAuth = makeRiderAuth(configuration: configuration, database: database, clock: clock)
     AccountRoutes(auth: riderAuth).register(on: router)

@@ -55,13 +55,14 @@ func runVand(http: Bool, loop: Bool) async throws {
         notifier.status("failed: \(error)")
         throw ExitCode(1)
     }
+    let metrics = VandMetrics()
     var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: SystemdLifecycle(notifier: notifier, logger: logger))]
     if loop {
-        services.append(.init(service: makeTriggerLoop(configuration: configuration, database: database, logger: logger)))
+        services.append(.init(service: makeTriggerLoop(configuration: configuration, database: database, logger: logger, metrics: metrics)))
     }
     if http {
         let what = loop ? "serving HTTP and running the trigger loop" : "serving HTTP"
-        let app = buildApplication(configuration: configuration, database: database, logger: logger) { channel in
+        let app = buildApplication(configuration: configuration, database: database, logger: logger, metrics: metrics) { channel in
             let address = channel.localAddress.map { "\($0)" } ?? "\(configuration.host):\(configuration.port)"
             notifier.ready(status: "\(what) on \(address)")
         }

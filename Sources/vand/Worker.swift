@@ -34,10 +34,12 @@ func startupConfiguration() throws -> (AppConfiguration, Logger) {
 }
 
 /// The trigger loop as `vand serve` and `vand worker` run it.
-func makeTriggerLoop(configuration: AppConfiguration, database: Database, logger: Logger, clock: any TimeSource = SystemTimeSource()) -> TriggerLoop {
+func makeTriggerLoop(
+    configuration: AppConfiguration, database: Database, logger: Logger, clock: any TimeSource = SystemTimeSource(), metrics: VandMetrics? = nil
+) -> TriggerLoop {
     var loopLogger = logger
     loopLogger[metadataKey: "component"] = "events"
-    return TriggerLoop(pool: database.pool, settings: configuration.events, timeZone: configuration.timeZone, clock: clock, logger: loopLogger)
+    return TriggerLoop(pool: database.pool, settings: configuration.events, timeZone: configuration.timeZone, clock: clock, logger: loopLogger, metrics: metrics)
 }
 
 /// One line per log record for the whole process: journald's priority prefix when

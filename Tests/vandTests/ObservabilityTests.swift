@@ -32,6 +32,7 @@ struct ObservabilityTests {
             #expect(text.contains(#"vand_bookings_refused_total{reason="occupied"} 1"#))
             #expect(text.contains("vand_db_pool_open_connections"))
             #expect(text.contains("vand_events_waiting"))
+            #expect(text.contains("vand_reminder_lag_max_1h_seconds"))
         }
         await w.f.close()
     }

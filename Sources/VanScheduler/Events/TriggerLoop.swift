@@ -41,6 +41,7 @@ public final class TriggerLoop: Service, Sendable {
     let reminders: Reminders
     let local: LocalSinks
     let backoff: Backoff
+    let metrics: VandMetrics?
     private let wake = WakeSignal()
     private let stopping = Atomic<Bool>(false)
 
@@ -52,8 +53,10 @@ public final class TriggerLoop: Service, Sendable {
         clock: any TimeSource = SystemTimeSource(),
         transport: any WebhookTransport = HTTPWebhookTransport(),
         workerID: String? = nil,
-        logger: Logger = Logger(label: "vand.events")
+        logger: Logger = Logger(label: "vand.events"),
+        metrics: VandMetrics? = nil
     ) {
+        self.metrics = metrics
         self.pool = pool
         self.settings = settings
         self.clock = clock
@@ -165,6 +168,7 @@ public final class TriggerLoop: Service, Sendable {
         } catch {
             failure = String(describing: error)
         }
+        metrics?.deliveryFailed(sink: "webhook")
         let attempt = claim.attempts + 1
         let park = attempt >= settings.webhookMaxAttempts
         let retryAt = now.addingTimeInterval(backoff.delay(afterAttempt: attempt))

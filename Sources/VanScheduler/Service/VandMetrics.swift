@@ -36,14 +36,14 @@ public final class VandMetrics: Sendable {
         registry.makeCounter(descriptor: .init(metricName: "vand_delivery_failures", unitName: "total", helpText: "Failed delivery attempts by sink"), labels: [("sink", sink)]).increment()
     }
 
-    /// How late a reminder fired after its due time.
-    public func reminderLag(_ lag: Duration) {
-        registry.makeDurationHistogram(descriptor: .init(metricName: "vand_reminder_lag", unitName: "seconds", helpText: "Reminder firing time minus due time"),
-                                       labels: [], buckets: Self.latencyBuckets).record(lag)
-    }
-
-    /// Sets the gauges read at scrape time: connections lent out and events waiting for delivery.
-    public func observe(poolInUse: Int, poolOpen: Int, eventsWaiting: Int?) {
+    /// Sets the gauges read at scrape time: connections lent out, events waiting for delivery,
+    /// and the worst reminder lag of the last hour (firing time minus due time, where the due
+    /// time is the later of pickup − lead and the approval).
+    public func observe(poolInUse: Int, poolOpen: Int, eventsWaiting: Int?, reminderLagSeconds: Double? = nil) {
+        if let reminderLagSeconds {
+            registry.makeGauge(descriptor: .init(metricName: "vand_reminder_lag_max_1h", unitName: "seconds", helpText: "Worst reminder lag in the last hour"), labels: [])
+                .set(reminderLagSeconds)
+        }
         registry.makeGauge(descriptor: .init(metricName: "vand_db_pool_in_use", unitName: "connections", helpText: "Database connections lent out"), labels: []).set(Double(poolInUse))
         registry.makeGauge(descriptor: .init(metricName: "vand_db_pool_open", unitName: "connections", helpText: "Database connections open"), labels: []).set(Double(poolOpen))
         if let eventsWaiting {
