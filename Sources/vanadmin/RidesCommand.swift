@@ -129,13 +129,7 @@ struct RidesCommand: AsyncParsableCommand {
         @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
 
         func run() async throws {
-            let clock = try DispatchContext.clock()
-            try await withDatabase { db in
-                let ride = try await DispatchContext.mapping {
-                    try await DispatchService(pool: db.pool, timeZone: clock.timeZone).reject(id, reason: reason, actor: actorName(actor), now: Date())
-                }
-                print("rejected \(DispatchContext.line(ride, clock))")
-            }
+            try await DispatchContext.decide("rejected") { dispatch, now in try await dispatch.reject(id, reason: reason, actor: actorName(actor), now: now) }
         }
     }
 
@@ -146,13 +140,7 @@ struct RidesCommand: AsyncParsableCommand {
         @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
 
         func run() async throws {
-            let clock = try DispatchContext.clock()
-            try await withDatabase { db in
-                let ride = try await DispatchContext.mapping {
-                    try await DispatchService(pool: db.pool, timeZone: clock.timeZone).cancel(id, reason: reason, actor: actorName(actor), now: Date())
-                }
-                print("cancelled \(DispatchContext.line(ride, clock))")
-            }
+            try await DispatchContext.decide("cancelled") { dispatch, now in try await dispatch.cancel(id, reason: reason, actor: actorName(actor), now: now) }
         }
     }
 
@@ -186,13 +174,7 @@ struct RidesCommand: AsyncParsableCommand {
         @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
 
         func run() async throws {
-            let clock = try DispatchContext.clock()
-            try await withDatabase { db in
-                let ride = try await DispatchContext.mapping {
-                    try await DispatchService(pool: db.pool, timeZone: clock.timeZone).complete(id, actor: actorName(actor), now: Date())
-                }
-                print("completed \(DispatchContext.line(ride, clock))")
-            }
+            try await DispatchContext.decide("completed") { dispatch, now in try await dispatch.complete(id, actor: actorName(actor), now: now) }
         }
     }
 
@@ -202,13 +184,7 @@ struct RidesCommand: AsyncParsableCommand {
         @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
 
         func run() async throws {
-            let clock = try DispatchContext.clock()
-            try await withDatabase { db in
-                let ride = try await DispatchContext.mapping {
-                    try await DispatchService(pool: db.pool, timeZone: clock.timeZone).noShow(id, actor: actorName(actor), now: Date())
-                }
-                print("no-show \(DispatchContext.line(ride, clock))")
-            }
+            try await DispatchContext.decide("no-show") { dispatch, now in try await dispatch.noShow(id, actor: actorName(actor), now: now) }
         }
     }
 }
@@ -223,6 +199,15 @@ enum DispatchContext {
 
     static func netID(_ text: String) throws -> NetID {
         do { return try NetID(text) } catch { throw CLIError("--rider: \(error.reason)") }
+    }
+
+    /// Opens the database, runs one decision as of now, and prints "`verb` <ride line>".
+    static func decide(_ verb: String, _ change: @escaping (DispatchService, Date) async throws -> Ride) async throws {
+        let clock = try clock()
+        try await withDatabase { db in
+            let ride = try await mapping { try await change(DispatchService(pool: db.pool, timeZone: clock.timeZone), Date()) }
+            print("\(verb) \(line(ride, clock))")
+        }
     }
 
     /// Runs `body`, turning refusals into one-line errors.

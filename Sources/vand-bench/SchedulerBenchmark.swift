@@ -22,16 +22,16 @@ struct SchedulerBenchmark {
         }
     }
 
-    func run() -> Result {
+    func run() throws -> Result {
         var rng = SeededGenerator(seed: UInt64(vans * 1_000_003 + rides))
         let zone = TimeZone(identifier: "America/New_York")!
         let scheduler = Scheduler(hours: ServiceHours.wheelsDefault(timeZone: zone))
-        let fleet = (1...vans).map { try! Van(id: Int64($0), name: "Van \($0)", seats: 8, wheelchairPositions: $0 % 3 == 0 ? 0 : 1) }
+        let fleet = try (1...vans).map { try Van(id: Int64($0), name: "Van \($0)", seats: 8, wheelchairPositions: $0 % 3 == 0 ? 0 : 1) }
         // Monday 2026-11-23 00:00 New York; rides spread over the day, back to back per van
         // (a busy fleet), each 5-40 minutes between random campus points.
         let dayStart = Date(timeIntervalSince1970: 1_795_410_000)
-        let campus = (0..<40).map { _ in
-            try! Coordinate(latitude: 41.30 + Double.random(in: 0...0.03, using: &rng), longitude: -72.94 + Double.random(in: 0...0.03, using: &rng))
+        let campus = try (0..<40).map { _ in
+            try Coordinate(latitude: 41.30 + Double.random(in: 0...0.03, using: &rng), longitude: -72.94 + Double.random(in: 0...0.03, using: &rng))
         }
         var booked: [BookedRide] = []
         booked.reserveCapacity(rides)

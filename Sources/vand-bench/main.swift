@@ -12,7 +12,7 @@ case "scheduler":
     print("slot finding: Scheduler.check for one request, 30 vans, a busy day (\(requests) requests each; \(ProcessInfo.processInfo.activeProcessorCount) cores)")
     print("rides     median      p99         feasible")
     for rides in [300, 3_000, 30_000] {
-        let result = SchedulerBenchmark(vans: 30, rides: rides, requests: requests).run()
+        let result = try SchedulerBenchmark(vans: 30, rides: rides, requests: requests).run()
         let median = String(format: "%8.3f ms", result.median * 1_000)
         let p99 = String(format: "%8.3f ms", result.p99 * 1_000)
         print("\(String(rides).padding(toLength: 8, withPad: " ", startingAt: 0))  \(median)  \(p99)  \(String(format: "%5.1f%%", result.feasibleShare * 100))")
