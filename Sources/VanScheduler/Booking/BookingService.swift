@@ -120,6 +120,7 @@ public struct BookingService: Sendable {
             }
             // A savepoint, so a constraint that only a by-hand writer could trip refuses this
             // occurrence and keeps the rest of the series.
+            try TransactionActor.set(ride.netID.rawValue, conn)
             try conn.execute(simple: "SAVEPOINT booking")
             do {
                 try insert(ride, assignment: assignment, requestedAt: now, conn)

@@ -82,6 +82,7 @@ public struct RiderRides: Sendable {
     /// One transaction, through the ride status rules.
     public func cancel(_ id: UUID, for netID: NetID, now: Date, lateWithin: TimeInterval) async throws -> Ride {
         try await pool.withTransaction { conn in
+            try TransactionActor.set(netID.rawValue, conn)
             guard let row = try conn.query("""
                 SELECT status, pickup_at FROM rides WHERE id = \(id) AND net_id = \(netID.rawValue) FOR UPDATE
                 """).first else { throw CancelError.notFound }
@@ -102,7 +103,8 @@ public struct RiderRides: Sendable {
     /// Cancels every not-yet-picked-up ride of `netID`'s series; returns how many.
     public func cancelSeries(_ seriesID: UUID, for netID: NetID, now: Date, lateWithin: TimeInterval) async throws -> Int {
         try await pool.withTransaction { conn in
-            try conn.execute("""
+            try TransactionActor.set(netID.rawValue, conn)
+            return try conn.execute("""
                 UPDATE rides SET status = 'cancelled', cancelled_by = 'rider',
                        cancelled_late = (pickup_at - \(now)) <= make_interval(secs => \(lateWithin)),
                        cancelled_at = \(now), updated_at = \(now)

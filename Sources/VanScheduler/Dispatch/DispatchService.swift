@@ -113,6 +113,7 @@ public struct DispatchService: Sendable {
         let timeZone = self.timeZone
         return try await pool.withTransaction { conn in
             let rideID = try RideQueries.resolve(id, conn)
+            try TransactionActor.set(actor, conn)
             // Lock the schedule around both the old and the new time (ascending), then the row.
             let current = try conn.query("SELECT pickup_at FROM rides WHERE id = \(rideID)").first!.decode(Date.self, at: 0)
             for time in Set([current, newTime ?? current]).sorted() { try BookingLock.lock(conn, around: time) }
