@@ -2,6 +2,7 @@ import Foundation
 
 // vand-bench: benchmarks that print numbers. Build in release mode (scripts/bench).
 // `vand-bench scheduler [requests]`: slot finding among 30 vans and 300 / 3,000 / 30,000 rides.
+// `vand-bench fixed-json PORT FILE`: serves FILE at GET /fixed (the reads baseline of scripts/bench-load).
 // `vand-bench events [count]`: commit of a ride change → webhook arrival (p50/p99), and reminder lateness.
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -17,10 +18,17 @@ case "scheduler":
         let p99 = String(format: "%8.3f ms", result.p99 * 1_000)
         print("\(String(rides).padding(toLength: 8, withPad: " ", startingAt: 0))  \(median)  \(p99)  \(String(format: "%5.1f%%", result.feasibleShare * 100))")
     }
+case "fixed-json":
+    let rest = Array(arguments.dropFirst())
+    guard rest.count == 2, let port = Int(rest[0]) else {
+        FileHandle.standardError.write(Data("usage: vand-bench fixed-json PORT FILE\n".utf8))
+        exit(2)
+    }
+    try await FixedJSONServer.run(port: port, file: rest[1])
 case "events":
     let count = arguments.dropFirst().first.flatMap(Int.init) ?? 1_000
     try await EventsBenchmark(count: count).run()
 default:
-    FileHandle.standardError.write(Data("unknown benchmark '\(which)'; try: scheduler, events\n".utf8))
+    FileHandle.standardError.write(Data("unknown benchmark '\(which)'; try: scheduler, events, fixed-json\n".utf8))
     exit(2)
 }

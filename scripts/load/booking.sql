@@ -1,0 +1,51 @@
+-- pgbench: the statements vand runs for one POST /v1/rides (captured with log_statement=all),
+-- with the same shapes and parameters. Run with -M extended (vand binds parameters too).
+-- Variables from scripts/bench-load: first_epoch (the first pickup time's epoch), digest (the
+-- bench rider's session token SHA-256, hex), net_id. The trigger loop's delivery work that
+-- follows in vand (log/webhook deliveries) is not part of this script.
+\set t :first_epoch + 60 * random(0, 11000)
+\set d1 (:t - 21600) / 86400
+\set d2 (:t + 21600) / 86400
+\set van random(1, 30)
+UPDATE sessions s
+SET last_seen_at = now(),
+    expires_at = CASE WHEN r.must_change_password THEN LEAST(now() + interval '30 days', r.temp_password_expires_at) ELSE now() + interval '30 days' END
+FROM riders r
+WHERE s.token_sha256 = decode(:digest, 'hex') AND s.expires_at > now() AND r.net_id = s.net_id AND NOT r.disabled
+  AND (NOT r.must_change_password OR r.temp_password_expires_at IS NULL OR r.temp_password_expires_at > now())
+RETURNING s.net_id, r.must_change_password, s.expires_at;
+SELECT net_id, name, email, note, valid_until, added_by, added_at FROM whitelist WHERE net_id = :net_id;
+SELECT id, name, array_to_json(aliases)::text, lat, lon FROM places ORDER BY name;
+SELECT id, name, seats, wheelchair_positions, active FROM vans WHERE active OR true ORDER BY active DESC, name;
+BEGIN;
+SELECT pg_advisory_xact_lock(1986096740, :d1);
+SELECT pg_advisory_xact_lock(1986096740, :d2);
+SELECT id, name, seats, wheelchair_positions, active FROM vans WHERE active OR false ORDER BY active DESC, name;
+SELECT value FROM settings WHERE key = 'scheduler';
+SELECT to_char(day, 'YYYY-MM-DD') FROM closures WHERE day BETWEEN current_date AND current_date + 5;
+-- chr(58) is ':' — pgbench would take a literal colon-name for one of its variables.
+SELECT weekday, to_char(start_time, 'HH24' || chr(58) || 'MI'), to_char(end_time, 'HH24' || chr(58) || 'MI') FROM service_hours ORDER BY weekday, start_time;
+SELECT id, van_id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon
+FROM rides
+WHERE status IN ('pending', 'approved') AND van_id IS NOT NULL
+  AND pickup_at < to_timestamp(:t + 21600) AND pickup_at > to_timestamp(:t - 36000)
+  AND estimated_dropoff_at > to_timestamp(:t - 21600);
+SAVEPOINT booking;
+INSERT INTO rides (id, net_id, kind,
+    pickup_address, pickup_lat, pickup_lon, pickup_place_id,
+    dropoff_address, dropoff_lat, dropoff_lon, dropoff_place_id,
+    requested_at, pickup_at, estimated_dropoff_at, needs_wheelchair, companions, note, status, van_id, series_id)
+VALUES (gen_random_uuid(), :net_id, 'scheduled',
+    NULL, 41.31633, -72.92241, 4,
+    NULL, 41.30917, -72.93139, 5,
+    now(), to_timestamp(:t), to_timestamp(:t + 436), false, 0, NULL, 'pending', :van, NULL)
+ON CONFLICT DO NOTHING;
+RELEASE SAVEPOINT booking;
+SELECT r.id, r.net_id, r.kind, r.pickup_address, r.pickup_lat, r.pickup_lon, r.pickup_place_id, pp.name,
+       r.dropoff_address, r.dropoff_lat, r.dropoff_lon, r.dropoff_place_id, dp.name,
+       r.requested_at, r.pickup_at, r.estimated_dropoff_at, r.needs_wheelchair, r.companions, r.status,
+       r.van_id, r.note, r.reason, r.series_id, r.created_at, r.updated_at
+FROM rides r
+LEFT JOIN places pp ON pp.id = r.pickup_place_id
+LEFT JOIN places dp ON dp.id = r.dropoff_place_id WHERE r.net_id = :net_id AND r.pickup_at = to_timestamp(:t) LIMIT 1;
+COMMIT;
