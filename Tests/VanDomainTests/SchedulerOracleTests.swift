@@ -18,7 +18,7 @@ import Testing
 
     @Test(arguments: 0..<8)
     func fastCheckAgreesWithBruteForce(seed: Int) {
-        var rng = SplitMix64(seed: UInt64(seed) &* 0x9E37_79B9 &+ 1)
+        var rng = SeededGenerator(seed: UInt64(seed) &* 0x9E37_79B9 &+ 1)
         let scheduler = Scheduler(hours: Fixture.hours, closures: [Fixture.thanksgiving])
         var seen: Set<String> = []
         for _ in 0..<60 {
@@ -33,7 +33,7 @@ import Testing
         #expect(seen.isSuperset(of: ["feasible", "occupied", "outside_service_hours", "closed", "both suggestions"]), "\(seen)")
     }
 
-    static func randomCase(_ rng: inout SplitMix64) -> ([Van], [BookedRide], RideRequest) {
+    static func randomCase(_ rng: inout SeededGenerator) -> ([Van], [BookedRide], RideRequest) {
         let vanCount = Int.random(in: 1...4, using: &rng)
         let ids = Array(Set((0..<vanCount).map { _ in Int64.random(in: 1...9, using: &rng) })).sorted()
         let vans = ids.map { id in
@@ -151,17 +151,3 @@ struct BruteForce {
     }
 }
 
-/// A small seeded generator so the random cases are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

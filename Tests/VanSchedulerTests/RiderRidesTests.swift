@@ -77,11 +77,14 @@ struct RiderRidesTests {
         await #expect(throws: RiderRides.CancelError.notFound) { try await rides.cancel(ids[0], for: bob, now: f.now, lateWithin: 3_600) }
         // 30 minutes before the 9:00 pickup: a late cancellation.
         let late = try await rides.cancel(ids[0], for: alice, now: f.monday(8, 30), lateWithin: 3_600)
-        #expect(late.status == .cancelled)
-        #expect(try await rides.wasCancelledLate(ids[0]))
+        #expect(late.ride.status == .cancelled)
+        #expect(late.late)
+        // The flag is what the database holds, not only what was returned.
+        #expect(try await f.count("SELECT count(*) FROM rides WHERE cancelled_late AND id = \(ids[0])") == 1)
         let early = try await rides.cancel(ids[1], for: alice, now: f.now, lateWithin: 3_600)
-        #expect(early.status == .cancelled)
-        #expect(try await rides.wasCancelledLate(ids[1]) == false)
+        #expect(early.ride.status == .cancelled)
+        #expect(!early.late)
+        #expect(try await f.count("SELECT count(*) FROM rides WHERE NOT cancelled_late AND id = \(ids[1])") == 1)
         await #expect(throws: RiderRides.CancelError.notCancellable(.cancelled)) { try await rides.cancel(ids[1], for: alice, now: f.now, lateWithin: 3_600) }
         await #expect(throws: RiderRides.CancelError.afterPickup) { try await rides.cancel(ids[2], for: alice, now: f.monday(14), lateWithin: 3_600) }
         // Past rides, latest first.

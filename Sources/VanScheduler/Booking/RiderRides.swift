@@ -78,9 +78,17 @@ public struct RiderRides: Sendable {
         }
     }
 
+    /// A cancelled ride and whether the cancellation came within the late window.
+    public struct Cancellation: Sendable {
+        /// The ride, now cancelled.
+        public let ride: Ride
+        /// Within `lateWithin` of pickup.
+        public let late: Bool
+    }
+
     /// Cancels the rider's own ride before pickup; within `lateWithin` of pickup it is recorded as late.
     /// One transaction, through the ride status rules.
-    public func cancel(_ id: UUID, for netID: NetID, now: Date, lateWithin: TimeInterval) async throws -> Ride {
+    public func cancel(_ id: UUID, for netID: NetID, now: Date, lateWithin: TimeInterval) async throws -> Cancellation {
         try await pool.withTransaction { conn in
             try TransactionActor.set(netID.rawValue, conn)
             guard let row = try conn.query("""
@@ -96,7 +104,7 @@ public struct RiderRides: Sendable {
                                  cancelled_at = \(now), updated_at = \(now)
                 WHERE id = \(id)
                 """)
-            return try RideRecord.ride(try conn.query("\(RideRecord.select) WHERE r.id = \(id)").first!)
+            return Cancellation(ride: try RideRecord.ride(try conn.query("\(RideRecord.select) WHERE r.id = \(id)").first!), late: late)
         }
     }
 
@@ -111,13 +119,6 @@ public struct RiderRides: Sendable {
                 WHERE series_id = \(seriesID) AND net_id = \(netID.rawValue)
                   AND status IN ('pending', 'approved') AND pickup_at > \(now)
                 """)
-        }
-    }
-
-    /// Whether the last cancellation of the ride was late (for the rider's view).
-    public func wasCancelledLate(_ id: UUID) async throws -> Bool {
-        try await pool.withConnection { conn in
-            try conn.query("SELECT cancelled_late FROM rides WHERE id = \(id)").first?.decode(Bool.self, at: 0) ?? false
         }
     }
 }

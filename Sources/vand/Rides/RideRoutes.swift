@@ -220,9 +220,8 @@ struct RideRoutes: Sendable {
         let session = try Self.session(context)
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw Self.noSuchRide() }
         do {
-            let ride = try await rides.cancel(id, for: session.netID, now: time.now, lateWithin: settings.policy.lateCancellation)
-            let late = try await rides.wasCancelledLate(id)
-            return try Self.json(CancelView(ride: RideView(ride, vanNames: try await vanNames(), clock: clock), late: late), request: request, context: context)
+            let cancelled = try await rides.cancel(id, for: session.netID, now: time.now, lateWithin: settings.policy.lateCancellation)
+            return try Self.json(CancelView(ride: RideView(cancelled.ride, vanNames: try await vanNames(), clock: clock), late: cancelled.late), request: request, context: context)
         } catch let error as RiderRides.CancelError {
             switch error {
             case .notFound: throw Self.noSuchRide()
