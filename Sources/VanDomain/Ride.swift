@@ -26,6 +26,8 @@ public struct Ride: Hashable, Sendable, Codable {
     public var status: RideStatus
     /// The van assigned, if any.
     public var vanID: Int64?
+    /// The assigned van's name as read with the ride (nil when no van, or not read).
+    public var vanName: String?
     /// The rider's free-text note for the driver.
     public var note: String?
     /// The dispatcher's reason for a rejection, cancellation or re-timing.
@@ -51,6 +53,7 @@ public struct Ride: Hashable, Sendable, Codable {
         companions: Int = 0,
         status: RideStatus = .pending,
         vanID: Int64? = nil,
+        vanName: String? = nil,
         note: String? = nil,
         reason: String? = nil,
         seriesID: UUID? = nil,
@@ -69,6 +72,7 @@ public struct Ride: Hashable, Sendable, Codable {
         self.companions = companions
         self.status = status
         self.vanID = vanID
+        self.vanName = vanName
         self.note = note
         self.reason = reason
         self.seriesID = seriesID

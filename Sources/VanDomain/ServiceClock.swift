@@ -43,8 +43,77 @@ public struct ServiceClock: Sendable, Hashable {
 
     /// Reads `2026-11-23T15:00:00-05:00`, `…Z`, with fractional seconds, or a local
     /// `2026-11-23T15:00[:00]` (or with a space) in the service zone.
+    ///
+    /// The usual shapes are read by arithmetic (``parseFast(_:)``); anything else — fractional
+    /// seconds, a local time near a daylight-saving change, odd but valid text — goes to the
+    /// Foundation formatters, whose answer is the reference (three formatters cost ~250 µs).
     public func parse(_ text: String, field: String) throws(ValidationError) -> Date {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let date = parseFast(trimmed) { return date }
+        if let date = parseWithFormatters(trimmed) { return date }
+        throw ValidationError(field: field, reason: "'\(trimmed.prefix(40))' is not a time; use 2026-11-23T15:00 (service time) or ISO 8601 with an offset")
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` with `Z` or `±HH:MM`, or a local `YYYY-MM-DD[T ]HH:MM[:SS]`, read
+    /// without a formatter; nil for any other text and for a local time within three hours of
+    /// an offset change (ambiguous or skipped times go to the formatter).
+    func parseFast(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[from..<(from + count)] {
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard bytes.count >= 16, bytes[4] == 45, bytes[7] == 45, bytes[13] == 58,
+              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2),
+              year >= 1900, (1...12).contains(month), hour < 24, minute < 60 else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard (1...monthDays).contains(day) else { return nil }
+        var index = 16
+        var second = 0
+        if index < bytes.count, bytes[index] == 58 {
+            guard let value = number(index + 1, 2), value < 60 else { return nil }
+            second = value
+            index += 3
+        }
+        // Days since 1970-01-01 (H. Hinnant's days_from_civil).
+        let y = month <= 2 ? year - 1 : year
+        let era = y / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let local = (era * 146_097 + dayOfEra - 719_468) * 86_400 + hour * 3_600 + minute * 60 + second
+        if index == bytes.count {
+            guard bytes[10] == 84 || bytes[10] == 32 else { return nil }  // 'T' or ' '
+            // In the service zone: the offset must be the same three hours either side.
+            let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(local - timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(local))))))
+            let instant = local - offset
+            for probe in [instant - 10_800, instant, instant + 10_800]
+            where timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(probe))) != offset {
+                return nil
+            }
+            return Date(timeIntervalSince1970: TimeInterval(instant))
+        }
+        // An instant: seconds and a zone designator are required, after a 'T'.
+        guard bytes[10] == 84, index == 19 else { return nil }
+        if index + 1 == bytes.count, bytes[index] == 90 {  // 'Z'
+            return Date(timeIntervalSince1970: TimeInterval(local))
+        }
+        guard index + 6 == bytes.count, bytes[index] == 43 || bytes[index] == 45, bytes[index + 3] == 58,
+              let offsetHours = number(index + 1, 2), let offsetMinutes = number(index + 4, 2),
+              offsetHours <= 14, offsetMinutes < 60 else { return nil }
+        let offset = (offsetHours * 3_600 + offsetMinutes * 60) * (bytes[index] == 45 ? -1 : 1)
+        return Date(timeIntervalSince1970: TimeInterval(local - offset))
+    }
+
+    /// The reference reading with Foundation's formatters (slow: they are built per call).
+    func parseWithFormatters(_ trimmed: String) -> Date? {
         for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds]] {
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = options
@@ -57,7 +126,7 @@ public struct ServiceClock: Sendable, Hashable {
             local.dateFormat = format
             if let date = local.date(from: trimmed) { return date }
         }
-        throw ValidationError(field: field, reason: "'\(trimmed.prefix(40))' is not a time; use 2026-11-23T15:00 (service time) or ISO 8601 with an offset")
+        return nil
     }
 }
 

@@ -43,7 +43,7 @@ func buildRouter(
     let places = PlaceStore(pool: database.pool)
     RideRoutes(
         auth: riderAuth, booking: booking, rides: RiderRides(pool: database.pool), places: places,
-        vans: VanStore(pool: database.pool), settings: configuration.booking, clock: serviceClock, time: clock, metrics: metrics
+        settings: configuration.booking, clock: serviceClock, time: clock, metrics: metrics
     ).register(on: router)
     ServiceRoutes(
         calendar: ServiceCalendarStore(pool: database.pool, timeZone: configuration.timeZone), places: places,

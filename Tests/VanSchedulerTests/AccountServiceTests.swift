@@ -175,6 +175,37 @@ struct AccountServiceTests {
         await f.close()
     }
 
+    @Test func useWritesTheSessionAtMostOnceAMinute() async throws {
+        let f = try await AccountFixture()
+        let token = try await f.activeRider("jd123")
+        func stored() async throws -> (lastSeen: Date, expires: Date, xmin: String) {
+            try await f.database.pool.withConnection { connection in
+                let row = try connection.query("SELECT last_seen_at, expires_at, xmin::text AS x FROM sessions WHERE net_id = 'jd123'").first!
+                return (try row.decode(Date.self, "last_seen_at"), try row.decode(Date.self, "expires_at"), try row.decode(String.self, "x"))
+            }
+        }
+        f.clock.advance(by: 60)
+        let touched = try await f.accounts.authenticate(token: token)
+        let first = try await stored()
+        #expect(first.lastSeen == f.clock.now)
+        #expect(touched.expiresAt == f.clock.now.addingTimeInterval(30 * 86_400))
+        #expect(first.expires == touched.expiresAt)
+        // Within the minute: the row is only read (same tuple version), the answer is the stored expiry.
+        f.clock.advance(by: 59)
+        let again = try await f.accounts.authenticate(token: token)
+        let second = try await stored()
+        #expect(second.xmin == first.xmin)
+        #expect(second.lastSeen == first.lastSeen)
+        #expect(again.expiresAt == first.expires)
+        // A minute after the last write it slides again.
+        f.clock.advance(by: 1)
+        let later = try await f.accounts.authenticate(token: token)
+        let third = try await stored()
+        #expect(third.lastSeen == f.clock.now)
+        #expect(later.expiresAt == f.clock.now.addingTimeInterval(30 * 86_400))
+        await f.close()
+    }
+
     @Test func noRawSecretIsStoredAnywhere() async throws {
         let f = try await AccountFixture()
         let invitation = try await f.riders.invite(try NetID("jd123"), actor: "alice")

@@ -7,45 +7,56 @@
 \set d1 (:t - 21600) / 86400
 \set d2 (:t + 21600) / 86400
 \set van random(1, 30)
-UPDATE sessions s
-SET last_seen_at = now(),
-    expires_at = CASE WHEN r.must_change_password THEN LEAST(now() + interval '30 days', r.temp_password_expires_at) ELSE now() + interval '30 days' END
-FROM riders r
-WHERE s.token_sha256 = decode(:digest, 'hex') AND s.expires_at > now() AND r.net_id = s.net_id AND NOT r.disabled
-  AND (NOT r.must_change_password OR r.temp_password_expires_at IS NULL OR r.temp_password_expires_at > now())
-RETURNING s.net_id, r.must_change_password, s.expires_at;
+WITH live AS (
+    SELECT s.token_sha256, s.net_id, s.expires_at, s.last_seen_at, r.must_change_password, r.temp_password_expires_at
+    FROM sessions s JOIN riders r ON r.net_id = s.net_id
+    WHERE s.token_sha256 = decode(:digest, 'hex') AND s.expires_at > now() AND NOT r.disabled
+      AND (NOT r.must_change_password OR r.temp_password_expires_at IS NULL OR r.temp_password_expires_at > now())
+), touched AS (
+    UPDATE sessions s
+    SET last_seen_at = now(),
+        expires_at = CASE WHEN live.must_change_password THEN LEAST(now() + interval '30 days', live.temp_password_expires_at) ELSE now() + interval '30 days' END
+    FROM live
+    WHERE s.token_sha256 = live.token_sha256 AND live.last_seen_at <= now() - interval '60 seconds'
+    RETURNING s.expires_at
+)
+SELECT live.net_id, live.must_change_password, COALESCE((SELECT expires_at FROM touched), live.expires_at) AS expires_at
+FROM live;
 SELECT net_id, name, email, note, valid_until, added_by, added_at FROM whitelist WHERE net_id = :net_id;
 SELECT id, name, array_to_json(aliases)::text, lat, lon FROM places ORDER BY name;
-SELECT id, name, seats, wheelchair_positions, active FROM vans WHERE active OR true ORDER BY active DESC, name;
 BEGIN;
-SELECT pg_advisory_xact_lock(1986096740, :d1);
-SELECT pg_advisory_xact_lock(1986096740, :d2);
 SELECT id, name, seats, wheelchair_positions, active FROM vans WHERE active OR false ORDER BY active DESC, name;
 SELECT value FROM settings WHERE key = 'scheduler';
 SELECT to_char(day, 'YYYY-MM-DD') FROM closures WHERE day BETWEEN current_date AND current_date + 5;
 -- chr(58) is ':' — pgbench would take a literal colon-name for one of its variables.
 SELECT weekday, to_char(start_time, 'HH24' || chr(58) || 'MI'), to_char(end_time, 'HH24' || chr(58) || 'MI') FROM service_hours ORDER BY weekday, start_time;
+SELECT set_config('vand.actor', :net_id, true);
+SELECT pg_advisory_xact_lock(1986096740, day) FROM unnest(ARRAY[:d1, :d2]::int[]) AS day;
 SELECT id, van_id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon
 FROM rides
 WHERE status IN ('pending', 'approved') AND van_id IS NOT NULL
   AND pickup_at < to_timestamp(:t + 21600) AND pickup_at > to_timestamp(:t - 36000)
   AND estimated_dropoff_at > to_timestamp(:t - 21600);
 SAVEPOINT booking;
-INSERT INTO rides (id, net_id, kind,
-    pickup_address, pickup_lat, pickup_lon, pickup_place_id,
-    dropoff_address, dropoff_lat, dropoff_lon, dropoff_place_id,
-    requested_at, pickup_at, estimated_dropoff_at, needs_wheelchair, companions, note, status, van_id, series_id)
-VALUES (gen_random_uuid(), :net_id, 'scheduled',
-    NULL, 41.31633, -72.92241, 4,
-    NULL, 41.30917, -72.93139, 5,
-    now(), to_timestamp(:t), to_timestamp(:t + 436), false, 0, NULL, 'pending', :van, NULL)
-ON CONFLICT DO NOTHING;
-RELEASE SAVEPOINT booking;
+WITH r AS (
+    INSERT INTO rides (id, net_id, kind,
+        pickup_address, pickup_lat, pickup_lon, pickup_place_id,
+        dropoff_address, dropoff_lat, dropoff_lon, dropoff_place_id,
+        requested_at, pickup_at, estimated_dropoff_at, needs_wheelchair, companions, note, status, van_id, series_id)
+    VALUES (gen_random_uuid(), :net_id, 'scheduled',
+        NULL, 41.31633, -72.92241, 4,
+        NULL, 41.30917, -72.93139, 5,
+        now(), to_timestamp(:t), to_timestamp(:t + 436), false, 0, NULL, 'pending', :van, NULL)
+    ON CONFLICT DO NOTHING
+    RETURNING *
+)
 SELECT r.id, r.net_id, r.kind, r.pickup_address, r.pickup_lat, r.pickup_lon, r.pickup_place_id, pp.name,
        r.dropoff_address, r.dropoff_lat, r.dropoff_lon, r.dropoff_place_id, dp.name,
        r.requested_at, r.pickup_at, r.estimated_dropoff_at, r.needs_wheelchair, r.companions, r.status,
-       r.van_id, r.note, r.reason, r.series_id, r.created_at, r.updated_at
-FROM rides r
+       r.van_id, r.note, r.reason, r.series_id, r.created_at, r.updated_at, v.name
+FROM r
 LEFT JOIN places pp ON pp.id = r.pickup_place_id
-LEFT JOIN places dp ON dp.id = r.dropoff_place_id WHERE r.net_id = :net_id AND r.pickup_at = to_timestamp(:t) LIMIT 1;
+LEFT JOIN places dp ON dp.id = r.dropoff_place_id
+LEFT JOIN vans v ON v.id = r.van_id;
+RELEASE SAVEPOINT booking;
 COMMIT;

@@ -17,19 +17,35 @@ public struct SessionStore {
             """)
     }
 
+    /// How often a used session's expiry slides and its `last_seen_at` is written: at most
+    /// once a minute, so most requests only read (a write and a WAL flush per request would
+    /// cost more than the rest of a read). An idle session can therefore end up to a minute
+    /// earlier than `idleTimeout` after its last use.
+    public static let touchInterval: TimeInterval = 60
+
     /// Looks the token up and, if it is live and its rider is enabled, slides its
     /// expiry to `now + idleTimeout` (capped by the temporary password's expiry while
-    /// the rider still has one). One statement, so a check and its touch cannot race.
+    /// the rider still has one) when it was last touched ``touchInterval`` or more ago.
+    /// One statement, so a check and its touch cannot race.
     public func authenticate(digest: Data, now: Date, idleTimeout: TimeInterval) throws -> AuthenticatedSession? {
         let slid = now.addingTimeInterval(idleTimeout)
+        let stale = now.addingTimeInterval(-Self.touchInterval)
         return try connection.query("""
-            UPDATE sessions s
-            SET last_seen_at = \(now),
-                expires_at = CASE WHEN r.must_change_password THEN LEAST(\(slid), r.temp_password_expires_at) ELSE \(slid) END
-            FROM riders r
-            WHERE s.token_sha256 = \(digest) AND s.expires_at > \(now) AND r.net_id = s.net_id AND NOT r.disabled
-              AND (NOT r.must_change_password OR r.temp_password_expires_at IS NULL OR r.temp_password_expires_at > \(now))
-            RETURNING s.net_id, r.must_change_password, s.expires_at
+            WITH live AS (
+                SELECT s.token_sha256, s.net_id, s.expires_at, s.last_seen_at, r.must_change_password, r.temp_password_expires_at
+                FROM sessions s JOIN riders r ON r.net_id = s.net_id
+                WHERE s.token_sha256 = \(digest) AND s.expires_at > \(now) AND NOT r.disabled
+                  AND (NOT r.must_change_password OR r.temp_password_expires_at IS NULL OR r.temp_password_expires_at > \(now))
+            ), touched AS (
+                UPDATE sessions s
+                SET last_seen_at = \(now),
+                    expires_at = CASE WHEN live.must_change_password THEN LEAST(\(slid), live.temp_password_expires_at) ELSE \(slid) END
+                FROM live
+                WHERE s.token_sha256 = live.token_sha256 AND live.last_seen_at <= \(stale)
+                RETURNING s.expires_at
+            )
+            SELECT live.net_id, live.must_change_password, COALESCE((SELECT expires_at FROM touched), live.expires_at) AS expires_at
+            FROM live
             """).first.map { row in
             AuthenticatedSession(
                 netID: try row.decode(NetID.self, "net_id"),

@@ -13,13 +13,16 @@ enum BookingLock {
     /// No trip is assumed longer than this when reading neighbours.
     static let longestTrip: TimeInterval = 4 * 3_600
 
-    /// Locks every UTC day that `[date - reach, date + reach]` touches, in order (no deadlocks).
+    /// Locks every UTC day that `[date - reach, date + reach]` touches for each date, in
+    /// ascending order (no deadlocks), in one statement.
     /// Two changes within `2 × reach` of each other share a day, so they run one after the other.
-    static func lock(_ conn: PostgresConnection, around date: Date) throws {
-        let first = Int32(floor((date.timeIntervalSince1970 - reach) / 86_400))
-        let last = Int32(floor((date.timeIntervalSince1970 + reach) / 86_400))
-        for day in first...last {
-            try conn.query("SELECT pg_advisory_xact_lock(\(namespace), \(day))")
-        }
+    static func lock(_ conn: PostgresConnection, around dates: [Date]) throws {
+        let days = Set(dates.flatMap { date in
+            Int32(floor((date.timeIntervalSince1970 - reach) / 86_400))...Int32(floor((date.timeIntervalSince1970 + reach) / 86_400))
+        }).sorted()
+        guard !days.isEmpty else { return }
+        // unnest yields the array's order, so the locks are taken in ascending order.
+        let list = "{" + days.map(String.init).joined(separator: ",") + "}"
+        try conn.query("SELECT pg_advisory_xact_lock(\(namespace), day) FROM unnest(\(list)::int[]) AS day")
     }
 }

@@ -97,12 +97,15 @@ public struct BookingService: Sendable {
     }
 
     static func bookAll(_ rides: [NewRide], now: Date, timeZone: TimeZone, _ conn: PostgresConnection) throws -> [BookingOutcome] {
-        // Lock every day involved, in ascending order, before reading anything: no deadlocks.
-        for pickupAt in Set(rides.map(\.pickupAt)).sorted() { try BookingLock.lock(conn, around: pickupAt) }
+        // The fleet and the calendar first: no booking writes them, so reading them before the
+        // locks keeps the locked part (read neighbours, insert, commit) as short as it can be.
         let vans = try VanStore.list(conn, includeRetired: false)
+        let schedulers = try rides.map { try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: $0.pickupAt) }
+        if let netID = rides.first?.netID { try TransactionActor.set(netID.rawValue, conn) }
+        // Lock every day involved, in ascending order, before reading any ride: no deadlocks.
+        try BookingLock.lock(conn, around: rides.map(\.pickupAt))
         var outcomes: [BookingOutcome] = []
-        for ride in rides {
-            let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: ride.pickupAt)
+        for (ride, scheduler) in zip(rides, schedulers) {
             let reach = scheduler.searchWindow + BookingLock.longestTrip
             let booked = try RideRecord.booked(conn, overlapping: DateInterval(
                 start: ride.pickupAt.addingTimeInterval(-reach), end: ride.pickupAt.addingTimeInterval(reach)))
@@ -120,19 +123,16 @@ public struct BookingService: Sendable {
             }
             // A savepoint, so a constraint that only a by-hand writer could trip refuses this
             // occurrence and keeps the rest of the series.
-            try TransactionActor.set(ride.netID.rawValue, conn)
             try conn.execute(simple: "SAVEPOINT booking")
             do {
-                try insert(ride, assignment: assignment, requestedAt: now, conn)
+                let booked = try insert(ride, assignment: assignment, requestedAt: now, conn)
                 try conn.execute(simple: "RELEASE SAVEPOINT booking")
+                outcomes.append(.booked(booked))
             } catch let error as PostgresError where error.sqlState == .exclusionViolation {
                 try conn.execute(simple: "ROLLBACK TO SAVEPOINT booking")
                 let occupied = Feasibility.infeasible(reason: .occupied, earlier: nil, later: nil)
                 outcomes.append(.refused(occupied, sentence: scheduler.sentence(for: occupied, requested: ride.pickupAt)))
-                continue
             }
-            let row = try conn.query("\(RideRecord.select) WHERE r.id = \(ride.id)").first!
-            outcomes.append(.booked(try RideRecord.ride(row)))
         }
         return outcomes
     }
@@ -150,17 +150,24 @@ public struct BookingService: Sendable {
         }
     }
 
-    static func insert(_ ride: NewRide, assignment: Assignment, requestedAt: Date, _ conn: PostgresConnection) throws {
-        try conn.execute("""
-            INSERT INTO rides (id, net_id, kind,
-                pickup_address, pickup_lat, pickup_lon, pickup_place_id,
-                dropoff_address, dropoff_lat, dropoff_lon, dropoff_place_id,
-                requested_at, pickup_at, estimated_dropoff_at, needs_wheelchair, companions, note, status, van_id, series_id)
-            VALUES (\(ride.id), \(ride.netID.rawValue), \(ride.kind.rawValue),
-                \(ride.pickup.address), \(ride.pickup.coordinate?.latitude), \(ride.pickup.coordinate?.longitude), \(ride.pickup.placeID),
-                \(ride.dropoff.address), \(ride.dropoff.coordinate?.latitude), \(ride.dropoff.coordinate?.longitude), \(ride.dropoff.placeID),
-                \(requestedAt), \(assignment.pickupAt), \(assignment.dropoffAt), \(ride.needsWheelchair), \(ride.companions),
-                \(ride.note), \(ride.status.rawValue), \(assignment.vanID), \(ride.seriesID))
-            """)
+    /// Inserts the ride and reads it back (with its places' and van's names) in one statement.
+    static func insert(_ ride: NewRide, assignment: Assignment, requestedAt: Date, _ conn: PostgresConnection) throws -> Ride {
+        let row = try conn.query("""
+            WITH r AS (
+                INSERT INTO rides (id, net_id, kind,
+                    pickup_address, pickup_lat, pickup_lon, pickup_place_id,
+                    dropoff_address, dropoff_lat, dropoff_lon, dropoff_place_id,
+                    requested_at, pickup_at, estimated_dropoff_at, needs_wheelchair, companions, note, status, van_id, series_id)
+                VALUES (\(ride.id), \(ride.netID.rawValue), \(ride.kind.rawValue),
+                    \(ride.pickup.address), \(ride.pickup.coordinate?.latitude), \(ride.pickup.coordinate?.longitude), \(ride.pickup.placeID),
+                    \(ride.dropoff.address), \(ride.dropoff.coordinate?.latitude), \(ride.dropoff.coordinate?.longitude), \(ride.dropoff.placeID),
+                    \(requestedAt), \(assignment.pickupAt), \(assignment.dropoffAt), \(ride.needsWheelchair), \(ride.companions),
+                    \(ride.note), \(ride.status.rawValue), \(assignment.vanID), \(ride.seriesID))
+                RETURNING *
+            )
+            \(RideRecord.columns) FROM r \(RideRecord.joins)
+            """).first
+        guard let row else { throw PostgresError(kind: .decoding, message: "the inserted ride was not returned") }
+        return try RideRecord.ride(row)
     }
 }

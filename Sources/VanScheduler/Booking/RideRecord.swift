@@ -3,15 +3,23 @@ import VanDomain
 
 /// How a ride is read from `rides` (with its places' names): one column list, one decoder.
 enum RideRecord {
-    /// The SELECT list and FROM clause every ride query uses.
-    static let select: SQLQuery = """
+    /// The SELECT list and FROM clause every ride query uses (with the van's name, so a
+    /// reader needs no second query for it).
+    static let select: SQLQuery = "\(columns) FROM rides r \(joins)"
+
+    /// The column list, over a ride aliased `r` (a table or a CTE) and the ``joins``.
+    static let columns: SQLQuery = """
         SELECT r.id, r.net_id, r.kind, r.pickup_address, r.pickup_lat, r.pickup_lon, r.pickup_place_id, pp.name,
                r.dropoff_address, r.dropoff_lat, r.dropoff_lon, r.dropoff_place_id, dp.name,
                r.requested_at, r.pickup_at, r.estimated_dropoff_at, r.needs_wheelchair, r.companions, r.status,
-               r.van_id, r.note, r.reason, r.series_id, r.created_at, r.updated_at
-        FROM rides r
+               r.van_id, r.note, r.reason, r.series_id, r.created_at, r.updated_at, v.name
+        """
+
+    /// The places' and van's names for a ride aliased `r`.
+    static let joins: SQLQuery = """
         LEFT JOIN places pp ON pp.id = r.pickup_place_id
         LEFT JOIN places dp ON dp.id = r.dropoff_place_id
+        LEFT JOIN vans v ON v.id = r.van_id
         """
 
     static func ride(_ row: PostgresRow) throws -> Ride {
@@ -30,7 +38,7 @@ enum RideRecord {
             pickup: try endpoint(3), dropoff: try endpoint(8),
             requestedAt: try row.decode(at: 13), pickupAt: try row.decode(at: 14), estimatedDropoffAt: try row.decode(at: 15),
             needsWheelchair: try row.decode(at: 16), companions: try row.decode(at: 17), status: status,
-            vanID: try row.decode(at: 19), note: try row.decode(at: 20), reason: try row.decode(at: 21),
+            vanID: try row.decode(at: 19), vanName: try row.decode(at: 25), note: try row.decode(at: 20), reason: try row.decode(at: 21),
             seriesID: try row.decode(at: 22), createdAt: try row.decode(at: 23), updatedAt: try row.decode(at: 24)
         )
     }

@@ -116,7 +116,7 @@ public struct DispatchService: Sendable {
             try TransactionActor.set(actor, conn)
             // Lock the schedule around both the old and the new time (ascending), then the row.
             let current = try conn.query("SELECT pickup_at FROM rides WHERE id = \(rideID)").first!.decode(Date.self, at: 0)
-            for time in Set([current, newTime ?? current]).sorted() { try BookingLock.lock(conn, around: time) }
+            try BookingLock.lock(conn, around: [current, newTime ?? current])
             guard let row = try conn.query("\(RideRecord.select) WHERE r.id = \(rideID) FOR UPDATE OF r").first else { throw DispatchError.notFound(id) }
             var ride = try RideRecord.ride(row)
             if let status {

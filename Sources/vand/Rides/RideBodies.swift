@@ -90,7 +90,7 @@ struct RideView: Encodable, Sendable {
         case requestedAt = "requested_at", updatedAt = "updated_at"
     }
 
-    init(_ ride: Ride, vanNames: [Int64: String], clock: ServiceClock) {
+    init(_ ride: Ride, clock: ServiceClock) {
         func endpoint(_ e: RideEndpoint) -> Endpoint {
             Endpoint(place: e.placeName, address: e.address, lat: e.coordinate?.latitude, lon: e.coordinate?.longitude, display: e.displayName)
         }
@@ -104,7 +104,7 @@ struct RideView: Encodable, Sendable {
         needsWheelchair = ride.needsWheelchair
         companions = ride.companions
         note = ride.note
-        van = ride.vanID.flatMap { vanNames[$0] }
+        van = ride.vanName
         reason = ride.reason
         seriesID = ride.seriesID?.uuidString.lowercased()
         requestedAt = clock.format(ride.requestedAt)

@@ -14,7 +14,6 @@ struct RideRoutes: Sendable {
     let booking: BookingService
     let rides: RiderRides
     let places: PlaceStore
-    let vans: VanStore
     let settings: BookingSettings
     let clock: ServiceClock
     let time: any TimeSource
@@ -39,9 +38,8 @@ struct RideRoutes: Sendable {
         let now = time.now
         let (rides, seriesID) = try await newRides(from: body, netID: session.netID, now: now)
         let clock = self.clock
-        let vanNames = try await vanNames()
         let render: @Sendable ([BookingOutcome]) throws -> StoredResponse = { outcomes in
-            try Self.render(outcomes, seriesID: seriesID, requested: rides.map(\.pickupAt), vanNames: vanNames, clock: clock)
+            try Self.render(outcomes, seriesID: seriesID, requested: rides.map(\.pickupAt), clock: clock)
         }
         let stored: StoredResponse
         if let key = request.headers[.init("Idempotency-Key")!], !key.isEmpty {
@@ -114,13 +112,13 @@ struct RideRoutes: Sendable {
     }
 
     /// The answer for the outcomes: 201 with the ride or series, or 409 with suggestions.
-    static func render(_ outcomes: [BookingOutcome], seriesID: UUID?, requested: [Date], vanNames: [Int64: String], clock: ServiceClock) throws -> StoredResponse {
+    static func render(_ outcomes: [BookingOutcome], seriesID: UUID?, requested: [Date], clock: ServiceClock) throws -> StoredResponse {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let seriesID else {
             switch outcomes[0] {
             case .booked(let ride):
-                return StoredResponse(status: 201, body: String(decoding: try encoder.encode(RideView(ride, vanNames: vanNames, clock: clock)), as: UTF8.self))
+                return StoredResponse(status: 201, body: String(decoding: try encoder.encode(RideView(ride, clock: clock)), as: UTF8.self))
             case .refused(let feasibility, let sentence):
                 return StoredResponse(status: 409, body: String(decoding: try conflict(feasibility, sentence: sentence, requested: requested[0], clock: clock).encoded(), as: UTF8.self))
             }
@@ -129,7 +127,7 @@ struct RideRoutes: Sendable {
         var conflicts: [SeriesView.Conflict] = []
         for (outcome, at) in zip(outcomes, requested) {
             switch outcome {
-            case .booked(let ride): booked.append(RideView(ride, vanNames: vanNames, clock: clock))
+            case .booked(let ride): booked.append(RideView(ride, clock: clock))
             case .refused(let feasibility, let sentence):
                 conflicts.append(SeriesView.Conflict(
                     requestedPickupAt: clock.format(at), reason: feasibility.reason?.code ?? "occupied", detail: sentence,
@@ -200,15 +198,14 @@ struct RideRoutes: Sendable {
         } catch let error as ValidationError {
             throw Problem.invalidFields([error])
         }
-        let names = try await vanNames()
-        return try Self.json(RideList(rides: page.rides.map { RideView($0, vanNames: names, clock: clock) }, next: page.next), request: request, context: context)
+        return try Self.json(RideList(rides: page.rides.map { RideView($0, clock: clock) }, next: page.next), request: request, context: context)
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let session = try Self.session(context)
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
               let ride = try await rides.find(id, for: session.netID) else { throw Self.noSuchRide() }
-        return try Self.json(RideView(ride, vanNames: try await vanNames(), clock: clock), request: request, context: context)
+        return try Self.json(RideView(ride, clock: clock), request: request, context: context)
     }
 
     struct CancelView: Encodable {
@@ -221,7 +218,7 @@ struct RideRoutes: Sendable {
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw Self.noSuchRide() }
         do {
             let cancelled = try await rides.cancel(id, for: session.netID, now: time.now, lateWithin: settings.policy.lateCancellation)
-            return try Self.json(CancelView(ride: RideView(cancelled.ride, vanNames: try await vanNames(), clock: clock), late: cancelled.late), request: request, context: context)
+            return try Self.json(CancelView(ride: RideView(cancelled.ride, clock: clock), late: cancelled.late), request: request, context: context)
         } catch let error as RiderRides.CancelError {
             switch error {
             case .notFound: throw Self.noSuchRide()
@@ -244,10 +241,6 @@ struct RideRoutes: Sendable {
     }
 
     // MARK: Helpers
-
-    private func vanNames() async throws -> [Int64: String] {
-        Dictionary(uniqueKeysWithValues: try await vans.list().map { ($0.id, $0.name) })
-    }
 
     private static func session(_ context: AppRequestContext) throws -> AuthenticatedSession {
         guard let session = context.session else { throw Problem.unauthorized(tokenGiven: false) }
