@@ -29,12 +29,25 @@ public protocol WebhookTransport: Sendable {
     func send(_ request: WebhookRequest) async throws -> Int
 }
 
-/// The real transport: AsyncHTTPClient's shared client (no shutdown needed).
+/// The real transport: one process-wide AsyncHTTPClient that fails fast when the receiver
+/// cannot be reached.
 public struct HTTPWebhookTransport: WebhookTransport {
     let client: HTTPClient
 
-    /// Uses `client` (default: the process-wide shared client).
-    public init(client: HTTPClient = .shared) { self.client = client }
+    /// The client for webhooks: a refused or unreachable connection fails the POST at once
+    /// (AsyncHTTPClient's default keeps reconnecting until the request's deadline, so a
+    /// receiver that is down held a delivery slot for the whole 10 s timeout), and a connect
+    /// may take 3 s. It lives as long as the process, like `HTTPClient.shared`, so it is
+    /// never shut down.
+    public static let failFast: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(3)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    /// Uses `client` (default: ``failFast``).
+    public init(client: HTTPClient = HTTPWebhookTransport.failFast) { self.client = client }
 
     /// POSTs with AsyncHTTPClient, within the request's timeout.
     public func send(_ request: WebhookRequest) async throws -> Int {

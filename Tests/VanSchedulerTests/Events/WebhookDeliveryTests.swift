@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOPosix
 import Synchronization
 import Testing
 import VanTestSupport
@@ -123,6 +125,30 @@ struct WebhookDeliveryTests {
         #expect(receiver.deliveries.count == 1)
         #expect(try await f.count("SELECT count(*) FROM deliveries WHERE delivered_at IS NULL") == 0)
         receiver.stop()
+        await f.db.close()
+    }
+
+    @Test func aReceiverThatIsDownFailsTheAttemptAtOnceNotAtTheTimeout() async throws {
+        let f = try await EventFixture()
+        // A loopback port nobody listens on: bound, read, closed.
+        let socket = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(socket.localAddress?.port)
+        try await socket.close()
+        var settings = EventSettings()
+        settings.webhookURL = "http://127.0.0.1:\(port)/hook"
+        settings.webhookSecret = WebhookReceiver.secret
+        settings.webhookTimeout = .seconds(600)
+        try await f.insertRide(pickupIn: 90)
+        // With AsyncHTTPClient's default the POST would reconnect until the 600 s deadline
+        // (and this test would hang); the webhook client gives up on the refused connection.
+        let loop = f.loop(settings)
+        let pass = try await withTimeout(seconds: 60) { try await loop.runOnce(now: f.now) }
+        #expect(pass.webhooksFailed == 1)
+        let error = try await f.db.pool.withConnection { conn in
+            try conn.query("SELECT last_error FROM deliveries WHERE sink = 'webhook'").first!.decode(String.self, at: 0)
+        }
+        #expect(!error.contains("deadlineExceeded"))
+        #expect(error.lowercased().contains("refused"), "\(error)")
         await f.db.close()
     }
 
