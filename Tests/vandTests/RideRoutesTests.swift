@@ -285,6 +285,29 @@ struct RideRoutesTests {
         await w.f.close()
     }
 
+    @Test func theNextOpeningSkipsClosureDaysAlsoBeyondTheWeek() async throws {
+        let w = try await BookingWorld()
+        let calendar = ServiceCalendarStore(pool: w.f.database.pool, timeZone: w.f.configuration.timeZone)
+        // Weekdays 09:00–17:00; the clock says Sunday 2026-11-29 07:00.
+        try await calendar.setHours(try (2...6).map { try ServiceWindow(weekday: $0, start: "09:00", end: "17:00") }, actor: "office")
+        try await w.f.application().test(.router) { client in
+            func next() async throws -> String? {
+                let service = try await client.get("/v1/service")
+                #expect(service.body["open_now"] as? Bool == false)
+                return service.body["next_opening"] as? String
+            }
+            #expect(try await next() == "2026-11-30T09:00:00-05:00")
+            try await calendar.addClosure(try LocalDate("2026-11-30"), reason: "Snow", actor: "office")
+            #expect(try await next() == "2026-12-01T09:00:00-05:00")
+            // Closed every weekday of this week and the next Monday: the Tuesday after.
+            for date in ["2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04", "2026-12-07"] {
+                try await calendar.addClosure(try LocalDate(date), reason: "Break", actor: "office")
+            }
+            #expect(try await next() == "2026-12-08T09:00:00-05:00")
+        }
+        await w.f.close()
+    }
+
     @Test func theOpenAPIDocumentListsEveryRoute() async throws {
         let w = try await BookingWorld()
         let router = buildRouter(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock)
