@@ -40,6 +40,26 @@ struct PostgresClientTests {
         await db.close()
     }
 
+    @Test func uuidsAreReadByHandExactlyAsFoundationReadsThem() async throws {
+        let db = try await TestCluster.makeDatabase()
+        let rows = try await db.pool.withConnection { conn in
+            try conn.query("SELECT u, u::text AS text FROM (SELECT gen_random_uuid() AS u FROM generate_series(1, 2000)) s").map { row in
+                (try row.decode(UUID.self, "u"), try row.decode(String.self, "text"))
+            }
+        }
+        #expect(rows.count == 2_000)
+        for (uuid, text) in rows { #expect(uuid == UUID(uuidString: text)) }
+        #expect(UUID.parseHex("A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11") == UUID(uuidString: "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"))
+        for bad in ["", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a111", "a0eebc99x9c0b-4ef8-bb6d-6bb9bd380a11",
+                    "g0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "a0eebc999c0b-4ef8-bb6d-6bb9bd380a11-"] {
+            #expect(UUID.parseHex(bad) == nil, "\(bad)")
+        }
+        await #expect(throws: PostgresError.self) {
+            try await db.pool.withConnection { try $0.query("SELECT 'not-a-uuid' AS u").first!.decode(UUID.self, "u") }
+        }
+        await db.close()
+    }
+
     @Test func nullsDecodeOnlyAsOptionals() async throws {
         let db = try await TestCluster.makeDatabase()
         let missing: String? = nil
