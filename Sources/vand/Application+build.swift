@@ -42,7 +42,7 @@ func buildRouter(
     let booking = BookingService(pool: database.pool, timeZone: configuration.timeZone)
     let places = PlaceStore(pool: database.pool)
     RideRoutes(
-        auth: riderAuth, booking: booking, rides: RiderRides(pool: database.pool), places: places,
+        auth: riderAuth, booking: booking, rides: RiderRides(pool: database.pool),
         settings: configuration.booking, clock: serviceClock, time: clock, metrics: metrics
     ).register(on: router)
     ServiceRoutes(

@@ -26,10 +26,13 @@ SELECT net_id, name, email, note, valid_until, added_by, added_at FROM whitelist
 SELECT id, name, array_to_json(aliases)::text, lat, lon FROM places ORDER BY name;
 BEGIN;
 SELECT id, name, seats, wheelchair_positions, active FROM vans WHERE active OR false ORDER BY active DESC, name;
-SELECT value FROM settings WHERE key = 'scheduler';
-SELECT to_char(day, 'YYYY-MM-DD') FROM closures WHERE day BETWEEN current_date AND current_date + 5;
--- chr(58) is ':' — pgbench would take a literal colon-name for one of its variables.
-SELECT weekday, to_char(start_time, 'HH24' || chr(58) || 'MI'), to_char(end_time, 'HH24' || chr(58) || 'MI') FROM service_hours ORDER BY weekday, start_time;
+SELECT (SELECT value FROM settings WHERE key = 'scheduler') AS settings,
+       (SELECT coalesce(json_agg(to_char(day, 'YYYY-MM-DD')), '[]')
+        FROM closures WHERE day BETWEEN current_date AND current_date + 5) AS closures,
+       -- chr(58) is ':' — pgbench would take a literal colon-name for one of its variables.
+       (SELECT coalesce(json_agg(json_build_object('weekday', weekday, 'start', to_char(start_time, 'HH24' || chr(58) || 'MI'),
+                                                   'end', to_char(end_time, 'HH24' || chr(58) || 'MI')) ORDER BY weekday, start_time), '[]')
+        FROM service_hours) AS hours;
 SELECT set_config('vand.actor', :net_id, true);
 SELECT pg_advisory_xact_lock(1986096740, day) FROM unnest(ARRAY[:d1, :d2]::int[]) AS day;
 SELECT id, van_id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon

@@ -66,6 +66,14 @@ public struct BookingService: Sendable {
         self.calendar = ServiceCalendarStore(pool: pool, timeZone: timeZone)
     }
 
+    /// What a booking request needs before it is validated: whether `netID` may book today
+    /// and the places to match its pickup and drop-off against — one pool round trip.
+    public func requestContext(for netID: NetID, today: LocalDate) async throws -> (eligibility: Eligibility, places: [Place]) {
+        try await pool.withConnection { conn in
+            (try WhitelistStore(conn).eligibility(netID, today: today), try PlaceStore.list(conn))
+        }
+    }
+
     /// Books `ride` if its time is free; otherwise returns the scheduler's refusal with suggestions.
     /// `now` bounds suggestions (none in the past).
     public func book(_ ride: NewRide, now: Date) async throws -> BookingOutcome {

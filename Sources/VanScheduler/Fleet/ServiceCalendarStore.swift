@@ -94,19 +94,37 @@ public struct ServiceCalendarStore: Sendable {
         return try await pool.withConnection { try Self.scheduler($0, timeZone: zone, around: date) }
     }
 
+    /// The settings, the closures from two days before `date` to three after, and the weekly
+    /// hours — in one statement (one round trip on the booking path instead of three).
     static func scheduler(_ conn: PostgresConnection, timeZone: TimeZone, around date: Date) throws -> Scheduler {
-        let settings = try settings(conn)
         let day = LocalDate(containing: date.addingTimeInterval(-2 * 86_400), in: timeZone)
-        let closures = try conn.query("""
-            SELECT to_char(day, 'YYYY-MM-DD') FROM closures WHERE day BETWEEN \(day.description)::date AND \(day.description)::date + 5
-            """).map { try LocalDate(try $0.decode(String.self, at: 0)) }
+        guard let row = try conn.query("""
+            SELECT (SELECT value FROM settings WHERE key = 'scheduler') AS settings,
+                   (SELECT coalesce(json_agg(to_char(day, 'YYYY-MM-DD')), '[]')
+                    FROM closures WHERE day BETWEEN \(day.description)::date AND \(day.description)::date + 5) AS closures,
+                   (SELECT coalesce(json_agg(json_build_object('weekday', weekday, 'start', to_char(start_time, 'HH24:MI'),
+                                                               'end', to_char(end_time, 'HH24:MI')) ORDER BY weekday, start_time), '[]')
+                    FROM service_hours) AS hours
+            """).first else { throw PostgresError(kind: .decoding, message: "the calendar query returned no row") }
+        let settings = try row.decode(PostgresJSON<SchedulerSettings>?.self, "settings")?.value ?? SchedulerSettings()
+        let closures = try row.decode(PostgresJSON<[String]>.self, "closures").value.map { try LocalDate($0) }
+        let windows = try row.decode(PostgresJSON<[StoredWindow]>.self, "hours").value.map {
+            try ServiceWindow(weekday: $0.weekday, start: $0.start, end: $0.end)
+        }
         return Scheduler(
             estimator: settings.estimator,
-            hours: try hours(conn, timeZone: timeZone),
+            hours: ServiceHours(timeZone: timeZone, windows: windows),
             closures: Set(closures),
             searchWindow: TimeInterval(settings.searchWindowMinutes * 60),
             step: TimeInterval(settings.stepMinutes * 60)
         )
+    }
+
+    /// A `service_hours` row as the calendar query returns it.
+    private struct StoredWindow: Codable, Sendable {
+        let weekday: Int
+        let start: String
+        let end: String
     }
 
     static func hours(_ conn: PostgresConnection, timeZone: TimeZone) throws -> ServiceHours {

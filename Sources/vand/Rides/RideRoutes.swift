@@ -13,7 +13,6 @@ struct RideRoutes: Sendable {
     let auth: RiderAuth
     let booking: BookingService
     let rides: RiderRides
-    let places: PlaceStore
     let settings: BookingSettings
     let clock: ServiceClock
     let time: any TimeSource
@@ -32,11 +31,13 @@ struct RideRoutes: Sendable {
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let session = try Self.session(context)
-        try await auth.requireEligibleRider(context)
+        let now = time.now
+        // The whitelist check and the places in one round trip (a 403 still comes before any body error).
+        let prepared = try await booking.requestContext(for: session.netID, today: LocalDate(containing: now, in: clock.timeZone))
+        guard prepared.eligibility.isEligible else { throw auth.problem(.notEligible(until: prepared.eligibility.until)) }
         let raw = try await request.collectBody()
         let body = try Request.decodeJSON(BookRideRequest.self, from: raw)
-        let now = time.now
-        let (rides, seriesID) = try await newRides(from: body, netID: session.netID, now: now)
+        let (rides, seriesID) = try newRides(from: body, netID: session.netID, places: prepared.places, now: now)
         let clock = self.clock
         let render: @Sendable ([BookingOutcome]) throws -> StoredResponse = { outcomes in
             try Self.render(outcomes, seriesID: seriesID, requested: rides.map(\.pickupAt), clock: clock)
@@ -63,7 +64,7 @@ struct RideRoutes: Sendable {
     }
 
     /// Validates the request (every problem at once, each naming its field) and builds the rides.
-    private func newRides(from body: BookRideRequest, netID: NetID, now: Date) async throws -> ([NewRide], UUID?) {
+    private func newRides(from body: BookRideRequest, netID: NetID, places: [Place], now: Date) throws -> ([NewRide], UUID?) {
         let policy = settings.policy
         var problems: [ValidationError] = []
         func check(_ work: () throws -> Void) throws {
@@ -80,7 +81,7 @@ struct RideRoutes: Sendable {
             problems.append(ValidationError(field: "repeat", reason: "an on-demand ride cannot repeat; book a scheduled series"))
         }
         if problems.isEmpty { try check { try policy.checkPickupTime(pickupAt, now: now) } }
-        let matcher = PlaceMatcher(places: try await places.list(), policy: policy)
+        let matcher = PlaceMatcher(places: places, policy: policy)
         var pickup = RideEndpoint(), dropoff = RideEndpoint()
         try check { pickup = try matcher.resolve(body.pickup.value, field: "pickup") }
         try check { dropoff = try matcher.resolve(body.dropoff.value, field: "dropoff") }
