@@ -46,7 +46,9 @@ WITH r AS (
         pickup_address, pickup_lat, pickup_lon, pickup_place_id,
         dropoff_address, dropoff_lat, dropoff_lon, dropoff_place_id,
         requested_at, pickup_at, estimated_dropoff_at, needs_wheelchair, companions, note, status, van_id, series_id)
-    VALUES (gen_random_uuid(), :net_id, 'scheduled',
+    -- vand makes time-ordered (version 7) ride ids; this is the same layout: Unix milliseconds first.
+    VALUES (encode(overlay(uuid_send(gen_random_uuid()) PLACING substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3) FROM 1 FOR 6), 'hex')::uuid,
+        :net_id, 'scheduled',
         NULL, 41.31633, -72.92241, 4,
         NULL, 41.30917, -72.93139, 5,
         now(), to_timestamp(:t), to_timestamp(:t + 436), false, 0, NULL, 'pending', :van, NULL)

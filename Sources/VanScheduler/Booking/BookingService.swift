@@ -27,7 +27,7 @@ public struct NewRide: Sendable, Hashable {
     public var status: RideStatus
 
     /// Creates a request.
-    public init(id: UUID = UUID(), netID: NetID, kind: RideKind = .scheduled, pickup: RideEndpoint, dropoff: RideEndpoint,
+    public init(id: UUID = .timeOrdered(), netID: NetID, kind: RideKind = .scheduled, pickup: RideEndpoint, dropoff: RideEndpoint,
                 pickupAt: Date, needsWheelchair: Bool = false, companions: Int = 0, note: String? = nil,
                 seriesID: UUID? = nil, status: RideStatus = .pending) {
         self.id = id

@@ -99,7 +99,7 @@ struct RideRoutes: Sendable {
                 times = try Recurrence(weekdays: weekdays, until: until).occurrences(startingAt: pickupAt, in: clock.timeZone)
                 if times.isEmpty { throw ValidationError(field: "repeat", reason: "no chosen weekday falls between pickup_at and until") }
             }
-            seriesID = UUID()
+            seriesID = .timeOrdered()
         }
         guard problems.isEmpty else { throw Problem.invalidFields(problems) }
         let status: RideStatus = settings.autoApprove ? .approved : .pending
