@@ -109,7 +109,7 @@ public struct LocalDate: Hashable, Sendable, Codable, Comparable, CustomStringCo
         return era * 146_097 + doe - 719_468
     }
 
-    private static func daysIn(month: Int, year: Int) -> Int {
+    static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30

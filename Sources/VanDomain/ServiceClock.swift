@@ -18,20 +18,11 @@ public struct ServiceClock: Sendable, Hashable {
     public func format(_ date: Date) -> String {
         let offset = timeZone.secondsFromGMT(for: date)
         let seconds = Int(floor((date.timeIntervalSince1970 * 1_000).rounded() / 1_000)) + offset
-        var days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
-        days += 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let civil = LocalDate(dayNumber: days)
         func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
-        var text = "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
+        var text = "\(civil.year)-\(two(civil.month))-\(two(civil.day))T\(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
         if offset == 0 {
             text += "Z"
         } else {
@@ -72,9 +63,7 @@ public struct ServiceClock: Sendable, Hashable {
               let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
               let hour = number(11, 2), let minute = number(14, 2),
               year >= 1900, (1...12).contains(month), hour < 24, minute < 60 else { return nil }
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-        guard (1...monthDays).contains(day) else { return nil }
+        guard (1...LocalDate.daysIn(month: month, year: year)).contains(day) else { return nil }
         var index = 16
         var second = 0
         if index < bytes.count, bytes[index] == 58 {
@@ -82,13 +71,7 @@ public struct ServiceClock: Sendable, Hashable {
             second = value
             index += 3
         }
-        // Days since 1970-01-01 (H. Hinnant's days_from_civil).
-        let y = month <= 2 ? year - 1 : year
-        let era = y / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let local = (era * 146_097 + dayOfEra - 719_468) * 86_400 + hour * 3_600 + minute * 60 + second
+        let local = LocalDate(checkedYear: year, month: month, day: day).dayNumber * 86_400 + hour * 3_600 + minute * 60 + second
         if index == bytes.count {
             guard bytes[10] == 84 || bytes[10] == 32 else { return nil }  // 'T' or ' '
             // In the service zone: the offset must be the same three hours either side.
