@@ -35,7 +35,7 @@ func buildRouter(
     router.add(middleware: ProblemMiddleware())
     HealthRoutes(database: database).register(on: router)
     MetricsRoute(metrics: metrics, pool: database.pool, reminderLead: configuration.events.reminderLead).register(on: router)
-    // Booking routes take the same `riderAuth`: .authenticator() then .eligibleRider.
+    // Booking routes take the same `riderAuth`: .authenticator(), then POST /v1/rides checks the whitelist.
     let riderAuth = makeRiderAuth(configuration: configuration, database: database, clock: clock)
     AccountRoutes(auth: riderAuth).register(on: router)
     let serviceClock = ServiceClock(timeZone: configuration.timeZone)

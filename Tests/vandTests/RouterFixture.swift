@@ -27,15 +27,9 @@ struct RouterFixture {
         whitelist = WhitelistAdministration(riders: riders)
     }
 
-    /// The production router, plus `GET /v1/probe` behind the booking routes' checks
-    /// (authenticator, then eligibility), standing in for the booking routes to come.
+    /// The production router.
     func router() -> Router<AppRequestContext> {
-        let router = buildRouter(configuration: configuration, database: database, clock: clock)
-        let auth = makeRiderAuth(configuration: configuration, database: database, clock: clock)
-        router.group("v1/probe").add(middleware: auth.authenticator()).add(middleware: auth.eligibleRider).get { _, context in
-            context.session?.netID.rawValue ?? "?"
-        }
-        return router
+        buildRouter(configuration: configuration, database: database, clock: clock)
     }
 
     func application(_ router: Router<AppRequestContext>? = nil) -> some ApplicationProtocol {

@@ -28,19 +28,6 @@ struct RiderAuth: Sendable {
     func authenticator(allowingPasswordChange: Bool = false) -> BearerAuthenticator {
         BearerAuthenticator(auth: self, allowPasswordChangeSessions: allowingPasswordChange)
     }
-
-    /// Middleware for the booking routes: 403 (with the hotline) for a rider who is not
-    /// on the whitelist or whose entry expired. Put it after ``authenticator(allowingPasswordChange:)``.
-    var eligibleRider: RequireEligibleRider { RequireEligibleRider(auth: self) }
-
-    /// The check behind ``eligibleRider``, for a route that wants to call it directly.
-    @discardableResult
-    func requireEligibleRider(_ context: AppRequestContext) async throws -> Eligibility {
-        guard let session = context.session else { throw Problem.unauthorized(tokenGiven: false) }
-        let eligibility = try await accounts.eligibility(session.netID)
-        guard eligibility.isEligible else { throw problem(.notEligible(until: eligibility.until)) }
-        return eligibility
-    }
 }
 
 /// Verifies `Authorization: Bearer <token>` and sets ``AppRequestContext/session``.
@@ -57,17 +44,6 @@ struct BearerAuthenticator: RouterMiddleware {
         if session.mustChangePassword && !allowPasswordChangeSessions { throw auth.problem(.passwordChangeRequired) }
         var context = context
         context.session = session
-        return try await next(request, context)
-    }
-}
-
-/// 403 unless the logged-in rider is on the whitelist today. See ``RiderAuth/eligibleRider``.
-struct RequireEligibleRider: RouterMiddleware {
-    typealias Context = AppRequestContext
-    let auth: RiderAuth
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        try await auth.requireEligibleRider(context)
         return try await next(request, context)
     }
 }
