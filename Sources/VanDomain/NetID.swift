@@ -5,7 +5,7 @@ import Foundation
 /// Always normalized (trimmed, lowercased) and valid: 2–32 characters, starting with
 /// a letter, then letters, digits, or `.`, `_`, `-` (never at the end).
 /// Encodes as a plain JSON string; decoding validates.
-public struct NetID: Hashable, Sendable, Codable, CustomStringConvertible, Comparable {
+public struct NetID: Hashable, Sendable, ValidatedString, Comparable {
     /// The normalized ID, e.g. `"jd123"`.
     public let rawValue: String
 
@@ -20,21 +20,6 @@ public struct NetID: Hashable, Sendable, Codable, CustomStringConvertible, Compa
         let value = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         self.rawValue = try Self.validated(value)
     }
-
-    /// Decodes from a single JSON string, validating it like `init(_:)`.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        try self.init(container.decode(String.self))
-    }
-
-    /// Encodes as a single JSON string.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
-    /// The normalized ID.
-    public var description: String { rawValue }
 
     /// Orders IDs alphabetically by their normalized form.
     public static func < (lhs: NetID, rhs: NetID) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -63,4 +48,9 @@ public struct NetID: Hashable, Sendable, Codable, CustomStringConvertible, Compa
     private static func isLetter(_ s: Unicode.Scalar) -> Bool { ("a"..."z").contains(s) }
     private static func isDigit(_ s: Unicode.Scalar) -> Bool { ("0"..."9").contains(s) }
     private static func isPunctuation(_ s: Unicode.Scalar) -> Bool { s == "." || s == "_" || s == "-" }
+}
+
+extension NetID {
+    /// ``init(_:)``, for decoding.
+    public init(validating text: String) throws(ValidationError) { try self.init(text) }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// An e-mail address a rider can be reached at, checked for shape only
 /// (one `@`, a dotted domain, no spaces); whether it exists is not our business.
-public struct EmailAddress: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct EmailAddress: Hashable, Sendable, ValidatedString {
     /// The trimmed address, domain lowercased, e.g. `"jd123@example.edu"`.
     public let rawValue: String
 
@@ -31,18 +31,9 @@ public struct EmailAddress: Hashable, Sendable, Codable, CustomStringConvertible
         }
         rawValue = "\(parts[0])@\(parts[1].lowercased())"
     }
+}
 
-    /// Decodes from a JSON string, validating it.
-    public init(from decoder: any Decoder) throws {
-        try self.init(decoder.singleValueContainer().decode(String.self))
-    }
-
-    /// Encodes as a JSON string.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
-    /// The address.
-    public var description: String { rawValue }
+extension EmailAddress {
+    /// ``init(_:field:)``, for decoding.
+    public init(validating text: String) throws(ValidationError) { try self.init(text) }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// leading `+` (`"(607) 555-0100"` becomes `"6075550100"`).
 ///
 /// Country rules are not guessed: any 7 to 15 digits (the E.164 maximum) pass.
-public struct PhoneNumber: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct PhoneNumber: Hashable, Sendable, ValidatedString {
     /// Digits, with a leading `+` when one was given.
     public let rawValue: String
 
@@ -28,18 +28,9 @@ public struct PhoneNumber: Hashable, Sendable, Codable, CustomStringConvertible 
         }
         rawValue = (plus ? "+" : "") + digits
     }
+}
 
-    /// Decodes from a JSON string, validating it.
-    public init(from decoder: any Decoder) throws {
-        try self.init(decoder.singleValueContainer().decode(String.self))
-    }
-
-    /// Encodes as a JSON string.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
-    /// The normalized number.
-    public var description: String { rawValue }
+extension PhoneNumber {
+    /// ``init(_:field:)``, for decoding.
+    public init(validating text: String) throws(ValidationError) { try self.init(text) }
 }
