@@ -14,6 +14,8 @@ let package = Package(
         .executable(name: "vanadmin", targets: ["vanadmin"]),
         .library(name: "VanDomain", targets: ["VanDomain"]),
         .library(name: "VanScheduler", targets: ["VanScheduler"]),
+        .library(name: "VanPostgres", targets: ["VanPostgres"]),
+        .library(name: "VanServices", targets: ["VanServices"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -33,11 +35,24 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        .target(name: "VanScheduler", dependencies: ["VanDomain"], swiftSettings: swiftSettings),
         .target(
-            name: "VanScheduler",
+            name: "VanPostgres",
+            dependencies: [
+                "CPostgres",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "VanServices",
             dependencies: [
                 "VanDomain",
-                "CPostgres",
+                "VanScheduler",
+                "VanPostgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -55,6 +70,8 @@ let package = Package(
             dependencies: [
                 "VanDomain",
                 "VanScheduler",
+                "VanServices",
+                "VanPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -68,6 +85,8 @@ let package = Package(
             dependencies: [
                 "VanDomain",
                 "VanScheduler",
+                "VanServices",
+                "VanPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -78,6 +97,8 @@ let package = Package(
             dependencies: [
                 "VanDomain",
                 "VanScheduler",
+                "VanServices",
+                "VanPostgres",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -85,17 +106,24 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "VanDomainTests", dependencies: ["VanDomain"], swiftSettings: swiftSettings),
+        .testTarget(name: "VanDomainTests", dependencies: ["VanDomain", "VanTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "VanSchedulerTests", dependencies: ["VanScheduler", "VanDomain", "VanTestSupport"], swiftSettings: swiftSettings),
         .target(
             name: "VanTestSupport",
-            dependencies: ["VanScheduler"],
+            dependencies: ["VanDomain", "VanServices", "VanPostgres"],
             path: "Tests/VanTestSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "VanSchedulerTests",
+            name: "VanPostgresTests",
+            dependencies: ["VanPostgres", "VanTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "VanServicesTests",
             dependencies: [
-                "VanScheduler",
+                "VanServices",
+                "VanPostgres",
                 "VanTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -105,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "vanadminTests",
-            dependencies: ["vanadmin", "VanTestSupport"],
+            dependencies: ["vanadmin", "VanTestSupport", "VanServices", "VanPostgres"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -113,6 +141,8 @@ let package = Package(
             dependencies: [
                 "vand",
                 "VanTestSupport",
+                "VanServices",
+                "VanPostgres",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],

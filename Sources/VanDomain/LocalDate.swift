@@ -87,7 +87,7 @@ public struct LocalDate: Hashable, Sendable, Codable, Comparable, CustomStringCo
     }
 
     /// The date with day number `dayNumber` (H. Hinnant's `civil_from_days`).
-    init(dayNumber: Int) {
+    public init(dayNumber: Int) {
         let z = dayNumber + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -100,7 +100,7 @@ public struct LocalDate: Hashable, Sendable, Codable, Comparable, CustomStringCo
     }
 
     /// Days since 1970-01-01 (H. Hinnant's `days_from_civil`).
-    var dayNumber: Int {
+    public var dayNumber: Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400

@@ -8,25 +8,29 @@ import Foundation
 /// - a time skipped by spring-forward (02:30) becomes the instant the clocks jump (03:00);
 /// - a time that happens twice at fall-back (01:30) becomes its first occurrence.
 /// Both are "the earliest instant whose wall clock reads at least this time".
-struct WallClock: Sendable {
-    let timeZone: TimeZone
+public struct WallClock: Sendable {
+    /// The zone whose wall clock this reads.
+    public let timeZone: TimeZone
+
+    /// A wall clock for `timeZone`.
+    public init(timeZone: TimeZone) { self.timeZone = timeZone }
 
     private static let secondsPerDay: Int64 = 86_400
 
     /// The local day number containing `date`.
-    func day(containing date: Date) -> Int {
+    public func day(containing date: Date) -> Int {
         let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
         return Int((local / Double(Self.secondsPerDay)).rounded(.down))
     }
 
     /// The weekday of a local day number: 1 = Sunday … 7 = Saturday.
-    static func weekday(ofDay day: Int) -> Int {
+    public static func weekday(ofDay day: Int) -> Int {
         // 1970-01-01 was a Thursday (5).
         ((day + 4) % 7 + 7) % 7 + 1
     }
 
     /// The instant the wall clock reads `minute` minutes after the start of local `day`.
-    func instant(day: Int, minute: Int) -> Date {
+    public func instant(day: Int, minute: Int) -> Date {
         let wall = Int64(day) * Self.secondsPerDay + Int64(minute) * 60
         // Offsets in force a day either side bracket any transition near `wall`.
         let before = offset(at: wall - Self.secondsPerDay)

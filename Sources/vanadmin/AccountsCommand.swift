@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import VanDomain
-import VanScheduler
+import VanServices
 
 /// `--as NAME`: who is acting, for the audit log.
 struct ActorOptions: ParsableArguments {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import VanDomain
+import VanServices
 import VanScheduler
 
 /// `vanadmin hours show|set`: weekly service windows.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import VanScheduler
+import VanServices
 
 /// `vanadmin events …`: webhook deliveries that failed.
 struct EventsCommand: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import VanDomain
-import VanScheduler
+import VanServices
 
 /// `vanadmin manifest --van V --date D`: the driver's run sheet.
 struct ManifestCommand: AsyncParsableCommand {

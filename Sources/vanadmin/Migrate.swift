@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import VanScheduler
+import VanServices
+import VanPostgres
 
 /// `vanadmin migrate`: apply pending migrations, or list them with `--check`.
 struct Migrate: AsyncParsableCommand {

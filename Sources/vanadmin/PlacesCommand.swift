@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import VanDomain
-import VanScheduler
+import VanServices
 
 /// `vanadmin places …`: campus landmarks.
 struct PlacesCommand: AsyncParsableCommand {

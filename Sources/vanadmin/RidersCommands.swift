@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import VanDomain
-import VanScheduler
+import VanServices
 
 /// `vanadmin riders …`: rider logins.
 struct RidersCommand: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import VanDomain
-import VanScheduler
+import VanServices
 
 /// `vanadmin rides …`: see and decide rides.
 struct RidesCommand: AsyncParsableCommand {

@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import Logging
 import VanDomain
-import VanScheduler
+import VanServices
+import VanPostgres
 
 /// `vanadmin`: the dispatcher's command line.
 @main
@@ -39,7 +40,7 @@ func withDatabase(migrate: Bool = true, _ body: (Database) async throws -> Void)
     }
     do {
         try await body(database)
-    } catch let error as PostgresError {
+    } catch let error as PGError {
         await database.close()
         throw CLIError("\(error)")
     } catch let error as MigrationError {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import VanDomain
-import VanScheduler
+import VanServices
 
 /// `vanadmin vans …`: the fleet.
 struct VansCommand: AsyncParsableCommand {

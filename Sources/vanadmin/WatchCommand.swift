@@ -2,7 +2,8 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Glibc
-import VanScheduler
+import VanServices
+import VanPostgres
 
 /// `vanadmin watch [--since ID]`: the dispatcher's live feed of ride events.
 struct WatchCommand: AsyncParsableCommand {
@@ -29,7 +30,7 @@ struct WatchCommand: AsyncParsableCommand {
             let json = self.json
             let watching = Task {
                 var last = start
-                let events = PostgresListener.events(configuration: configuration, channels: ["vand_ride_events"])
+                let events = PGListener.events(configuration: configuration, channels: ["vand_ride_events"])
                 // The first `.listening` (and one after every reconnect) reads what was missed.
                 do {
                     for await _ in events {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import VanDomain
-import VanScheduler
+import VanServices
 
 /// `vanadmin whitelist …`: who may book rides.
 struct WhitelistCommand: AsyncParsableCommand {

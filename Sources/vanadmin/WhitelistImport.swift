@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Synchronization
 import VanDomain
-import VanScheduler
+import VanServices
 
 #if canImport(Glibc)
 import Glibc

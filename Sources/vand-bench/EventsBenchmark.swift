@@ -4,7 +4,8 @@ import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
-import VanScheduler
+import VanServices
+import VanPostgres
 
 /// `vand-bench events [count]`: from the commit of a ride change to the webhook's arrival at
 /// a local receiver (p50/p99 over `count` changes, one after another), then how late reminders
@@ -96,7 +97,7 @@ struct EventsBenchmark {
     private func openDatabase(logger: Logger) async throws -> (Database, @Sendable () -> Void) {
         let sql = Migration.defaultDirectory()
         if let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty {
-            let database = Database(pool: PostgresPool(configuration: PostgresConfiguration(connectionString: url), size: 4, logger: logger))
+            let database = Database(pool: PGPool(configuration: PGConfiguration(connectionString: url), size: 4, logger: logger))
             _ = try await MigrationRunner(directory: sql, logger: logger).migrate(pool: database.pool)
             return (database, {})
         }
@@ -105,7 +106,7 @@ struct EventsBenchmark {
             try cluster.start()
             try cluster.createDatabase("bench")
         }
-        let database = Database(pool: PostgresPool(configuration: PostgresConfiguration(connectionString: cluster.connectionString(database: "bench")), size: 4, logger: logger))
+        let database = Database(pool: PGPool(configuration: PGConfiguration(connectionString: cluster.connectionString(database: "bench")), size: 4, logger: logger))
         _ = try await MigrationRunner(directory: sql, logger: logger).migrate(pool: database.pool)
         return (database, {
             try? cluster.forceStop(mode: "fast")

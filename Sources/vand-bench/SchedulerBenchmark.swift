@@ -1,5 +1,6 @@
 import Foundation
 import VanDomain
+import VanScheduler
 
 /// Times `Scheduler.check` for one request among `vans` vans and `rides` rides in a day,
 /// on a seeded random but realistic day (so runs are comparable).

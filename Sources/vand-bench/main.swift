@@ -1,4 +1,5 @@
 import Foundation
+import VanScheduler
 
 // vand-bench: benchmarks that print numbers. Build in release mode (scripts/bench).
 // `vand-bench scheduler [requests]`: slot finding among 30 vans and 300 / 3,000 / 30,000 rides.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
-import VanScheduler
+import VanServices
+import VanPostgres
 
 /// Everything `vand` reads from its environment, with defaults that work on a laptop.
 struct AppConfiguration: Sendable {

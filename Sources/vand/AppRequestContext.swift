@@ -1,5 +1,5 @@
 import Hummingbird
-import VanScheduler
+import VanServices
 
 /// The request context every route sees: Hummingbird's core storage plus the
 /// rider's session once ``BearerAuthenticator`` has verified a token.

@@ -2,7 +2,8 @@ import Hummingbird
 import NIOCore
 import Logging
 import VanDomain
-import VanScheduler
+import VanServices
+import VanPostgres
 
 /// Builds the whole HTTP application from configuration and an open database.
 /// Tests call this same function with a test database and port 0.

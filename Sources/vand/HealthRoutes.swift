@@ -1,5 +1,5 @@
 import Hummingbird
-import VanScheduler
+import VanServices
 
 /// `GET /healthz` (the process is up) and `GET /readyz` (the database answers).
 struct HealthRoutes: Sendable {

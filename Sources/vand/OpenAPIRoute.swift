@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
-import VanScheduler
+import VanServices
+import VanPostgres
 
 /// `GET /openapi.yaml`: the API description kept in the repository (`openapi.yaml`,
 /// installed beside `sql/`). Read once at start-up.

@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
-import VanScheduler
+import VanServices
+import VanPostgres
 
 /// Turns every error into problem+json: database outages become 503 with
 /// Retry-After, unknown routes 404, anything unexpected a 500 that reveals nothing.
@@ -10,7 +11,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let problem as Problem {
             throw problem
-        } catch let error as PostgresError where error.isConnectionProblem {
+        } catch let error as PGError where error.isConnectionProblem {
             context.logger.warning("database unavailable", metadata: ["error": "\(error)"])
             throw Problem.databaseUnavailable()
         } catch let error as HTTPError {

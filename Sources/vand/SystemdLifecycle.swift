@@ -5,7 +5,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import UnixSignals
-import VanScheduler
+import VanServices
 
 /// Talks to systemd for the whole process: `WATCHDOG=1` at half of `WATCHDOG_USEC`
 /// while running, `STOPPING=1` when graceful shutdown starts, and — since a

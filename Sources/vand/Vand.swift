@@ -4,7 +4,7 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import UnixSignals
-import VanScheduler
+import VanServices
 
 /// `vand`: the van dispatch service.
 @main

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import UnixSignals
-import VanScheduler
+import VanServices
 
 /// `vand worker`: only the trigger loop (reminders and event delivery), no HTTP.
 /// Run as many as you like against one database; each event is delivered once between them.

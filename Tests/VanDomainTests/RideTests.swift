@@ -1,28 +1,12 @@
 import Foundation
+import VanTestSupport
 import Testing
 @testable import VanDomain
 
 @Suite struct RideTests {
-    static func sample(status: RideStatus = .pending) throws -> Ride {
-        let start = utc("2026-11-18T15:00:00Z")
-        return Ride(
-            id: UUID(uuidString: "6F1B1C1E-0000-4000-8000-000000000001")!,
-            netID: try NetID("jd123"),
-            kind: .scheduled,
-            pickup: RideEndpoint(placeID: 1, placeName: "SSS"),
-            dropoff: RideEndpoint(address: "55 Lock St", coordinate: try Coordinate(latitude: 41.317, longitude: -72.93)),
-            requestedAt: start,
-            pickupAt: start.addingTimeInterval(3_600),
-            estimatedDropoffAt: start.addingTimeInterval(4_500),
-            companions: 1,
-            status: status,
-            createdAt: start,
-            updatedAt: start
-        )
-    }
 
     @Test func applyMovesThroughTheLifecycle() throws {
-        var ride = try Self.sample()
+        var ride = try Ride.sample()
         try ride.apply(.approved)
         #expect(ride.status == .approved)
         let later = utc("2026-11-18T16:20:00Z")
@@ -32,7 +16,7 @@ import Testing
     }
 
     @Test func refusedApplyLeavesTheRideUnchanged() throws {
-        var ride = try Self.sample(status: .rejected)
+        var ride = try Ride.sample(status: .rejected)
         let before = ride
         #expect(throws: RideTransitionError(from: .rejected, to: .approved)) {
             try ride.apply(.approved, at: utc("2026-11-18T16:20:00Z"))
@@ -41,13 +25,13 @@ import Testing
     }
 
     @Test func occupiesVanFromPickupToDropoff() throws {
-        let ride = try Self.sample()
+        let ride = try Ride.sample()
         #expect(ride.occupiedInterval == DateInterval(start: ride.pickupAt, end: ride.estimatedDropoffAt))
         #expect(ride.seatsNeeded == 2)
     }
 
     @Test func roundTripsThroughJSON() throws {
-        let ride = try Self.sample()
+        let ride = try Ride.sample()
         #expect(try JSONDecoder().decode(Ride.self, from: JSONEncoder().encode(ride)) == ride)
     }
 

@@ -1,3 +1,4 @@
+import VanTestSupport
 import Testing
 @testable import VanDomain
 

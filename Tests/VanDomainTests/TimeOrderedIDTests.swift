@@ -1,4 +1,5 @@
 import Foundation
+import VanTestSupport
 import Testing
 import VanDomain
 

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import VanScheduler
+import VanServices
 
 /// A clock that stands still until a test moves it, so expiry and lockout tests never sleep.
 public final class ManualClock: TimeSource {

@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 import Logging
 import NIOPosix
-import VanScheduler
+import VanServices
+import VanPostgres
 
 /// One throwaway PostgreSQL cluster per test process, with a migrated template
 /// database; every suite gets its own database copied from the template, so
@@ -19,14 +20,14 @@ public enum TestCluster {
     struct Shared: Sendable {
         /// Connection string for a database name.
         let connectionString: @Sendable (String) -> String
-        let admin: PostgresConfiguration
+        let admin: PGConfiguration
     }
 
     /// A fresh, migrated database of its own.
     public static func makeDatabase(poolSize: Int = 4, label: String = #function) async throws -> Database {
         let name = try await makeDatabaseName(template: "vand_template")
         let shared = try await shared.value
-        let pool = PostgresPool(configuration: PostgresConfiguration(connectionString: shared.connectionString(name)), size: poolSize, logger: quietLogger)
+        let pool = PGPool(configuration: PGConfiguration(connectionString: shared.connectionString(name)), size: poolSize, logger: quietLogger)
         return Database(pool: pool)
     }
 
@@ -40,7 +41,7 @@ public enum TestCluster {
         let shared = try await shared.value
         let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
         try await NIOThreadPool.singleton.runIfActive {
-            let admin = try PostgresConnection(configuration: shared.admin)
+            let admin = try PGConnection(configuration: shared.admin)
             defer { admin.close() }
             try admin.execute(simple: "CREATE DATABASE \(name) TEMPLATE \(template)")
         }
@@ -64,7 +65,7 @@ extension TestCluster.Shared {
     static func start() async throws -> TestCluster.Shared {
         let shared: TestCluster.Shared
         if let url = ProcessInfo.processInfo.environment["VAND_TEST_DATABASE_URL"], !url.isEmpty {
-            let admin = PostgresConfiguration(connectionString: url)
+            let admin = PGConfiguration(connectionString: url)
             shared = TestCluster.Shared(connectionString: { name in "\(url) dbname=\(name)" }, admin: admin)
         } else {
             let cluster = EmbeddedPostgres(directory: TestCluster.directory, ephemeral: true, logger: TestCluster.quietLogger)
@@ -74,16 +75,16 @@ extension TestCluster.Shared {
                 throw TestClusterError(reason: "could not start a throwaway PostgreSQL for the tests: \(error)")
             }
             atexit { TestCluster.destroy() }
-            shared = TestCluster.Shared(connectionString: { cluster.connectionString(database: $0) }, admin: PostgresConfiguration(connectionString: cluster.connectionString()))
+            shared = TestCluster.Shared(connectionString: { cluster.connectionString(database: $0) }, admin: PGConfiguration(connectionString: cluster.connectionString()))
         }
         // The migrated template every test database is copied from.
         try await NIOThreadPool.singleton.runIfActive {
-            let admin = try PostgresConnection(configuration: shared.admin)
+            let admin = try PGConnection(configuration: shared.admin)
             defer { admin.close() }
             try admin.execute(simple: "DROP DATABASE IF EXISTS vand_template")
             try admin.execute(simple: "CREATE DATABASE vand_template TEMPLATE template0")
         }
-        let pool = PostgresPool(configuration: PostgresConfiguration(connectionString: shared.connectionString("vand_template")), size: 1, logger: TestCluster.quietLogger)
+        let pool = PGPool(configuration: PGConfiguration(connectionString: shared.connectionString("vand_template")), size: 1, logger: TestCluster.quietLogger)
         try await MigrationRunner(directory: TestCluster.sqlDirectory, logger: TestCluster.quietLogger).migrate(pool: pool)
         await pool.shutdown()
         return shared

@@ -1,6 +1,7 @@
 import Foundation
-import VanScheduler
+import VanServices
 import VanTestSupport
+import VanPostgres
 
 /// Runs the real `vanadmin` binary (built next to the test bundle) against one test database.
 struct CLI {
@@ -76,7 +77,7 @@ struct CLI {
 
     /// A pool on the same database, to check what the commands did.
     func database() -> Database {
-        Database(pool: PostgresPool(configuration: PostgresConfiguration(connectionString: databaseURL), size: 1, logger: TestCluster.quietLogger))
+        Database(pool: PGPool(configuration: PGConfiguration(connectionString: databaseURL), size: 1, logger: TestCluster.quietLogger))
     }
 
     func cleanUp() { try? FileManager.default.removeItem(at: directory) }

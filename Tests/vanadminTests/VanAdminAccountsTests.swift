@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import VanDomain
-import VanScheduler
+import VanServices
 import VanTestSupport
+import VanPostgres
 
 @Suite("vanadmin whitelist and riders, the real binary on a real database")
 struct VanAdminAccountsTests {

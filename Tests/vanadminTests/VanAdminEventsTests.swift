@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
-import VanScheduler
+import VanServices
 import VanTestSupport
+import VanPostgres
 
 @Suite("vanadmin events and watch, the real binary on a real database")
 struct VanAdminEventsTests {

@@ -3,9 +3,10 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import VanDomain
-import VanScheduler
+import VanServices
 import VanTestSupport
 @testable import vand
+import VanPostgres
 
 @Suite("Account routes on the real router and a real database")
 struct AccountRoutesTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import VanScheduler
+import VanServices
 @testable import vand
+import VanPostgres
 
 @Suite struct AppConfigurationAccountTests {
     @Test func readsAccountSettingsAndTheHotline() throws {

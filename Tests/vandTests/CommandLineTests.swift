@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VanTestSupport
+import VanPostgres
 
 /// Runs the real built binaries (`vand`, `vanadmin`) as a user would.
 enum Binary {

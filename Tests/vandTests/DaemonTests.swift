@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import VanTestSupport
+import VanPostgres
 
 /// Runs the real `vand serve` binary as systemd would: READY/WATCHDOG/STOPPING over a
 /// notify socket the test binds, SIGTERM in the middle of a burst of requests, and a

@@ -1,15 +1,17 @@
 import Foundation
 import Testing
 import VanDomain
-import VanScheduler
+import VanServices
 import VanTestSupport
+import VanPostgres
+import VanScheduler
 
 /// A database with the demo fleet (one active van), riders and rides a few days
 /// ahead of the real clock (the CLI reads the machine's time), for running the real
 /// `vanadmin` binary against.
 struct DispatchWorld {
     let url: String
-    let pool: PostgresPool
+    let pool: PGPool
     let booking: BookingService
     let zone = TimeZone(identifier: "America/New_York")!
     /// The next weekday at least two days ahead, at 00:00 New York.
@@ -17,7 +19,7 @@ struct DispatchWorld {
 
     init() async throws {
         url = try await TestCluster.makeDatabaseURL(template: "vand_template")
-        pool = PostgresPool(configuration: PostgresConfiguration(connectionString: url), size: 2)
+        pool = PGPool(configuration: PGConfiguration(connectionString: url), size: 2)
         booking = BookingService(pool: pool, timeZone: zone)
         _ = try await DemoData.load(into: pool, actor: "test")
         try await pool.withConnection { conn in
@@ -61,7 +63,7 @@ struct DispatchWorld {
         try await pool.withConnection { try $0.query("SELECT status FROM rides WHERE id = \(id)").first!.decode(String.self, at: 0) }
     }
 
-    func value<T: PostgresDecodable>(_ sql: SQLQuery, as: T.Type = T.self) async throws -> T {
+    func value<T: PGDecodable>(_ sql: SQLQuery, as: T.Type = T.self) async throws -> T {
         try await pool.withConnection { try $0.query(sql).first!.decode(T.self, at: 0) }
     }
 }

@@ -2,9 +2,10 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
-import VanScheduler
+import VanServices
 import VanTestSupport
 @testable import vand
+import VanPostgres
 
 @Suite("vand health and errors")
 struct HealthRoutesTests {
@@ -53,7 +54,7 @@ struct HealthRoutesTests {
 
     @Test func databaseDownIs503ProblemNotACrash() async throws {
         // A pool pointing at a socket folder with no server behind it.
-        let pool = PostgresPool(configuration: PostgresConfiguration(connectionString: "host=/nonexistent-vand-socket dbname=vand user=postgres"), size: 1)
+        let pool = PGPool(configuration: PGConfiguration(connectionString: "host=/nonexistent-vand-socket dbname=vand user=postgres"), size: 1)
         let database = Database(pool: pool)
         let app = buildApplication(configuration: configuration(), database: database, logger: TestCluster.quietLogger)
         try await app.test(.router) { client in

@@ -6,9 +6,10 @@ import NIOHTTP1
 import HummingbirdTesting
 import Synchronization
 import Testing
-import VanScheduler
+import VanServices
 import VanTestSupport
 @testable import vand
+import VanPostgres
 
 @Suite("Rider notifications: the inbox and the live stream, own only")
 struct NotificationRoutesTests {

@@ -4,9 +4,10 @@ import HummingbirdTesting
 import Logging
 import Synchronization
 import Testing
-import VanScheduler
+import VanServices
 import VanTestSupport
 @testable import vand
+import VanPostgres
 
 @Suite("Request ids, metrics and log lines")
 struct ObservabilityTests {

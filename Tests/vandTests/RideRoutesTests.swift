@@ -3,9 +3,11 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import VanDomain
-import VanScheduler
+import VanServices
 import VanTestSupport
 @testable import vand
+import VanPostgres
+import VanScheduler
 
 /// A rider-ready world: demo places, `vans` vans, whitelisted riders who can log in.
 /// The clock stands at Sunday 2026-11-29 07:00 in New York.

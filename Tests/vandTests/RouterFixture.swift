@@ -2,9 +2,10 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import VanDomain
-import VanScheduler
+import VanServices
 import VanTestSupport
 @testable import vand
+import VanPostgres
 
 /// The real router on a fresh database, a manual clock and bcrypt at cost 4,
 /// plus the dispatcher's services on the same database and clock.

@@ -1,6 +1,6 @@
 import Foundation
 import VanDomain
-import VanScheduler
+import VanServices
 
 /// `POST /v1/session` body.
 struct LoginRequest: Decodable {

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import VanDomain
-import VanScheduler
+import VanServices
 
 /// The rider's account API:
 /// - `POST /v1/session` {net_id, password} → 201 {token, token_type, expires_at, must_change_password}

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import VanDomain
-import VanScheduler
+import VanServices
 
 extension Problem {
     /// 422 naming each field that broke a rule.

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import VanDomain
-import VanScheduler
+import VanServices
 
 /// Turns account refusals into problems: the hotline to call comes from configuration.
 struct RiderAuth: Sendable {

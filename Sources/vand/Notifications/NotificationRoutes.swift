@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import ServiceLifecycle
 import VanDomain
-import VanScheduler
+import VanServices
 
 /// The rider's inbox (login needed; a rider sees only their own):
 /// - `GET /v1/notifications?after=ID&limit=` → notifications with a larger id, oldest first

@@ -1,6 +1,6 @@
 import VanDomain
 import Foundation
-import VanScheduler
+import VanServices
 
 /// A notification as the rider API shows it.
 struct NotificationView: Encodable, Sendable {

@@ -1,12 +1,13 @@
 import Foundation
 import Hummingbird
-import VanScheduler
+import VanServices
+import VanPostgres
 
 /// `GET /metrics`: Prometheus text format. Pool use and the delivery backlog are read
 /// at scrape time; the backlog is left out if the database does not answer.
 struct MetricsRoute: Sendable {
     let metrics: VandMetrics
-    let pool: PostgresPool
+    let pool: PGPool
     /// The reminder lead, to compute when each reminder was due.
     let reminderLead: TimeInterval
 

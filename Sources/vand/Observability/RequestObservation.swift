@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
-import VanScheduler
+import VanServices
 
 /// Gives every request an id (a sane incoming `X-Request-Id`, else a new one) that is
 /// on every log line of the request and in the response's `X-Request-Id`, and records

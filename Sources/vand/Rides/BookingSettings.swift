@@ -1,6 +1,6 @@
 import Foundation
 import VanDomain
-import VanScheduler
+import VanServices
 
 /// The booking settings `vand` reads from its environment.
 struct BookingSettings: Sendable {

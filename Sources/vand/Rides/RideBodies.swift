@@ -1,5 +1,6 @@
 import Foundation
 import VanDomain
+import VanServices
 import VanScheduler
 
 /// `POST /v1/rides`: what the rider's app sends.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import VanDomain
+import VanServices
 import VanScheduler
 
 /// The rider's booking API (all need a login; booking also needs the whitelist):

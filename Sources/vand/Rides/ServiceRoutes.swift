@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import VanDomain
+import VanServices
 import VanScheduler
 
 /// Public information, no login needed (someone who cannot log in still needs the hotline):

@@ -1,0 +1,183 @@
+import Foundation
+import VanDomain
+import VanPostgres
+
+/// What a rider does with their account: log in and out, change the password,
+/// read and edit their profile. Time comes from ``clock`` so tests can move it.
+public struct AccountService: Sendable {
+    /// Where accounts live.
+    public let pool: PGPool
+    /// bcrypt, off the cooperative pool.
+    public let hasher: PasswordHasher
+    /// Lifetimes and lockout rules.
+    public let settings: AccountSettings
+    /// The current time.
+    public let clock: any TimeSource
+    /// The service time zone: a whitelist entry lasts through its last day here.
+    public let timeZone: TimeZone
+
+    /// Creates the service.
+    public init(pool: PGPool, hasher: PasswordHasher, settings: AccountSettings, clock: any TimeSource, timeZone: TimeZone) {
+        self.pool = pool
+        self.hasher = hasher
+        self.settings = settings
+        self.clock = clock
+        self.timeZone = timeZone
+    }
+
+    /// A successful login: the bearer token (shown once) and when it ends if unused.
+    public struct Login: Sendable {
+        /// The bearer token.
+        public let token: SessionToken
+        /// When the session ends unless used.
+        public let expiresAt: Date
+        /// True when the token may only change the password.
+        public let mustChangePassword: Bool
+    }
+
+    /// Checks a net ID and password and opens a session.
+    ///
+    /// An unknown net ID costs the same bcrypt work as a wrong password and gets the same
+    /// ``AccountError/invalidCredentials``; both count towards the lockout. Only a correct
+    /// password learns that the account is disabled or its temporary password expired.
+    public func login(netID rawNetID: String, password: String) async throws -> Login {
+        let netID = try Self.parse(netID: rawNetID)
+        guard !password.isEmpty else { throw AccountError.invalid([ValidationError(field: "password", reason: "is required")]) }
+        let now = clock.now
+        let (lockedUntil, credentials) = try await pool.withConnection { connection in
+            (try LoginThrottleStore(connection).lockedUntil(netID, now: now), try RiderStore(connection).credentials(netID))
+        }
+        if let lockedUntil { throw AccountError.lockedOut(until: lockedUntil) }
+        let matches = try await hasher.verify(password, against: credentials?.passwordHash)
+        guard matches, let credentials else {
+            if let until = try await recordFailure(netID, now: now) { throw AccountError.lockedOut(until: until) }
+            throw AccountError.invalidCredentials
+        }
+        if credentials.disabled { throw AccountError.disabled }
+        var expiresAt = now.addingTimeInterval(settings.sessionIdleTimeout)
+        if credentials.mustChangePassword {
+            let temporaryEnd = credentials.temporaryPasswordExpiresAt ?? now
+            guard temporaryEnd > now else { throw AccountError.temporaryPasswordExpired }
+            expiresAt = min(expiresAt, temporaryEnd)
+        }
+        let token = SessionToken.generate()
+        try await pool.withTransaction { [expiresAt] connection in
+            try LoginThrottleStore(connection).clear(netID)
+            let sessions = SessionStore(connection)
+            try sessions.deleteExpired(netID, now: now)
+            try sessions.insert(token, netID: netID, now: now, expiresAt: expiresAt)
+        }
+        return Login(token: token, expiresAt: expiresAt, mustChangePassword: credentials.mustChangePassword)
+    }
+
+    /// The session a bearer token belongs to, its idle expiry moved forward.
+    /// - Throws: ``AccountError/notAuthenticated`` for a malformed, unknown, expired or revoked token.
+    public func authenticate(token text: String) async throws -> AuthenticatedSession {
+        guard let token = SessionToken(text) else { throw AccountError.notAuthenticated }
+        let digest = token.digest
+        let now = clock.now
+        let idle = settings.sessionIdleTimeout
+        guard let session = try await pool.withConnection({ try SessionStore($0).authenticate(digest: digest, now: now, idleTimeout: idle) }) else {
+            throw AccountError.notAuthenticated
+        }
+        return session
+    }
+
+    /// Ends the session (logout).
+    public func logout(_ session: AuthenticatedSession) async throws {
+        let digest = session.digest
+        try await pool.withConnection { try SessionStore($0).revoke(digest: digest) }
+    }
+
+    /// Replaces the password after checking the current one; ends every other session of the rider.
+    /// A wrong current password counts towards the lockout like a failed login.
+    public func changePassword(_ session: AuthenticatedSession, current: String, new: String) async throws {
+        let netID = session.netID
+        let now = clock.now
+        do {
+            try PasswordPolicy.check(new, netID: netID, field: "new")
+        } catch {
+            throw AccountError.invalid([error])
+        }
+        let (lockedUntil, credentials) = try await pool.withConnection { connection in
+            (try LoginThrottleStore(connection).lockedUntil(netID, now: now), try RiderStore(connection).credentials(netID))
+        }
+        if let lockedUntil { throw AccountError.lockedOut(until: lockedUntil) }
+        guard let credentials else { throw AccountError.notAuthenticated }
+        guard try await hasher.verify(current, against: credentials.passwordHash) else {
+            if let until = try await recordFailure(netID, now: now) { throw AccountError.lockedOut(until: until) }
+            throw AccountError.invalid([ValidationError(field: "current", reason: "is not your current password")])
+        }
+        guard new != current else {
+            throw AccountError.invalid([ValidationError(field: "new", reason: "must differ from your current password")])
+        }
+        let hash = try await hasher.hash(new)
+        let keep = session.digest
+        let expiresAt = now.addingTimeInterval(settings.sessionIdleTimeout)
+        try await pool.withTransaction { connection in
+            guard try RiderStore(connection).setPassword(netID, hash: hash) else { throw AccountError.notAuthenticated }
+            let sessions = SessionStore(connection)
+            try sessions.revokeAll(netID, keeping: keep)
+            // This session was capped at the temporary password's end; it is a normal one now.
+            try sessions.extend(digest: keep, now: now, expiresAt: expiresAt)
+            try LoginThrottleStore(connection).clear(netID)
+        }
+    }
+
+    /// A rider's own view of their account.
+    public struct Profile: Sendable, Equatable {
+        /// The account.
+        public let rider: Rider
+        /// Whether they may book today.
+        public let eligibility: Eligibility
+    }
+
+    /// The rider's profile and whitelist status.
+    public func profile(_ netID: NetID) async throws -> Profile {
+        let today = self.today
+        let found = try await pool.withConnection { connection -> Profile? in
+            guard let rider = try RiderStore(connection).rider(netID) else { return nil }
+            return Profile(rider: rider, eligibility: try WhitelistStore(connection).eligibility(netID, today: today))
+        }
+        guard let found else { throw AccountError.notAuthenticated }
+        return found
+    }
+
+    /// Changes phone and e-mail. For each: nil leaves it, `.some(nil)` clears it.
+    public func updateContact(_ netID: NetID, phone: PhoneNumber??, email: EmailAddress??) async throws -> Profile {
+        try await pool.withTransaction { connection in
+            let riders = RiderStore(connection)
+            guard let rider = try riders.rider(netID) else { throw AccountError.notAuthenticated }
+            _ = try riders.setContact(netID, phone: phone ?? rider.phone, email: email ?? rider.email)
+        }
+        return try await profile(netID)
+    }
+
+    /// Whether `netID` may book today.
+    public func eligibility(_ netID: NetID) async throws -> Eligibility {
+        let today = self.today
+        return try await pool.withConnection { try WhitelistStore($0).eligibility(netID, today: today) }
+    }
+
+    /// Today in the service time zone.
+    public var today: LocalDate { LocalDate(containing: clock.now, in: timeZone) }
+
+    private func recordFailure(_ netID: NetID, now: Date) async throws -> Date? {
+        let policy = settings.lockout
+        let until = try await pool.withTransaction { connection in
+            try LoginThrottleStore(connection).recordFailure(netID, now: now, policy: policy)
+        }
+        // Housekeeping in its own statement: a failed purge must not turn a login answer into an error.
+        _ = try? await pool.withConnection { try LoginThrottleStore($0).purge(now: now, policy: policy) }
+        return until
+    }
+
+    static func parse(netID raw: String) throws -> NetID {
+        do { return try NetID(raw) } catch { throw AccountError.invalid([error]) }
+    }
+}
+
+extension AccountService.Login: CustomStringConvertible {
+    /// Never shows the token.
+    public var description: String { "Login(expiresAt: \(expiresAt), mustChangePassword: \(mustChangePassword))" }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import VanDomain
+import VanPostgres
+
+/// The one place that knows the `sessions` table. Rows are keyed by the token's
+/// SHA-256; the raw token is never written.
+public struct SessionStore {
+    let connection: PGConnection
+
+    /// Uses `connection`.
+    public init(_ connection: PGConnection) { self.connection = connection }
+
+    /// Stores a new session for `netID`, ending at `expiresAt` unless used before then.
+    public func insert(_ token: SessionToken, netID: NetID, now: Date, expiresAt: Date) throws {
+        try connection.execute("""
+            INSERT INTO sessions (token_sha256, net_id, created_at, expires_at, last_seen_at)
+            VALUES (\(token.digest), \(netID), \(now), \(expiresAt), \(now))
+            """)
+    }
+
+    /// How often a used session's expiry slides and its `last_seen_at` is written: at most
+    /// once a minute, so most requests only read (a write and a WAL flush per request would
+    /// cost more than the rest of a read). An idle session can therefore end up to a minute
+    /// earlier than `idleTimeout` after its last use.
+    public static let touchInterval: TimeInterval = 60
+
+    /// Looks the token up and, if it is live and its rider is enabled, slides its
+    /// expiry to `now + idleTimeout` (capped by the temporary password's expiry while
+    /// the rider still has one) when it was last touched ``touchInterval`` or more ago.
+    /// One statement, so a check and its touch cannot race.
+    public func authenticate(digest: Data, now: Date, idleTimeout: TimeInterval) throws -> AuthenticatedSession? {
+        let slid = now.addingTimeInterval(idleTimeout)
+        let stale = now.addingTimeInterval(-Self.touchInterval)
+        return try connection.query("""
+            WITH live AS (
+                SELECT s.token_sha256, s.net_id, s.expires_at, s.last_seen_at, r.must_change_password, r.temp_password_expires_at
+                FROM sessions s JOIN riders r ON r.net_id = s.net_id
+                WHERE s.token_sha256 = \(digest) AND s.expires_at > \(now) AND NOT r.disabled
+                  AND (NOT r.must_change_password OR r.temp_password_expires_at IS NULL OR r.temp_password_expires_at > \(now))
+            ), touched AS (
+                UPDATE sessions s
+                SET last_seen_at = \(now),
+                    expires_at = CASE WHEN live.must_change_password THEN LEAST(\(slid), live.temp_password_expires_at) ELSE \(slid) END
+                FROM live
+                WHERE s.token_sha256 = live.token_sha256 AND live.last_seen_at <= \(stale)
+                RETURNING s.expires_at
+            )
+            SELECT live.net_id, live.must_change_password, COALESCE((SELECT expires_at FROM touched), live.expires_at) AS expires_at
+            FROM live
+            """).first.map { row in
+            AuthenticatedSession(
+                netID: try row.decode(NetID.self, "net_id"),
+                digest: digest,
+                mustChangePassword: try row.decode(Bool.self, "must_change_password"),
+                expiresAt: try row.decode(Date.self, "expires_at")
+            )
+        }
+    }
+
+    /// Sets a session's end and marks it used (e.g. lifting the temporary-password cap
+    /// once the rider chose their own password).
+    public func extend(digest: Data, now: Date, expiresAt: Date) throws {
+        try connection.execute("UPDATE sessions SET last_seen_at = \(now), expires_at = \(expiresAt) WHERE token_sha256 = \(digest)")
+    }
+
+    /// Ends one session; false when it did not exist.
+    @discardableResult
+    public func revoke(digest: Data) throws -> Bool {
+        try connection.execute("DELETE FROM sessions WHERE token_sha256 = \(digest)") == 1
+    }
+
+    /// Ends every session of `netID` except `keeping`; returns how many ended.
+    @discardableResult
+    public func revokeAll(_ netID: NetID, keeping: Data? = nil) throws -> Int {
+        if let keeping {
+            return try connection.execute("DELETE FROM sessions WHERE net_id = \(netID) AND token_sha256 <> \(keeping)")
+        }
+        return try connection.execute("DELETE FROM sessions WHERE net_id = \(netID)")
+    }
+
+    /// Deletes `netID`'s sessions that have run out (tidying on login).
+    public func deleteExpired(_ netID: NetID, now: Date) throws {
+        try connection.execute("DELETE FROM sessions WHERE net_id = \(netID) AND expires_at <= \(now)")
+    }
+
+    /// Live sessions per net ID (for `vanadmin riders list`).
+    public func liveCounts(now: Date) throws -> [NetID: Int] {
+        var counts: [NetID: Int] = [:]
+        for row in try connection.query("SELECT net_id, count(*) AS n FROM sessions WHERE expires_at > \(now) GROUP BY net_id") {
+            counts[try row.decode(NetID.self, "net_id")] = try row.decode(Int.self, "n")
+        }
+        return counts
+    }
+}
+
+/// A request's verified bearer token: whose it is and what it may do.
+public struct AuthenticatedSession: Sendable, Equatable {
+    /// The rider.
+    public let netID: NetID
+    /// SHA-256 of the token (to revoke this very session).
+    public let digest: Data
+    /// While true the token may only be used to change the password (and to log out).
+    public let mustChangePassword: Bool
+    /// When the session ends unless used again.
+    public let expiresAt: Date
+}

@@ -1,0 +1,183 @@
+import Foundation
+import VanDomain
+import VanPostgres
+import VanScheduler
+
+/// A ride as the rider asked for it, before the scheduler places it.
+public struct NewRide: Sendable, Hashable {
+    /// The ride's id (chosen by the caller so a retried request can be recognised).
+    public var id: UUID
+    /// Who rides.
+    public var netID: NetID
+    /// On demand or scheduled ahead.
+    public var kind: RideKind
+    /// Where to pick up; `coordinate` set whenever it is known (also for a known place).
+    public var pickup: RideEndpoint
+    /// Where to drop off.
+    public var dropoff: RideEndpoint
+    /// The requested pickup time.
+    public var pickupAt: Date
+    /// Needs a wheelchair position.
+    public var needsWheelchair: Bool
+    /// Companions riding along (0–2).
+    public var companions: Int
+    /// A note for the driver.
+    public var note: String?
+    /// The standing series this occurrence belongs to.
+    public var seriesID: UUID?
+    /// `pending`, or `approved` when auto-approve is on.
+    public var status: RideStatus
+
+    /// Creates a request.
+    public init(id: UUID = .timeOrdered(), netID: NetID, kind: RideKind = .scheduled, pickup: RideEndpoint, dropoff: RideEndpoint,
+                pickupAt: Date, needsWheelchair: Bool = false, companions: Int = 0, note: String? = nil,
+                seriesID: UUID? = nil, status: RideStatus = .pending) {
+        self.id = id
+        self.netID = netID
+        self.kind = kind
+        self.pickup = pickup
+        self.dropoff = dropoff
+        self.pickupAt = pickupAt
+        self.needsWheelchair = needsWheelchair
+        self.companions = companions
+        self.note = note
+        self.seriesID = seriesID
+        self.status = status
+    }
+}
+
+/// What a booking attempt came to.
+public enum BookingOutcome: Sendable, Hashable {
+    /// The ride is in the database, holding its van.
+    case booked(Ride)
+    /// The time does not work; the feasibility says why and what would, and the
+    /// sentence says it to a person ("The van is occupied at 4:30 PM. Does 4:45 PM work?").
+    case refused(Feasibility, sentence: String)
+}
+
+/// Books rides: locks the schedule around the time, runs the optimistic
+/// scheduler on the rides holding vans, and inserts the ride on the chosen van —
+/// all in one transaction, so concurrent bookings can never double-book a van.
+public struct BookingService: Sendable {
+    let pool: PGPool
+    let calendar: ServiceCalendarStore
+
+    /// A booking service for a fleet in `timeZone`.
+    public init(pool: PGPool, timeZone: TimeZone) {
+        self.pool = pool
+        self.calendar = ServiceCalendarStore(pool: pool, timeZone: timeZone)
+    }
+
+    /// What a booking request needs before it is validated: whether `netID` may book today
+    /// and the places to match its pickup and drop-off against — one pool round trip.
+    public func requestContext(for netID: NetID, today: LocalDate) async throws -> (eligibility: Eligibility, places: [Place]) {
+        try await pool.withConnection { conn in
+            (try WhitelistStore(conn).eligibility(netID, today: today), try PlaceStore.list(conn))
+        }
+    }
+
+    /// Books `ride` if its time is free; otherwise returns the scheduler's refusal with suggestions.
+    /// `now` bounds suggestions (none in the past).
+    public func book(_ ride: NewRide, now: Date) async throws -> BookingOutcome {
+        try await bookSeries([ride], now: now).first!
+    }
+
+    /// Books each ride on its own merits (a standing series), in one transaction: the
+    /// answer lists what was booked and what conflicts, with suggestions for each conflict.
+    public func bookSeries(_ rides: [NewRide], now: Date) async throws -> [BookingOutcome] {
+        let timeZone = calendar.timeZone
+        return try await pool.withTransaction { conn in
+            try Self.bookAll(rides, now: now, timeZone: timeZone, conn)
+        }
+    }
+
+    /// Like ``bookSeries(_:now:)``, guarded by an idempotency key: the first request books and
+    /// stores `render(outcomes)` in the same transaction; a retry with the key gets that answer back.
+    public func bookSeries(
+        _ rides: [NewRide], now: Date, idempotencyKey: IdempotencyKey,
+        render: @escaping @Sendable ([BookingOutcome]) throws -> StoredResponse
+    ) async throws -> StoredResponse {
+        let timeZone = calendar.timeZone
+        return try await pool.withTransaction { conn in
+            if let earlier = try IdempotencyStore.claim(idempotencyKey, conn) { return earlier }
+            let response = try render(try Self.bookAll(rides, now: now, timeZone: timeZone, conn))
+            try IdempotencyStore.store(idempotencyKey, response, conn)
+            return response
+        }
+    }
+
+    static func bookAll(_ rides: [NewRide], now: Date, timeZone: TimeZone, _ conn: PGConnection) throws -> [BookingOutcome] {
+        // The fleet and the calendar first: no booking writes them, so reading them before the
+        // locks keeps the locked part (read neighbours, insert, commit) as short as it can be.
+        let vans = try VanStore.list(conn, includeRetired: false)
+        let schedulers = try rides.map { try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: $0.pickupAt) }
+        if let netID = rides.first?.netID { try TransactionActor.set(netID.rawValue, conn) }
+        // Lock every day involved, in ascending order, before reading any ride: no deadlocks.
+        try BookingLock.lock(conn, around: rides.map(\.pickupAt))
+        var outcomes: [BookingOutcome] = []
+        for (ride, scheduler) in zip(rides, schedulers) {
+            let reach = scheduler.searchWindow + BookingLock.longestTrip
+            let booked = try RideRecord.booked(conn, overlapping: DateInterval(
+                start: ride.pickupAt.addingTimeInterval(-reach), end: ride.pickupAt.addingTimeInterval(reach)))
+            let request = RideRequest(pickup: ride.pickup.coordinate, dropoff: ride.dropoff.coordinate,
+                                      wheelchair: ride.needsWheelchair, pickupAt: ride.pickupAt, notBefore: now)
+            let feasibility = scheduler.check(request, vans: vans, rides: booked)
+            guard case .feasible(let assignment) = feasibility else {
+                // Kept for the dispatcher's report: a refusal is a denial of service.
+                try conn.execute("""
+                    INSERT INTO booking_refusals (net_id, requested_pickup_at, reason, needs_wheelchair, refused_at)
+                    VALUES (\(ride.netID.rawValue), \(ride.pickupAt), \(feasibility.reason?.code ?? "occupied"), \(ride.needsWheelchair), \(now))
+                    """)
+                outcomes.append(.refused(feasibility, sentence: scheduler.sentence(for: feasibility, requested: ride.pickupAt)))
+                continue
+            }
+            // A savepoint, so a constraint that only a by-hand writer could trip refuses this
+            // occurrence and keeps the rest of the series.
+            try conn.execute(simple: "SAVEPOINT booking")
+            do {
+                let booked = try insert(ride, assignment: assignment, requestedAt: now, conn)
+                try conn.execute(simple: "RELEASE SAVEPOINT booking")
+                outcomes.append(.booked(booked))
+            } catch let error as PGError where error.sqlState == .exclusionViolation {
+                try conn.execute(simple: "ROLLBACK TO SAVEPOINT booking")
+                let occupied = Feasibility.infeasible(reason: .occupied, earlier: nil, later: nil)
+                outcomes.append(.refused(occupied, sentence: scheduler.sentence(for: occupied, requested: ride.pickupAt)))
+            }
+        }
+        return outcomes
+    }
+
+    /// The free intervals on `day` in which a typical ride could start.
+    public func availability(on day: LocalDate, wheelchair: Bool) async throws -> [DateInterval] {
+        let timeZone = calendar.timeZone
+        let interval = day.interval(in: timeZone)
+        return try await pool.withConnection { conn in
+            let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: interval.start)
+            let vans = try VanStore.list(conn, includeRetired: false)
+            let booked = try RideRecord.booked(conn, overlapping: DateInterval(
+                start: interval.start.addingTimeInterval(-BookingLock.longestTrip), end: interval.end.addingTimeInterval(BookingLock.longestTrip)))
+            return scheduler.availability(on: day, wheelchair: wheelchair, vans: vans, rides: booked)
+        }
+    }
+
+    /// Inserts the ride and reads it back (with its places' and van's names) in one statement.
+    static func insert(_ ride: NewRide, assignment: Assignment, requestedAt: Date, _ conn: PGConnection) throws -> Ride {
+        let row = try conn.query("""
+            WITH r AS (
+                INSERT INTO rides (id, net_id, kind,
+                    pickup_address, pickup_lat, pickup_lon, pickup_place_id,
+                    dropoff_address, dropoff_lat, dropoff_lon, dropoff_place_id,
+                    requested_at, pickup_at, estimated_dropoff_at, needs_wheelchair, companions, note, status, van_id, series_id)
+                VALUES (\(ride.id), \(ride.netID.rawValue), \(ride.kind.rawValue),
+                    \(ride.pickup.address), \(ride.pickup.coordinate?.latitude), \(ride.pickup.coordinate?.longitude), \(ride.pickup.placeID),
+                    \(ride.dropoff.address), \(ride.dropoff.coordinate?.latitude), \(ride.dropoff.coordinate?.longitude), \(ride.dropoff.placeID),
+                    \(requestedAt), \(assignment.pickupAt), \(assignment.dropoffAt), \(ride.needsWheelchair), \(ride.companions),
+                    \(ride.note), \(ride.status.rawValue), \(assignment.vanID), \(ride.seriesID))
+                RETURNING *
+            )
+            \(RideRecord.columns) FROM r \(RideRecord.joins)
+            """).first
+        guard let row else { throw PGError(kind: .decoding, message: "the inserted ride was not returned") }
+        return try RideRecord.ride(row)
+    }
+}

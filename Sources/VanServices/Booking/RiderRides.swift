@@ -1,0 +1,147 @@
+import Foundation
+import VanDomain
+import VanPostgres
+
+/// A rider's own rides: every query is scoped to the rider, so another rider's
+/// ride is simply not found (a 404, never a 403 that confirms it exists).
+public struct RiderRides: Sendable {
+    let pool: PGPool
+
+    /// Queries over `pool`.
+    public init(pool: PGPool) { self.pool = pool }
+
+    /// Which rides to list.
+    public enum Scope: String, Sendable, CaseIterable {
+        /// Pickup from now on, soonest first.
+        case upcoming
+        /// Pickup before now, latest first.
+        case past
+    }
+
+    /// One page of rides; `after` is the cursor from the previous page.
+    public struct Page: Sendable {
+        /// The rides on this page.
+        public let rides: [Ride]
+        /// Pass as `after` for the next page; nil when this is the last.
+        public let next: String?
+    }
+
+    /// Lists `netID`'s rides in `scope`, at most `limit`, after `cursor` (from a previous page).
+    public func list(_ netID: NetID, scope: Scope, now: Date, limit: Int = 20, after cursor: String? = nil) async throws -> Page {
+        let position = try cursor.map(Cursor.init(text:))
+        let rows = try await pool.withConnection { conn -> [Ride] in
+            let query: SQLQuery
+            switch scope {
+            case .upcoming:
+                query = """
+                    \(RideRecord.select)
+                    WHERE r.net_id = \(netID.rawValue) AND r.pickup_at >= \(now)
+                      AND (\(position?.pickupAt) IS NULL OR (r.pickup_at, r.id) > (\(position?.pickupAt), \(position?.id)))
+                    ORDER BY r.pickup_at, r.id LIMIT \(limit + 1)
+                    """
+            case .past:
+                query = """
+                    \(RideRecord.select)
+                    WHERE r.net_id = \(netID.rawValue) AND r.pickup_at < \(now)
+                      AND (\(position?.pickupAt) IS NULL OR (r.pickup_at, r.id) < (\(position?.pickupAt), \(position?.id)))
+                    ORDER BY r.pickup_at DESC, r.id DESC LIMIT \(limit + 1)
+                    """
+            }
+            return try conn.query(query).map(RideRecord.ride)
+        }
+        let page = Array(rows.prefix(limit))
+        let next = rows.count > limit ? page.last.map { Cursor(pickupAt: $0.pickupAt, id: $0.id).text } : nil
+        return Page(rides: page, next: next)
+    }
+
+    /// The ride `id` if `netID` owns it.
+    public func find(_ id: UUID, for netID: NetID) async throws -> Ride? {
+        try await pool.withConnection { conn in
+            try conn.query("\(RideRecord.select) WHERE r.id = \(id) AND r.net_id = \(netID.rawValue)").first.map(RideRecord.ride)
+        }
+    }
+
+    /// Why a cancellation was refused.
+    public enum CancelError: Error, CustomStringConvertible, Sendable, Equatable {
+        /// No such ride for this rider.
+        case notFound
+        /// The pickup time has passed.
+        case afterPickup
+        /// The ride is already rejected, cancelled, completed or a no-show.
+        case notCancellable(RideStatus)
+
+        public var description: String {
+            switch self {
+            case .notFound: return "there is no such ride"
+            case .afterPickup: return "the pickup time has passed; call the dispatcher"
+            case .notCancellable(let status): return "the ride is \(status.rawValue.replacingOccurrences(of: "_", with: " ")) and cannot be cancelled"
+            }
+        }
+    }
+
+    /// A cancelled ride and whether the cancellation came within the late window.
+    public struct Cancellation: Sendable {
+        /// The ride, now cancelled.
+        public let ride: Ride
+        /// Within `lateWithin` of pickup.
+        public let late: Bool
+    }
+
+    /// Cancels the rider's own ride before pickup; within `lateWithin` of pickup it is recorded as late.
+    /// One transaction, through the ride status rules.
+    public func cancel(_ id: UUID, for netID: NetID, now: Date, lateWithin: TimeInterval) async throws -> Cancellation {
+        try await pool.withTransaction { conn in
+            try TransactionActor.set(netID.rawValue, conn)
+            guard let row = try conn.query("""
+                SELECT status, pickup_at FROM rides WHERE id = \(id) AND net_id = \(netID.rawValue) FOR UPDATE
+                """).first else { throw CancelError.notFound }
+            guard let status = RideStatus(rawValue: try row.decode(at: 0)) else { throw CancelError.notFound }
+            let pickupAt: Date = try row.decode(at: 1)
+            guard status.canTransition(to: .cancelled) else { throw CancelError.notCancellable(status) }
+            guard now < pickupAt else { throw CancelError.afterPickup }
+            let late = pickupAt.timeIntervalSince(now) <= lateWithin
+            try conn.execute("""
+                UPDATE rides SET status = 'cancelled', cancelled_by = 'rider', cancelled_late = \(late),
+                                 cancelled_at = \(now), updated_at = \(now)
+                WHERE id = \(id)
+                """)
+            return Cancellation(ride: try RideRecord.ride(try conn.query("\(RideRecord.select) WHERE r.id = \(id)").first!), late: late)
+        }
+    }
+
+    /// Cancels every not-yet-picked-up ride of `netID`'s series; returns how many.
+    public func cancelSeries(_ seriesID: UUID, for netID: NetID, now: Date, lateWithin: TimeInterval) async throws -> Int {
+        try await pool.withTransaction { conn in
+            try TransactionActor.set(netID.rawValue, conn)
+            return try conn.execute("""
+                UPDATE rides SET status = 'cancelled', cancelled_by = 'rider',
+                       cancelled_late = (pickup_at - \(now)) <= make_interval(secs => \(lateWithin)),
+                       cancelled_at = \(now), updated_at = \(now)
+                WHERE series_id = \(seriesID) AND net_id = \(netID.rawValue)
+                  AND status IN ('pending', 'approved') AND pickup_at > \(now)
+                """)
+        }
+    }
+}
+
+/// An opaque page cursor: the last ride's pickup time and id.
+struct Cursor: Sendable {
+    let pickupAt: Date
+    let id: UUID
+
+    init(pickupAt: Date, id: UUID) {
+        self.pickupAt = pickupAt
+        self.id = id
+    }
+
+    init(text: String) throws(ValidationError) {
+        let parts = text.split(separator: "_")
+        guard parts.count == 2, let micros = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else {
+            throw ValidationError(field: "after", reason: "is not a cursor from a previous page")
+        }
+        pickupAt = Date(timeIntervalSince1970: Double(micros) / 1_000_000)
+        self.id = id
+    }
+
+    var text: String { "\(Int64((pickupAt.timeIntervalSince1970 * 1_000_000).rounded()))_\(id.uuidString.lowercased())" }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import VanDomain
+import VanPostgres
+import VanScheduler
+
+/// The dispatcher's decisions on rides. Each is one transaction that goes through
+/// the ride status rules, re-checks the schedule when a time or van changes, and
+/// writes the audit log with the actor.
+public struct DispatchService: Sendable {
+    let pool: PGPool
+    let timeZone: TimeZone
+
+    /// Decisions over `pool` for a service in `timeZone`.
+    public init(pool: PGPool, timeZone: TimeZone) {
+        self.pool = pool
+        self.timeZone = timeZone
+    }
+
+    /// Why a decision was refused; nothing changed.
+    public enum DispatchError: Error, CustomStringConvertible, Sendable, Equatable {
+        /// No ride with that id (or id prefix).
+        case notFound(String)
+        /// An id prefix matches several rides.
+        case ambiguous(String)
+        /// The status rules forbid it.
+        case transition(RideTransitionError)
+        /// The new time or van does not fit; the sentence offers other times.
+        case doesNotFit(String)
+        /// Completed or no-show before the pickup time.
+        case beforePickup(Date)
+        /// A reason is required (reject, cancel).
+        case reasonRequired
+        /// No van by that name, or it is retired.
+        case unknownVan(String)
+
+        public var description: String {
+            switch self {
+            case .notFound(let id): return "no ride \(id); see `vanadmin rides list`"
+            case .ambiguous(let id): return "'\(id)' matches several rides; give more of the id"
+            case .transition(let error): return error.description
+            case .doesNotFit(let sentence): return "does not fit: \(sentence)"
+            case .beforePickup: return "the pickup time has not come yet; mark it after the pickup"
+            case .reasonRequired: return "give a reason with --reason; the rider sees it"
+            case .unknownVan(let name): return "no active van named '\(name)'; see `vanadmin vans list`"
+            }
+        }
+    }
+
+    /// Approves a pending ride, optionally at a new time or on a named van (checked like a booking).
+    public func approve(_ id: String, at newTime: Date? = nil, van: String? = nil, actor: String, now: Date) async throws -> Ride {
+        try await change(id, to: .approved, at: newTime, van: van, reason: nil, actor: actor, now: now, action: "ride.approve")
+    }
+
+    /// Rejects a pending ride; the reason is required and shown to the rider.
+    public func reject(_ id: String, reason: String, actor: String, now: Date) async throws -> Ride {
+        try await change(id, to: .rejected, reason: try Self.required(reason), actor: actor, now: now, action: "ride.reject")
+    }
+
+    /// The service cancels a ride (a van broke down); the reason is required.
+    public func cancel(_ id: String, reason: String, actor: String, now: Date) async throws -> Ride {
+        try await change(id, to: .cancelled, reason: try Self.required(reason), actor: actor, now: now, action: "ride.cancel")
+    }
+
+    /// Moves a ride to a new time and/or van, keeping its status; checked like a booking.
+    public func move(_ id: String, at newTime: Date?, van: String?, actor: String, now: Date) async throws -> Ride {
+        try await change(id, to: nil, at: newTime, van: van, reason: nil, actor: actor, now: now, action: "ride.move")
+    }
+
+    /// Marks an approved ride completed (only after its pickup time).
+    public func complete(_ id: String, actor: String, now: Date) async throws -> Ride {
+        try await change(id, to: .completed, reason: nil, actor: actor, now: now, action: "ride.complete")
+    }
+
+    /// Marks an approved ride a no-show (only after its pickup time).
+    public func noShow(_ id: String, actor: String, now: Date) async throws -> Ride {
+        try await change(id, to: .noShow, reason: nil, actor: actor, now: now, action: "ride.no_show")
+    }
+
+    /// What approving every pending ride did.
+    public struct BulkResult: Sendable {
+        /// Rides now approved.
+        public var approved: [Ride] = []
+        /// Rides that no longer fit, with the reason.
+        public var refused: [(Ride, String)] = []
+    }
+
+    /// Approves every pending ride that still fits, in request order (on `day` if given).
+    public func approveAllFeasible(on day: LocalDate?, actor: String, now: Date) async throws -> BulkResult {
+        let interval = day?.interval(in: timeZone)
+        let ids = try await pool.withConnection { conn in
+            try conn.query("""
+                SELECT id::text FROM rides WHERE status = 'pending' AND pickup_at > \(now)
+                  AND (\(interval?.start) IS NULL OR (pickup_at >= \(interval?.start) AND pickup_at < \(interval?.end)))
+                ORDER BY requested_at, created_at
+                """).map { try $0.decode(String.self, at: 0) }
+        }
+        var result = BulkResult()
+        for id in ids {
+            do {
+                result.approved.append(try await approve(id, actor: actor, now: now))
+            } catch let error as DispatchError {
+                guard let ride = try await RideQueries(pool: pool).find(id) else { continue }
+                result.refused.append((ride, error.description))
+            }
+        }
+        return result
+    }
+
+    // MARK: One change, one transaction
+
+    private func change(
+        _ id: String, to status: RideStatus?, at newTime: Date? = nil, van vanName: String? = nil,
+        reason: String?, actor: String, now: Date, action: String
+    ) async throws -> Ride {
+        let timeZone = self.timeZone
+        return try await pool.withTransaction { conn in
+            let rideID = try RideQueries.resolve(id, conn)
+            try TransactionActor.set(actor, conn)
+            // Lock the schedule around both the old and the new time (ascending), then the row.
+            let current = try conn.query("SELECT pickup_at FROM rides WHERE id = \(rideID)").first!.decode(Date.self, at: 0)
+            try BookingLock.lock(conn, around: [current, newTime ?? current])
+            guard let row = try conn.query("\(RideRecord.select) WHERE r.id = \(rideID) FOR UPDATE OF r").first else { throw DispatchError.notFound(id) }
+            var ride = try RideRecord.ride(row)
+            if let status {
+                do { try ride.apply(status, at: now) } catch let error as RideTransitionError { throw DispatchError.transition(error) }
+                if status == .completed || status == .noShow, now < ride.pickupAt { throw DispatchError.beforePickup(ride.pickupAt) }
+            } else if !ride.status.holdsVan {
+                throw DispatchError.transition(RideTransitionError(from: ride.status, to: ride.status))
+            }
+            var vanID = ride.vanID
+            if let vanName {
+                guard let found = try VanStore.list(conn, includeRetired: false).first(where: { $0.name == vanName }) else { throw DispatchError.unknownVan(vanName) }
+                vanID = found.id
+            }
+            var dropoff = ride.estimatedDropoffAt
+            // A ride that keeps holding a van is checked like a booking when its time or van changes —
+            // or, when approved, simply re-checked: the schedule may have moved since the request.
+            if ride.status.holdsVan && (newTime != nil || vanName != nil || status == .approved) {
+                let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: newTime ?? ride.pickupAt)
+                let at = newTime ?? ride.pickupAt
+                let reach = scheduler.searchWindow + BookingLock.longestTrip
+                let booked = try RideRecord.booked(conn, overlapping: DateInterval(start: at.addingTimeInterval(-reach), end: at.addingTimeInterval(reach)))
+                let vans = try VanStore.list(conn, includeRetired: false)
+                // Keep the ride's van unless a new one is named, or it no longer exists.
+                let forced = vanName != nil ? vanID : (vans.contains { $0.id == ride.vanID } ? ride.vanID : nil)
+                let request = RideRequest(pickup: ride.pickup.coordinate, dropoff: ride.dropoff.coordinate, wheelchair: ride.needsWheelchair,
+                                          pickupAt: at, excludingRideID: ride.id, vanID: forced, notBefore: now)
+                let feasibility = scheduler.check(request, vans: vans, rides: booked)
+                guard case .feasible(let assignment) = feasibility else {
+                    throw DispatchError.doesNotFit(scheduler.sentence(for: feasibility, requested: at))
+                }
+                ride.pickupAt = assignment.pickupAt
+                dropoff = assignment.dropoffAt
+                vanID = assignment.vanID
+            }
+            let decided = status == .approved || status == .rejected
+            try conn.execute("""
+                UPDATE rides SET status = \(ride.status.rawValue), pickup_at = \(ride.pickupAt), estimated_dropoff_at = \(dropoff),
+                       van_id = \(vanID), reason = COALESCE(\(reason), reason), updated_at = \(now),
+                       decided_by = CASE WHEN \(decided) THEN \(actor) ELSE decided_by END,
+                       decided_at = CASE WHEN \(decided) THEN \(now) ELSE decided_at END,
+                       cancelled_by = CASE WHEN \(status == .cancelled) THEN 'service' ELSE cancelled_by END,
+                       cancelled_at = CASE WHEN \(status == .cancelled) THEN \(now) ELSE cancelled_at END,
+                       reminded_at = CASE WHEN \(newTime != nil) THEN NULL ELSE reminded_at END
+                WHERE id = \(rideID)
+                """)
+            var details = ["status": ride.status.rawValue]
+            if let newTime { details["pickup_at"] = PGTimestamp.format(newTime) }
+            if let vanName { details["van"] = vanName }
+            if let reason { details["reason"] = reason }
+            try AuditLog.record(conn, actor: actor, action: action, subject: rideID.uuidString.lowercased(), details: details)
+            return try RideRecord.ride(try conn.query("\(RideRecord.select) WHERE r.id = \(rideID)").first!)
+        }
+    }
+
+    private static func required(_ reason: String) throws(DispatchError) -> String {
+        let trimmed = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw .reasonRequired }
+        return String(trimmed.prefix(500))
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import VanDomain
+import VanPostgres
+
+/// What the service did between two dates (local, inclusive): for the office's
+/// monthly numbers and for spotting riders who keep missing the van.
+public struct Report: Sendable, Codable {
+    /// First local date.
+    public let from: LocalDate
+    /// Last local date.
+    public let to: LocalDate
+    /// Rides requested (pickup in the range).
+    public let requests: Int
+    /// Now approved (not yet completed).
+    public let approved: Int
+    /// Rejected by the dispatcher.
+    public let rejected: Int
+    /// Cancelled in time.
+    public let cancelled: Int
+    /// Cancelled within the late window.
+    public let cancelledLate: Int
+    /// No-shows.
+    public let noShows: Int
+    /// Completed.
+    public let completed: Int
+    /// Bookings refused for lack of a free van or outside hours (denials).
+    public let denials: Int
+    /// Median minutes from request to the dispatcher's decision.
+    public let medianDecisionMinutes: Double?
+    /// Share of requests needing a wheelchair position (0…1).
+    public let wheelchairShare: Double
+    /// Hours each van was booked (pending, approved or completed).
+    public let vanHours: [String: Double]
+    /// Riders with two or more no-shows, most first.
+    public let repeatedNoShows: [String: Int]
+
+    /// Computes the report.
+    public static func load(pool: PGPool, from: LocalDate, to: LocalDate, timeZone: TimeZone) async throws -> Report {
+        let start = from.interval(in: timeZone).start
+        let end = to.interval(in: timeZone).end
+        return try await pool.withConnection { conn in
+            let counts = try conn.query("""
+                SELECT count(*),
+                       count(*) FILTER (WHERE status = 'approved'),
+                       count(*) FILTER (WHERE status = 'rejected'),
+                       count(*) FILTER (WHERE status = 'cancelled' AND NOT cancelled_late),
+                       count(*) FILTER (WHERE status = 'cancelled' AND cancelled_late),
+                       count(*) FILTER (WHERE status = 'no_show'),
+                       count(*) FILTER (WHERE status = 'completed'),
+                       percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM decided_at - requested_at) / 60)
+                           FILTER (WHERE decided_at IS NOT NULL),
+                       coalesce(avg(needs_wheelchair::int), 0)
+                FROM rides WHERE pickup_at >= \(start) AND pickup_at < \(end)
+                """).first!
+            let denials = try conn.query("""
+                SELECT count(*) FROM booking_refusals WHERE requested_pickup_at >= \(start) AND requested_pickup_at < \(end)
+                """).first!.decode(Int.self, at: 0)
+            var vanHours: [String: Double] = [:]
+            for row in try conn.query("""
+                SELECT v.name, sum(extract(epoch FROM r.estimated_dropoff_at - r.pickup_at)) / 3600
+                FROM rides r JOIN vans v ON v.id = r.van_id
+                WHERE r.status IN ('pending', 'approved', 'completed') AND r.pickup_at >= \(start) AND r.pickup_at < \(end)
+                GROUP BY v.name ORDER BY v.name
+                """) {
+                vanHours[try row.decode(String.self, at: 0)] = (try row.decode(Double.self, at: 1) * 100).rounded() / 100
+            }
+            var noShows: [String: Int] = [:]
+            for row in try conn.query("""
+                SELECT net_id, count(*) FROM rides WHERE status = 'no_show' AND pickup_at >= \(start) AND pickup_at < \(end)
+                GROUP BY net_id HAVING count(*) >= 2
+                """) {
+                noShows[try row.decode(String.self, at: 0)] = try row.decode(Int.self, at: 1)
+            }
+            return Report(
+                from: from, to: to, requests: try counts.decode(at: 0), approved: try counts.decode(at: 1), rejected: try counts.decode(at: 2),
+                cancelled: try counts.decode(at: 3), cancelledLate: try counts.decode(at: 4), noShows: try counts.decode(at: 5),
+                completed: try counts.decode(at: 6), denials: denials, medianDecisionMinutes: try counts.decode(Double?.self, at: 7),
+                wheelchairShare: try counts.decode(Double.self, at: 8), vanHours: vanHours, repeatedNoShows: noShows
+            )
+        }
+    }
+}

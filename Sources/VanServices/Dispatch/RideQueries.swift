@@ -1,0 +1,97 @@
+import Foundation
+import VanDomain
+import VanPostgres
+
+/// The dispatcher's reads over every rider's rides.
+public struct RideQueries: Sendable {
+    let pool: PGPool
+
+    /// Queries over `pool`.
+    public init(pool: PGPool) { self.pool = pool }
+
+    /// A ride with what the dispatcher needs beside it.
+    public struct Listing: Sendable, Codable {
+        /// The ride.
+        public let ride: Ride
+        /// The rider's name, if known.
+        public let riderName: String?
+        /// The rider's phone, if known.
+        public let riderPhone: String?
+        /// The van's name, if assigned.
+        public let vanName: String?
+    }
+
+    /// Rides matching every given filter, soonest pickup first.
+    public func list(status: RideStatus? = nil, day: LocalDate? = nil, van: String? = nil, rider: NetID? = nil, timeZone: TimeZone) async throws -> [Listing] {
+        let interval = day?.interval(in: timeZone)
+        return try await pool.withConnection { conn in
+            try Self.listings(conn, where: """
+                (\(status?.rawValue)::text IS NULL OR r.status = \(status?.rawValue))
+                AND (\(interval?.start) IS NULL OR (r.pickup_at >= \(interval?.start) AND r.pickup_at < \(interval?.end)))
+                AND (\(van)::text IS NULL OR r.van_id = (SELECT id FROM vans WHERE name = \(van)))
+                AND (\(rider?.rawValue)::text IS NULL OR r.net_id = \(rider?.rawValue))
+                """)
+        }
+    }
+
+    static func listings(_ conn: PGConnection, where condition: SQLQuery) throws -> [Listing] {
+        try conn.query("""
+            SELECT base.*, ri.name AS rider_name, ri.phone AS rider_phone, v.name AS van_name
+            FROM (\(RideRecord.select) WHERE \(condition)) AS base
+            LEFT JOIN riders ri ON ri.net_id = base.net_id
+            LEFT JOIN vans v ON v.id = base.van_id
+            ORDER BY base.pickup_at, base.id
+            """).map { row in
+            Listing(ride: try RideRecord.ride(row), riderName: try row.decode(String?.self, "rider_name"),
+                    riderPhone: try row.decode(String?.self, "rider_phone"), vanName: try row.decode(String?.self, "van_name"))
+        }
+    }
+
+    /// The ride whose id is `id` or starts with it (8 hex characters are enough to type).
+    public func find(_ id: String) async throws -> Ride? {
+        try await pool.withConnection { conn in
+            guard let rideID = try? Self.resolve(id, conn) else { return nil }
+            return try conn.query("\(RideRecord.select) WHERE r.id = \(rideID)").first.map(RideRecord.ride)
+        }
+    }
+
+    /// Everything about one ride: the listing and its history, oldest first.
+    public func show(_ id: String) async throws -> (Listing, [HistoryEntry]) {
+        try await pool.withConnection { conn in
+            let rideID = try Self.resolve(id, conn)
+            guard let listing = try Self.listings(conn, where: "r.id = \(rideID)").first else { throw DispatchService.DispatchError.notFound(id) }
+            let history = try conn.query("""
+                SELECT at, actor, action, details::text FROM audit_log WHERE subject = \(rideID.uuidString.lowercased())
+                UNION ALL
+                SELECT created_at, 'system', 'event.' || kind, payload::text FROM ride_events WHERE ride_id = \(rideID)
+                ORDER BY 1
+                """).map { row in
+                HistoryEntry(at: try row.decode(at: 0), actor: try row.decode(at: 1), action: try row.decode(at: 2), details: try row.decode(at: 3))
+            }
+            return (listing, history)
+        }
+    }
+
+    /// One line of a ride's history.
+    public struct HistoryEntry: Sendable, Codable {
+        /// When.
+        public let at: Date
+        /// Who (a dispatcher, or `system` for database events).
+        public let actor: String
+        /// What.
+        public let action: String
+        /// Details as JSON text.
+        public let details: String
+    }
+
+    /// Resolves a full id or a unique prefix of at least 4 characters.
+    static func resolve(_ text: String, _ conn: PGConnection) throws -> UUID {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if let id = UUID(uuidString: trimmed) { return id }
+        guard trimmed.count >= 4, trimmed.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { throw DispatchService.DispatchError.notFound(text) }
+        let matches = try conn.query("SELECT id FROM rides WHERE id::text LIKE \(trimmed + "%") LIMIT 2").map { try $0.decode(UUID.self, at: 0) }
+        guard let first = matches.first else { throw DispatchService.DispatchError.notFound(text) }
+        guard matches.count == 1 else { throw DispatchService.DispatchError.ambiguous(text) }
+        return first
+    }
+}

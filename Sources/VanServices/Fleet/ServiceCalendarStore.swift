@@ -1,0 +1,172 @@
+import Foundation
+import VanDomain
+import VanPostgres
+import VanScheduler
+
+/// The one place that knows `service_hours`, `closures` and the scheduler `settings`,
+/// and that turns them into a ``Scheduler``.
+public struct ServiceCalendarStore: Sendable {
+    let pool: PGPool
+    /// The service time zone (from configuration).
+    public let timeZone: TimeZone
+
+    /// A store over `pool` for a service in `timeZone`.
+    public init(pool: PGPool, timeZone: TimeZone) {
+        self.pool = pool
+        self.timeZone = timeZone
+    }
+
+    /// The weekly windows.
+    public func hours() async throws -> ServiceHours {
+        let zone = timeZone
+        return try await pool.withConnection { try Self.hours($0, timeZone: zone) }
+    }
+
+    /// Replaces every weekly window at once.
+    public func setHours(_ windows: [ServiceWindow], actor: String) async throws {
+        try await pool.withTransaction { conn in
+            try conn.execute("DELETE FROM service_hours")
+            for window in windows {
+                try conn.execute("""
+                    INSERT INTO service_hours (weekday, start_time, end_time)
+                    VALUES (\(window.weekday), \(window.start.description)::time, \(window.end.description)::time)
+                    ON CONFLICT DO NOTHING
+                    """)
+            }
+            try AuditLog.record(conn, actor: actor, action: "hours.set", subject: nil, details: [
+                "windows": windows.map { "\($0.weekday) \($0.start)-\($0.end)" }.joined(separator: ", "),
+            ])
+        }
+    }
+
+    /// A closed day and why.
+    public struct Closure: Sendable, Equatable, Codable {
+        /// The local date with no service.
+        public let day: LocalDate
+        /// Why (shown to riders), if given.
+        public let reason: String?
+    }
+
+    /// Closes a whole local day; closing a closed day updates its reason.
+    public func addClosure(_ day: LocalDate, reason: String?, actor: String) async throws {
+        try await pool.withTransaction { conn in
+            try conn.execute("""
+                INSERT INTO closures (day, reason, added_by) VALUES (\(day.description)::date, \(reason), \(actor))
+                ON CONFLICT (day) DO UPDATE SET reason = EXCLUDED.reason
+                """)
+            try AuditLog.record(conn, actor: actor, action: "closure.add", subject: day.description, details: ["reason": reason ?? ""])
+        }
+    }
+
+    /// Reopens a closed day; false when it was not closed.
+    @discardableResult
+    public func removeClosure(_ day: LocalDate, actor: String) async throws -> Bool {
+        try await pool.withTransaction { conn in
+            let removed = try conn.execute("DELETE FROM closures WHERE day = \(day.description)::date") > 0
+            if removed { try AuditLog.record(conn, actor: actor, action: "closure.remove", subject: day.description) }
+            return removed
+        }
+    }
+
+    /// Closures from `from` on (all when nil), by date.
+    public func closures(from: LocalDate? = nil) async throws -> [Closure] {
+        try await pool.withConnection { conn in try Self.closures(conn, from: from) }
+    }
+
+    /// The scheduler figures; defaults when never set.
+    public func settings() async throws -> SchedulerSettings {
+        try await pool.withConnection { try Self.settings($0) }
+    }
+
+    /// Stores new scheduler figures.
+    public func setSettings(_ settings: SchedulerSettings, actor: String) async throws {
+        try settings.estimator.validate()
+        try await pool.withTransaction { conn in
+            try conn.execute("""
+                INSERT INTO settings (key, value, updated_by) VALUES ('scheduler', \(PGJSON(settings)), \(actor))
+                ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_by = EXCLUDED.updated_by, updated_at = now()
+                """)
+            try AuditLog.record(conn, actor: actor, action: "scheduler.set", subject: nil)
+        }
+    }
+
+    /// A scheduler built from the stored hours, closures near `around` and settings.
+    public func scheduler(around date: Date) async throws -> Scheduler {
+        let zone = timeZone
+        return try await pool.withConnection { try Self.scheduler($0, timeZone: zone, around: date) }
+    }
+
+    /// The settings, the closures from two days before `date` to three after, and the weekly
+    /// hours — in one statement (one round trip on the booking path instead of three).
+    static func scheduler(_ conn: PGConnection, timeZone: TimeZone, around date: Date) throws -> Scheduler {
+        let day = LocalDate(containing: date.addingTimeInterval(-2 * 86_400), in: timeZone)
+        guard let row = try conn.query("""
+            SELECT (SELECT value FROM settings WHERE key = 'scheduler') AS settings,
+                   (SELECT coalesce(json_agg(to_char(day, 'YYYY-MM-DD')), '[]')
+                    FROM closures WHERE day BETWEEN \(day.description)::date AND \(day.description)::date + 5) AS closures,
+                   (SELECT coalesce(json_agg(json_build_object('weekday', weekday, 'start', to_char(start_time, 'HH24:MI'),
+                                                               'end', to_char(end_time, 'HH24:MI')) ORDER BY weekday, start_time), '[]')
+                    FROM service_hours) AS hours
+            """).first else { throw PGError(kind: .decoding, message: "the calendar query returned no row") }
+        let settings = try row.decode(PGJSON<SchedulerSettings>?.self, "settings")?.value ?? SchedulerSettings()
+        let closures = try row.decode(PGJSON<[String]>.self, "closures").value.map { try LocalDate($0) }
+        let windows = try row.decode(PGJSON<[StoredWindow]>.self, "hours").value.map {
+            try ServiceWindow(weekday: $0.weekday, start: $0.start, end: $0.end)
+        }
+        return Scheduler(
+            estimator: settings.estimator,
+            hours: ServiceHours(timeZone: timeZone, windows: windows),
+            closures: Set(closures),
+            searchWindow: TimeInterval(settings.searchWindowMinutes * 60),
+            step: TimeInterval(settings.stepMinutes * 60)
+        )
+    }
+
+    /// A `service_hours` row as the calendar query returns it.
+    private struct StoredWindow: Codable, Sendable {
+        let weekday: Int
+        let start: String
+        let end: String
+    }
+
+    static func hours(_ conn: PGConnection, timeZone: TimeZone) throws -> ServiceHours {
+        let windows = try conn.query("""
+            SELECT weekday, to_char(start_time, 'HH24:MI'), to_char(end_time, 'HH24:MI') FROM service_hours ORDER BY weekday, start_time
+            """).map { row in
+            try ServiceWindow(weekday: row.decode(at: 0), start: row.decode(String.self, at: 1), end: row.decode(String.self, at: 2))
+        }
+        return ServiceHours(timeZone: timeZone, windows: windows)
+    }
+
+    static func closures(_ conn: PGConnection, from: LocalDate?) throws -> [Closure] {
+        try conn.query("""
+            SELECT to_char(day, 'YYYY-MM-DD'), reason FROM closures
+            WHERE \(from?.description)::date IS NULL OR day >= \(from?.description)::date ORDER BY day
+            """).map { Closure(day: try LocalDate(try $0.decode(String.self, at: 0)), reason: try $0.decode(String?.self, at: 1)) }
+    }
+
+    static func settings(_ conn: PGConnection) throws -> SchedulerSettings {
+        guard let row = try conn.query("SELECT value FROM settings WHERE key = 'scheduler'").first else { return SchedulerSettings() }
+        return try row.decode(PGJSON<SchedulerSettings>.self, at: 0).value
+    }
+}
+
+/// The scheduler's tunable figures, stored in `settings` under `scheduler`.
+public struct SchedulerSettings: Codable, Sendable, Equatable {
+    /// Trip and deadhead estimate.
+    public var estimator = TripEstimator()
+    /// How far either side of a taken time to look for suggestions (default 120 minutes).
+    public var searchWindowMinutes = 120
+    /// The grid suggestions lie on (default 5 minutes).
+    public var stepMinutes = 5
+
+    /// Defaults.
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        estimator = try c.decodeIfPresent(TripEstimator.self, forKey: .estimator) ?? TripEstimator()
+        searchWindowMinutes = try c.decodeIfPresent(Int.self, forKey: .searchWindowMinutes) ?? 120
+        stepMinutes = try c.decodeIfPresent(Int.self, forKey: .stepMinutes) ?? 5
+    }
+}

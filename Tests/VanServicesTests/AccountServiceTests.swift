@@ -1,0 +1,259 @@
+import Foundation
+import Testing
+import VanDomain
+import VanTestSupport
+@testable import VanServices
+import VanPostgres
+
+@Suite("Accounts against a real database")
+struct AccountServiceTests {
+    @Test func inviteGivesATemporaryPasswordThatMustBeChanged() async throws {
+        let f = try await AccountFixture()
+        let jd = try NetID("jd123")
+        let invitation = try await f.riders.invite(jd, actor: "alice")
+        #expect(invitation.expiresAt == f.clock.now.addingTimeInterval(7 * 86_400))
+
+        let login = try await f.accounts.login(netID: "JD123", password: invitation.temporaryPassword)
+        #expect(login.mustChangePassword)
+        #expect(login.expiresAt == invitation.expiresAt)  // capped by the temporary password's end
+        let session = try await f.accounts.authenticate(token: login.token.rawValue)
+        #expect(session.mustChangePassword)
+
+        // The new password must follow the rules and differ from the temporary one.
+        let weak = await #expect(throws: AccountError.self) {
+            try await f.accounts.changePassword(session, current: invitation.temporaryPassword, new: "jd123")
+        }
+        guard case .invalid(let problems) = weak else { Issue.record("expected a validation error, got \(String(describing: weak))"); return }
+        #expect(problems.map(\.field) == ["new"])
+        await #expect(throws: AccountError.self) {
+            try await f.accounts.changePassword(session, current: invitation.temporaryPassword, new: invitation.temporaryPassword)
+        }
+        try await f.accounts.changePassword(session, current: invitation.temporaryPassword, new: "correct horse battery")
+        let after = try await f.accounts.authenticate(token: login.token.rawValue)
+        #expect(!after.mustChangePassword)
+        #expect(after.expiresAt == f.clock.now.addingTimeInterval(30 * 86_400))
+
+        await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: invitation.temporaryPassword) }
+        _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery")
+        await #expect(throws: AccountError.riderExists(jd)) { try await f.riders.invite(jd, actor: "alice") }
+        await f.close()
+    }
+
+    @Test func temporaryPasswordsExpire() async throws {
+        let f = try await AccountFixture()
+        let invitation = try await f.riders.invite(try NetID("jd123"), actor: "alice")
+        let early = try await f.accounts.login(netID: "jd123", password: invitation.temporaryPassword)
+        f.clock.advance(by: 7 * 86_400 - 1)
+        _ = try await f.accounts.authenticate(token: early.token.rawValue)
+        f.clock.advance(by: 1)
+        // The password and the session it opened both end.
+        await #expect(throws: AccountError.temporaryPasswordExpired) { try await f.accounts.login(netID: "jd123", password: invitation.temporaryPassword) }
+        await #expect(throws: AccountError.notAuthenticated) { try await f.accounts.authenticate(token: early.token.rawValue) }
+        // A wrong password still gets the generic answer: expiry is only revealed to the right password.
+        await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: "not the password") }
+
+        let reset = try await f.riders.resetPassword(try NetID("jd123"), actor: "bob")
+        let login = try await f.accounts.login(netID: "jd123", password: reset.temporaryPassword)
+        #expect(login.mustChangePassword)
+        await f.close()
+    }
+
+    @Test func fiveFailuresLockTheNetIDForFifteenMinutes() async throws {
+        let f = try await AccountFixture()
+        _ = try await f.activeRider("jd123")
+        for attempt in 1...4 {
+            await #expect(throws: AccountError.invalidCredentials, "attempt \(attempt)") { try await f.accounts.login(netID: "jd123", password: "wrong password \(attempt)") }
+            f.clock.advance(by: 60)
+        }
+        let lockedAt = f.clock.now
+        await #expect(throws: AccountError.lockedOut(until: lockedAt.addingTimeInterval(900))) { try await f.accounts.login(netID: "jd123", password: "wrong again") }
+        // Even the right password is refused while locked.
+        f.clock.advance(by: 899)
+        await #expect(throws: AccountError.lockedOut(until: lockedAt.addingTimeInterval(900))) { try await f.accounts.login(netID: "jd123", password: "correct horse battery") }
+        f.clock.advance(by: 1)
+        _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery")
+        await f.close()
+    }
+
+    @Test func failuresOlderThanTheWindowDoNotCount() async throws {
+        let f = try await AccountFixture()
+        _ = try await f.activeRider("jd123")
+        for _ in 1...4 {
+            await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: "wrong password") }
+            f.clock.advance(by: 5 * 60)  // 0, 5, 10, 15 minutes
+        }
+        // At 20 minutes only the failures at 10 and 15 (and this one) are within 15 minutes.
+        await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: "wrong password") }
+        _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery")
+        await f.close()
+    }
+
+    @Test func unknownNetIDsAnswerLikeWrongPasswordsAndLockAlike() async throws {
+        let f = try await AccountFixture()
+        _ = try await f.activeRider("jd123")
+        for _ in 1...4 {
+            await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "nobody1", password: "whatever pass") }
+        }
+        await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(900))) {
+            try await f.accounts.login(netID: "nobody1", password: "whatever pass")
+        }
+        await f.close()
+    }
+
+    @Test func unknownNetIDsCostAsMuchBcryptAsWrongPasswords() async throws {
+        var settings = AccountFixture.testSettings
+        settings.bcryptCost = 9
+        let f = try await AccountFixture(settings: settings)
+        _ = try await f.activeRider("jd123")
+        _ = try await f.activeRider("ab123")
+        // Warm up, then alternate; each net ID stays under the lockout.
+        _ = try? await f.accounts.login(netID: "zz999", password: "x")
+        var unknown: [Duration] = []
+        var wrong: [Duration] = []
+        let clock = ContinuousClock()
+        for round in 0..<4 {
+            let ghost = "ghost\(round)"
+            let real = round % 2 == 0 ? "jd123" : "ab123"
+            unknown.append(await clock.measure { _ = try? await f.accounts.login(netID: ghost, password: "wrong password") })
+            wrong.append(await clock.measure { _ = try? await f.accounts.login(netID: real, password: "wrong password") })
+        }
+        let medianUnknown = unknown.sorted()[unknown.count / 2]
+        let medianWrong = wrong.sorted()[wrong.count / 2]
+        // Without the dummy hash an unknown net ID would answer many times faster.
+        #expect(medianUnknown * 2 > medianWrong, "unknown \(medianUnknown), wrong password \(medianWrong)")
+        #expect(medianWrong * 2 > medianUnknown, "unknown \(medianUnknown), wrong password \(medianWrong)")
+        await f.close()
+    }
+
+    @Test func disabledRidersCannotLogInAndLoseTheirSessions() async throws {
+        let f = try await AccountFixture()
+        let token = try await f.activeRider("jd123")
+        let second = try await f.accounts.login(netID: "jd123", password: "correct horse battery")
+        let jd = try NetID("jd123")
+        #expect(try await f.riders.disable(jd, reason: "moved away", actor: "alice") == 2)
+        await #expect(throws: AccountError.notAuthenticated) { try await f.accounts.authenticate(token: token) }
+        await #expect(throws: AccountError.notAuthenticated) { try await f.accounts.authenticate(token: second.token.rawValue) }
+        await #expect(throws: AccountError.disabled) { try await f.accounts.login(netID: "jd123", password: "correct horse battery") }
+        await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: "wrong password") }
+        try await f.riders.enable(jd, actor: "alice")
+        _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery")
+        await #expect(throws: AccountError.noSuchRider(try NetID("nobody"))) { try await f.riders.disable(try NetID("nobody"), actor: "alice") }
+        let actions = try await f.audit().map { "\($0.actor) \($0.action) \($0.subject ?? "")" }
+        #expect(actions.contains("alice rider.disable jd123"))
+        #expect(actions.contains("alice rider.enable jd123"))
+        await f.close()
+    }
+
+    @Test func logoutAndPasswordChangeRevokeSessions() async throws {
+        let f = try await AccountFixture()
+        let first = try await f.activeRider("jd123")
+        let second = try await f.accounts.login(netID: "jd123", password: "correct horse battery").token.rawValue
+        let third = try await f.accounts.login(netID: "jd123", password: "correct horse battery").token.rawValue
+
+        try await f.accounts.logout(try await f.accounts.authenticate(token: third))
+        await #expect(throws: AccountError.notAuthenticated) { try await f.accounts.authenticate(token: third) }
+
+        let session = try await f.accounts.authenticate(token: first)
+        await #expect(throws: AccountError.invalid([ValidationError(field: "current", reason: "is not your current password")])) {
+            try await f.accounts.changePassword(session, current: "not it at all", new: "a brand new passphrase")
+        }
+        try await f.accounts.changePassword(session, current: "correct horse battery", new: "a brand new passphrase")
+        _ = try await f.accounts.authenticate(token: first)  // the session that changed it stays
+        await #expect(throws: AccountError.notAuthenticated) { try await f.accounts.authenticate(token: second) }
+        await f.close()
+    }
+
+    @Test func sessionsExpireAfterIdleDaysAndUseKeepsThemAlive() async throws {
+        let f = try await AccountFixture()
+        let token = try await f.activeRider("jd123")
+        f.clock.advance(by: 29 * 86_400)
+        _ = try await f.accounts.authenticate(token: token)
+        f.clock.advance(by: 29 * 86_400)
+        _ = try await f.accounts.authenticate(token: token)
+        f.clock.advance(by: 30 * 86_400)
+        await #expect(throws: AccountError.notAuthenticated) { try await f.accounts.authenticate(token: token) }
+        await #expect(throws: AccountError.notAuthenticated) { try await f.accounts.authenticate(token: "not-a-token") }
+        await f.close()
+    }
+
+    @Test func useWritesTheSessionAtMostOnceAMinute() async throws {
+        let f = try await AccountFixture()
+        let token = try await f.activeRider("jd123")
+        func stored() async throws -> (lastSeen: Date, expires: Date, xmin: String) {
+            try await f.database.pool.withConnection { connection in
+                let row = try connection.query("SELECT last_seen_at, expires_at, xmin::text AS x FROM sessions WHERE net_id = 'jd123'").first!
+                return (try row.decode(Date.self, "last_seen_at"), try row.decode(Date.self, "expires_at"), try row.decode(String.self, "x"))
+            }
+        }
+        f.clock.advance(by: 60)
+        let touched = try await f.accounts.authenticate(token: token)
+        let first = try await stored()
+        #expect(first.lastSeen == f.clock.now)
+        #expect(touched.expiresAt == f.clock.now.addingTimeInterval(30 * 86_400))
+        #expect(first.expires == touched.expiresAt)
+        // Within the minute: the row is only read (same tuple version), the answer is the stored expiry.
+        f.clock.advance(by: 59)
+        let again = try await f.accounts.authenticate(token: token)
+        let second = try await stored()
+        #expect(second.xmin == first.xmin)
+        #expect(second.lastSeen == first.lastSeen)
+        #expect(again.expiresAt == first.expires)
+        // A minute after the last write it slides again.
+        f.clock.advance(by: 1)
+        let later = try await f.accounts.authenticate(token: token)
+        let third = try await stored()
+        #expect(third.lastSeen == f.clock.now)
+        #expect(later.expiresAt == f.clock.now.addingTimeInterval(30 * 86_400))
+        await f.close()
+    }
+
+    @Test func noRawSecretIsStoredAnywhere() async throws {
+        let f = try await AccountFixture()
+        let invitation = try await f.riders.invite(try NetID("jd123"), actor: "alice")
+        let temporary = try await f.accounts.login(netID: "jd123", password: invitation.temporaryPassword)
+        try await f.accounts.changePassword(try await f.accounts.authenticate(token: temporary.token.rawValue),
+                                            current: invitation.temporaryPassword, new: "correct horse battery")
+        let full = try await f.accounts.login(netID: "jd123", password: "correct horse battery")
+        _ = try? await f.accounts.login(netID: "jd123", password: "a wrong guess here")
+        let reset = try await f.riders.resetPassword(try NetID("jd123"), actor: "bob")
+        let rows = try await f.everyRow()
+        #expect(rows.contains { $0.contains("jd123") })
+        for secret in [invitation.temporaryPassword, temporary.token.rawValue, full.token.rawValue, "correct horse battery",
+                       "a wrong guess here", reset.temporaryPassword] {
+            #expect(!rows.contains { $0.contains(secret) }, "a table holds a raw secret")
+        }
+        await f.close()
+    }
+
+    @Test func whitelistEntriesExpireAfterTheirLastDayInTheServiceTimeZone() async throws {
+        let f = try await AccountFixture()
+        let jd = try NetID("jd123")
+        // The clock starts on 2026-11-29 at 07:00 in New York.
+        #expect(try await f.whitelist.add(WhitelistPatch(netID: jd, validUntil: .some(try LocalDate("2026-11-30"))), actor: "alice") == .added)
+        #expect(try await f.accounts.eligibility(jd) == Eligibility(isEligible: true, until: try LocalDate("2026-11-30")))
+        f.clock.advance(by: 86_400 + 16 * 3_600)  // 2026-11-30 23:00 in New York (04:00 UTC on Dec 1)
+        #expect(try await f.accounts.eligibility(jd).isEligible)
+        f.clock.advance(by: 3_600)  // midnight
+        #expect(try await f.accounts.eligibility(jd) == Eligibility(isEligible: false, until: try LocalDate("2026-11-30")))
+        #expect(try await f.accounts.eligibility(try NetID("nobody")) == Eligibility(isEligible: false, until: nil))
+        await f.close()
+    }
+
+    @Test func profileShowsWhitelistStatusAndContactChangesAreKept() async throws {
+        let f = try await AccountFixture()
+        let jd = try NetID("jd123")
+        _ = try await f.whitelist.add(WhitelistPatch(netID: jd, name: .some("Jane Doe"), email: .some(try EmailAddress("jd@example.edu"))), actor: "alice")
+        _ = try await f.activeRider("jd123")
+        var profile = try await f.accounts.profile(jd)
+        #expect(profile.rider.name == "Jane Doe")  // copied from the whitelist at invitation
+        #expect(profile.rider.email?.rawValue == "jd@example.edu")
+        #expect(profile.eligibility == Eligibility(isEligible: true, until: nil))
+        profile = try await f.accounts.updateContact(jd, phone: .some(try PhoneNumber("607-555-0100")), email: nil)
+        #expect(profile.rider.phone?.rawValue == "6075550100")
+        #expect(profile.rider.email?.rawValue == "jd@example.edu")
+        profile = try await f.accounts.updateContact(jd, phone: nil, email: .some(nil))
+        #expect(profile.rider.phone?.rawValue == "6075550100")
+        #expect(profile.rider.email == nil)
+        await f.close()
+    }
+}

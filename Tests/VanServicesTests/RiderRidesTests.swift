@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import VanDomain
+import VanTestSupport
+@testable import VanServices
+import VanPostgres
+import VanScheduler
+
+@Suite("Series, idempotency and a rider's own rides")
+struct RiderRidesTests {
+    @Test func aSeriesBooksWhatFitsAndListsConflictsWithSuggestions() async throws {
+        let f = try await BookingFixture()
+        // Someone already holds the only van on Wednesday at 15:00.
+        guard case .booked = try await f.booking.book(f.request(9, at: f.monday(15).addingTimeInterval(2 * 86_400)), now: f.now) else { Issue.record("setup failed"); return }
+        let series = UUID()
+        let occurrences = (0..<5).map { day in
+            var ride = f.request(0, at: f.monday(15).addingTimeInterval(Double(day) * 86_400))
+            ride.seriesID = series
+            return ride
+        }
+        let outcomes = try await f.booking.bookSeries(occurrences, now: f.now)
+        #expect(outcomes.count == 5)
+        let refused = outcomes.enumerated().filter { if case .refused = $0.element { true } else { false } }
+        #expect(refused.map(\.offset) == [2])
+        if case .refused(let feasibility, _) = refused.first?.element {
+            #expect(!feasibility.suggestions.isEmpty)
+        }
+        // Cancelling the series cancels the four booked occurrences still ahead.
+        let rides = RiderRides(pool: f.db.pool)
+        #expect(try await rides.cancelSeries(series, for: try NetID("rider0"), now: f.now, lateWithin: 3_600) == 4)
+        #expect(try await f.count("SELECT count(*) FROM rides WHERE series_id IS NOT NULL AND status = 'cancelled'") == 4)
+        await f.db.close()
+    }
+
+    @Test func aRetriedRequestWithTheSameKeyBooksOnce() async throws {
+        let f = try await BookingFixture()
+        let body = Data(#"{"pickup":"SCL"}"#.utf8)
+        let key = IdempotencyKey(netID: try NetID("rider0"), key: "phone-retry-1", body: body)
+        let ride = f.request(0, at: f.monday(10))
+        // Eight copies of the same request racing (a phone retrying on bad Wi-Fi).
+        let answers = try await withThrowingTaskGroup(of: StoredResponse.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    try await f.booking.bookSeries([ride], now: f.now, idempotencyKey: key) { outcomes in
+                        guard case .booked(let booked) = outcomes[0] else { return StoredResponse(status: 409, body: "refused") }
+                        return StoredResponse(status: 201, body: booked.id.uuidString)
+                    }
+                }
+            }
+            return try await group.reduce(into: [StoredResponse]()) { $0.append($1) }
+        }
+        #expect(Set(answers) == [StoredResponse(status: 201, body: ride.id.uuidString)])
+        #expect(try await f.count() == 1)
+        // The same key with a different body is refused, and books nothing.
+        let other = IdempotencyKey(netID: try NetID("rider0"), key: "phone-retry-1", body: Data("{}".utf8))
+        await #expect(throws: IdempotencyKeyReused.self) {
+            try await f.booking.bookSeries([f.request(0, at: f.monday(18))], now: f.now, idempotencyKey: other) { _ in StoredResponse(status: 201, body: "") }
+        }
+        #expect(try await f.count() == 1)
+        await f.db.close()
+    }
+
+    @Test func ridersSeeAndCancelOnlyTheirOwnRidesAndLateCancellationsAreMarked() async throws {
+        let f = try await BookingFixture()
+        let rides = RiderRides(pool: f.db.pool)
+        let alice = try NetID("rider1"), bob = try NetID("rider2")
+        var ids: [UUID] = []
+        for hour in [9, 11, 13, 16] {
+            guard case .booked(let ride) = try await f.booking.book(f.request(1, at: f.monday(hour)), now: f.now) else { Issue.record("setup"); return }
+            ids.append(ride.id)
+        }
+        let firstPage = try await rides.list(alice, scope: .upcoming, now: f.now, limit: 3)
+        #expect(firstPage.rides.map(\.id) == Array(ids.prefix(3)))
+        let secondPage = try await rides.list(alice, scope: .upcoming, now: f.now, limit: 3, after: firstPage.next)
+        #expect(secondPage.rides.map(\.id) == [ids[3]])
+        #expect(secondPage.next == nil)
+        #expect(try await rides.list(bob, scope: .upcoming, now: f.now).rides.isEmpty)
+        #expect(try await rides.find(ids[0], for: bob) == nil)
+        await #expect(throws: RiderRides.CancelError.notFound) { try await rides.cancel(ids[0], for: bob, now: f.now, lateWithin: 3_600) }
+        // 30 minutes before the 9:00 pickup: a late cancellation.
+        let late = try await rides.cancel(ids[0], for: alice, now: f.monday(8, 30), lateWithin: 3_600)
+        #expect(late.ride.status == .cancelled)
+        #expect(late.late)
+        // The flag is what the database holds, not only what was returned.
+        #expect(try await f.count("SELECT count(*) FROM rides WHERE cancelled_late AND id = \(ids[0])") == 1)
+        let early = try await rides.cancel(ids[1], for: alice, now: f.now, lateWithin: 3_600)
+        #expect(early.ride.status == .cancelled)
+        #expect(!early.late)
+        #expect(try await f.count("SELECT count(*) FROM rides WHERE NOT cancelled_late AND id = \(ids[1])") == 1)
+        await #expect(throws: RiderRides.CancelError.notCancellable(.cancelled)) { try await rides.cancel(ids[1], for: alice, now: f.now, lateWithin: 3_600) }
+        await #expect(throws: RiderRides.CancelError.afterPickup) { try await rides.cancel(ids[2], for: alice, now: f.monday(14), lateWithin: 3_600) }
+        // Past rides, latest first.
+        let past = try await rides.list(alice, scope: .past, now: f.monday(23))
+        #expect(past.rides.map(\.id) == ids.reversed())
+        await f.db.close()
+    }
+}
