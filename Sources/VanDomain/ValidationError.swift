@@ -19,3 +19,16 @@ public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertib
     /// `"<field>: <reason>"`, e.g. `"lat: must be between -90 and 90, got 91.0"`.
     public var description: String { "\(field): \(reason)" }
 }
+
+/// Several fields broke their rules at once; a form or request is refused with all of them,
+/// so the rider fixes everything in one go.
+public struct InvalidFields: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Each field's problem, in the order they were found.
+    public let errors: [ValidationError]
+
+    /// The problems of one request.
+    public init(_ errors: [ValidationError]) { self.errors = errors }
+
+    /// The problems joined with "; ".
+    public var description: String { errors.map(\.description).joined(separator: "; ") }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import VanServices
 
@@ -10,5 +11,14 @@ struct AppRequestContext: RequestContext {
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+    }
+
+    /// The API's one encoder (``APIJSON/encoder``).
+    var responseEncoder: JSONEncoder { APIJSON.encoder }
+
+    /// The verified session; a 401 on a route that forgot its authenticator.
+    func requireSession() throws -> AuthenticatedSession {
+        guard let session else { throw Problem.unauthorized(tokenGiven: false) }
+        return session
     }
 }

@@ -33,13 +33,13 @@ func buildRouter(
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestObservation(metrics: metrics))
-    router.add(middleware: ProblemMiddleware())
+    router.add(middleware: ErrorResponder(hotline: configuration.hotline, clock: clock))
     HealthRoutes(database: database).register(on: router)
     MetricsRoute(metrics: metrics, pool: database.pool, reminderLead: configuration.events.reminderLead).register(on: router)
     // Booking routes take the same `riderAuth`: .authenticator(), then POST /v1/rides checks the whitelist.
     let riderAuth = makeRiderAuth(configuration: configuration, database: database, clock: clock)
-    AccountRoutes(auth: riderAuth).register(on: router)
     let serviceClock = ServiceClock(timeZone: configuration.timeZone)
+    AccountRoutes(auth: riderAuth, clock: serviceClock).register(on: router)
     let booking = BookingService(pool: database.pool, timeZone: configuration.timeZone)
     let places = PlaceStore(pool: database.pool)
     RideRoutes(
@@ -64,5 +64,5 @@ func makeRiderAuth(configuration: AppConfiguration, database: Database, clock: a
         pool: database.pool, hasher: PasswordHasher(cost: configuration.accounts.bcryptCost),
         settings: configuration.accounts, clock: clock, timeZone: configuration.timeZone
     )
-    return RiderAuth(accounts: accounts, hotline: configuration.hotline)
+    return RiderAuth(accounts: accounts)
 }

@@ -22,7 +22,8 @@ struct Problem: HTTPResponseError, Sendable {
     /// Structured extra members, e.g. the suggested times of a 409.
     var members: [String: JSONValue] = [:]
 
-    private struct Body: Encodable {
+    /// The problem+json object, for ``APIJSON``.
+    struct Body: Encodable {
         let type: String
         let title: String
         let status: Int
@@ -56,9 +57,9 @@ struct Problem: HTTPResponseError, Sendable {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoded())))
     }
 
-    /// The problem+json body.
-    func encoded() throws -> Data {
-        let body = Body(
+    /// The problem+json object.
+    var body: Body {
+        Body(
             type: "https://vand.dev/problems/\(slug)",
             title: title,
             status: status.code,
@@ -67,9 +68,11 @@ struct Problem: HTTPResponseError, Sendable {
             extensions: extensions,
             members: members
         )
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(body)
+    }
+
+    /// The problem+json body.
+    func encoded() throws -> Data {
+        try APIJSON.data(body)
     }
 
     /// The database does not answer; the client should retry shortly.

@@ -38,23 +38,37 @@ struct RiderRidesTests {
         let key = IdempotencyKey(netID: try NetID("rider0"), key: "phone-retry-1", body: body)
         let ride = f.request(0, at: f.monday(10))
         // Eight copies of the same request racing (a phone retrying on bad Wi-Fi).
-        let answers = try await withThrowingTaskGroup(of: StoredResponse.self) { group in
+        let answers = try await withThrowingTaskGroup(of: IdempotentBooking.self) { group in
             for _ in 0..<8 {
-                group.addTask {
-                    try await f.booking.bookSeries([ride], now: f.now, idempotencyKey: key) { outcomes in
-                        guard case .booked(let booked) = outcomes[0] else { return StoredResponse(status: 409, body: "refused") }
-                        return StoredResponse(status: 201, body: booked.id.uuidString)
-                    }
-                }
+                group.addTask { try await f.booking.bookSeries([ride], now: f.now, idempotencyKey: key) }
             }
-            return try await group.reduce(into: [StoredResponse]()) { $0.append($1) }
+            return try await group.reduce(into: [IdempotentBooking]()) { $0.append($1) }
         }
-        #expect(Set(answers) == [StoredResponse(status: 201, body: ride.id.uuidString)])
+        var fresh = 0
+        for answer in answers {
+            switch answer {
+            case .fresh(let outcomes):
+                fresh += 1
+                guard case .booked(let booked) = outcomes[0] else { Issue.record("the first request was refused"); continue }
+                #expect(booked.id == ride.id)
+            case .replay(let remembered):
+                // The first request committed what it booked before any retry could read the key.
+                #expect(remembered.outcome == .booked && remembered.rideID == ride.id && remembered.answer == nil)
+            }
+        }
+        #expect(fresh == 1)
+        // Once the answer is recorded, a retry gets exactly its words.
+        try await f.booking.recordAnswer("the first answer", for: key)
+        try await f.booking.recordAnswer("a second answer is ignored", for: key)
+        guard case .replay(let remembered) = try await f.booking.bookSeries([ride], now: f.now, idempotencyKey: key) else {
+            Issue.record("a retry booked again"); return
+        }
+        #expect(remembered.answer == "the first answer")
         #expect(try await f.count() == 1)
         // The same key with a different body is refused, and books nothing.
         let other = IdempotencyKey(netID: try NetID("rider0"), key: "phone-retry-1", body: Data("{}".utf8))
         await #expect(throws: IdempotencyKeyReused.self) {
-            try await f.booking.bookSeries([f.request(0, at: f.monday(18))], now: f.now, idempotencyKey: other) { _ in StoredResponse(status: 201, body: "") }
+            try await f.booking.bookSeries([f.request(0, at: f.monday(18))], now: f.now, idempotencyKey: other)
         }
         #expect(try await f.count() == 1)
         await f.db.close()

@@ -76,12 +76,6 @@ public struct BookingService: Sendable {
         }
     }
 
-    /// Books `ride` if its time is free; otherwise returns the scheduler's refusal with suggestions.
-    /// `now` bounds suggestions (none in the past).
-    public func book(_ ride: NewRide, now: Date) async throws -> BookingOutcome {
-        try await bookSeries([ride], now: now).first!
-    }
-
     /// Books each ride on its own merits (a standing series), in one transaction: the
     /// answer lists what was booked and what conflicts, with suggestions for each conflict.
     public func bookSeries(_ rides: [NewRide], now: Date) async throws -> [BookingOutcome] {
@@ -92,18 +86,22 @@ public struct BookingService: Sendable {
     }
 
     /// Like ``bookSeries(_:now:)``, guarded by an idempotency key: the first request books and
-    /// stores `render(outcomes)` in the same transaction; a retry with the key gets that answer back.
-    public func bookSeries(
-        _ rides: [NewRide], now: Date, idempotencyKey: IdempotencyKey,
-        render: @escaping @Sendable ([BookingOutcome]) throws -> StoredResponse
-    ) async throws -> StoredResponse {
+    /// remembers what it made in the same transaction; a retry with the key gets that back
+    /// instead of booking again. Render the fresh answer after this returns (the van-day locks
+    /// are released by then) and record it with ``recordAnswer(_:for:)``.
+    public func bookSeries(_ rides: [NewRide], now: Date, idempotencyKey: IdempotencyKey) async throws -> IdempotentBooking {
         let timeZone = calendar.timeZone
         return try await pool.withTransaction { conn in
-            if let earlier = try IdempotencyStore.claim(idempotencyKey, conn) { return earlier }
-            let response = try render(try Self.bookAll(rides, now: now, timeZone: timeZone, conn))
-            try IdempotencyStore.store(idempotencyKey, response, conn)
-            return response
+            if let earlier = try IdempotencyStore.claim(idempotencyKey, conn) { return .replay(earlier) }
+            let outcomes = try Self.bookAll(rides, now: now, timeZone: timeZone, conn)
+            try IdempotencyStore.remember(idempotencyKey, RememberedBooking(outcomes, seriesID: rides.first?.seriesID), conn)
+            return .fresh(outcomes)
         }
+    }
+
+    /// Keeps the text of the first answer for `key`, so a retry gets exactly the same words.
+    public func recordAnswer(_ answer: String, for key: IdempotencyKey) async throws {
+        try await pool.withConnection { conn in try IdempotencyStore.recordAnswer(key, answer, conn) }
     }
 
     static func bookAll(_ rides: [NewRide], now: Date, timeZone: TimeZone, _ conn: PGConnection) throws -> [BookingOutcome] {

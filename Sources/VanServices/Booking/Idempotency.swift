@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import VanDomain
 import VanPostgres
+import VanScheduler
 
 /// A rider's `Idempotency-Key` for one request: a retry with the same key and body
 /// gets the first answer back and books nothing twice.
@@ -21,18 +22,60 @@ public struct IdempotencyKey: Sendable, Hashable {
     }
 }
 
-/// A stored answer: HTTP status and body.
-public struct StoredResponse: Sendable, Hashable {
-    /// The HTTP status of the first answer.
-    public let status: Int
-    /// Its body.
-    public let body: String
-
-    /// Creates one.
-    public init(status: Int, body: String) {
-        self.status = status
-        self.body = body
+/// What a key remembers of the first request that used it.
+public struct RememberedBooking: Sendable, Hashable {
+    /// Whether anything was booked.
+    public enum Outcome: String, Sendable {
+        /// The ride, or at least one ride of the series, was booked.
+        case booked
+        /// Nothing was booked.
+        case refused
     }
+
+    /// Booked or refused.
+    public let outcome: Outcome
+    /// The ride booked, for a single ride.
+    public let rideID: UUID?
+    /// The series booked, for a standing series.
+    public let seriesID: UUID?
+    /// Why a single ride was refused (``Infeasibility/code``), or `series` when no occurrence fit.
+    public let reason: String?
+    /// The first answer's text exactly, once it was recorded (nil while it is being written).
+    public let answer: String?
+
+    /// What the outcomes of a fresh booking come to.
+    public init(_ outcomes: [BookingOutcome], seriesID: UUID?) {
+        var booked: [UUID] = []
+        var reason: String?
+        for outcome in outcomes {
+            switch outcome {
+            case .booked(let ride): booked.append(ride.id)
+            case .refused(let feasibility, _): reason = reason ?? feasibility.reason?.code ?? "occupied"
+            }
+        }
+        self.outcome = booked.isEmpty ? .refused : .booked
+        self.rideID = seriesID == nil ? booked.first : nil
+        self.seriesID = seriesID
+        self.reason = booked.isEmpty ? (seriesID == nil ? reason : "series") : nil
+        self.answer = nil
+    }
+
+    init(outcome: Outcome, rideID: UUID?, seriesID: UUID?, reason: String?, answer: String?) {
+        self.outcome = outcome
+        self.rideID = rideID
+        self.seriesID = seriesID
+        self.reason = reason
+        self.answer = answer
+    }
+}
+
+/// What a booking guarded by an idempotency key came to.
+public enum IdempotentBooking: Sendable {
+    /// The first use of the key: the rides were booked (or refused) now. Record the
+    /// answer with ``BookingService/recordAnswer(_:for:)`` once it is rendered.
+    case fresh([BookingOutcome])
+    /// A retry: what the first request made, and its answer once recorded.
+    case replay(RememberedBooking)
 }
 
 /// A key was reused for a different request.
@@ -41,27 +84,39 @@ public struct IdempotencyKeyReused: Error, CustomStringConvertible, Sendable {
 }
 
 enum IdempotencyStore {
-    /// Claims `key` inside the caller's transaction. Returns the stored answer when the key
+    /// Claims `key` inside the caller's transaction. Returns what the key remembers when it
     /// was used before (a concurrent first use makes this wait until it commits).
-    static func claim(_ key: IdempotencyKey, _ conn: PGConnection) throws -> StoredResponse? {
+    static func claim(_ key: IdempotencyKey, _ conn: PGConnection) throws -> RememberedBooking? {
         let inserted = try conn.execute("""
-            INSERT INTO idempotency_keys (net_id, key, request_sha256, status, body)
-            VALUES (\(key.netID.rawValue), \(key.key), \(key.requestHash), 0, '')
+            INSERT INTO idempotency_keys (net_id, key, request_sha256)
+            VALUES (\(key.netID.rawValue), \(key.key), \(key.requestHash))
             ON CONFLICT (net_id, key) DO NOTHING
             """)
         if inserted == 1 { return nil }
         let row = try conn.query("""
-            SELECT request_sha256, status, body FROM idempotency_keys WHERE net_id = \(key.netID.rawValue) AND key = \(key.key)
+            SELECT request_sha256, outcome, ride_id, series_id, reason, body
+            FROM idempotency_keys WHERE net_id = \(key.netID.rawValue) AND key = \(key.key)
             """).first!
         guard try row.decode(Data.self, at: 0) == key.requestHash else { throw IdempotencyKeyReused() }
-        return StoredResponse(status: try row.decode(at: 1), body: try row.decode(at: 2))
+        let outcome = RememberedBooking.Outcome(rawValue: try row.decode(String?.self, at: 1) ?? "") ?? .refused
+        return RememberedBooking(outcome: outcome, rideID: try row.decode(at: 2), seriesID: try row.decode(at: 3),
+                                 reason: try row.decode(at: 4), answer: try row.decode(at: 5))
     }
 
-    /// Records the answer for a claimed key, in the same transaction as the work.
-    static func store(_ key: IdempotencyKey, _ response: StoredResponse, _ conn: PGConnection) throws {
+    /// Records what a claimed key's request made, in the same transaction as the work.
+    static func remember(_ key: IdempotencyKey, _ booking: RememberedBooking, _ conn: PGConnection) throws {
         try conn.execute("""
-            UPDATE idempotency_keys SET status = \(response.status), body = \(response.body)
+            UPDATE idempotency_keys SET outcome = \(booking.outcome.rawValue), ride_id = \(booking.rideID),
+                   series_id = \(booking.seriesID), reason = \(booking.reason)
             WHERE net_id = \(key.netID.rawValue) AND key = \(key.key)
+            """)
+    }
+
+    /// Records the answer's text once it was rendered (after the booking committed).
+    static func recordAnswer(_ key: IdempotencyKey, _ answer: String, _ conn: PGConnection) throws {
+        try conn.execute("""
+            UPDATE idempotency_keys SET body = \(answer)
+            WHERE net_id = \(key.netID.rawValue) AND key = \(key.key) AND body IS NULL
             """)
     }
 }

@@ -13,7 +13,8 @@ struct LoginRequest: Decodable {
 struct LoginResponse: Encodable {
     let token: String
     let tokenType = "Bearer"
-    let expiresAt: Date
+    /// In the service zone with its offset, like every time the API shows.
+    let expiresAt: String
     let mustChangePassword: Bool
     enum CodingKeys: String, CodingKey { case token, tokenType = "token_type", expiresAt = "expires_at", mustChangePassword = "must_change_password" }
 }
@@ -98,11 +99,6 @@ struct ProfilePatch: Decodable {
                 problems.append(error)
             }
         }
-        if !problems.isEmpty { throw ProfilePatchError(problems: problems) }
+        if !problems.isEmpty { throw InvalidFields(problems) }
     }
-}
-
-/// Every problem in a `PATCH /v1/me` body.
-struct ProfilePatchError: Error {
-    let problems: [ValidationError]
 }

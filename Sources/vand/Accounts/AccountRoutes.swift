@@ -12,6 +12,7 @@ import VanServices
 /// A token from a temporary password works only for `POST /v1/password` and `DELETE /v1/session`.
 struct AccountRoutes: Sendable {
     let auth: RiderAuth
+    let clock: ServiceClock
 
     func register(on router: Router<AppRequestContext>) {
         let v1 = router.group("v1")
@@ -26,41 +27,36 @@ struct AccountRoutes: Sendable {
 
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(LoginRequest.self)
-        let login = try await auth.mapping { try await auth.accounts.login(netID: body.netID, password: body.password) }
+        let login = try await auth.accounts.login(netID: body.netID, password: body.password)
         return try Self.json(
-            LoginResponse(token: login.token.rawValue, expiresAt: login.expiresAt, mustChangePassword: login.mustChangePassword),
+            LoginResponse(token: login.token.rawValue, expiresAt: clock.format(login.expiresAt), mustChangePassword: login.mustChangePassword),
             status: .created, request: request, context: context
         )
     }
 
     @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await auth.accounts.logout(try Self.session(context))
+        try await auth.accounts.logout(try context.requireSession())
         return Response(status: .noContent)
     }
 
     @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let session = try Self.session(context)
+        let session = try context.requireSession()
         let body = try await request.decodeJSON(PasswordChangeRequest.self)
-        try await auth.mapping { try await auth.accounts.changePassword(session, current: body.current, new: body.new) }
+        try await auth.accounts.changePassword(session, current: body.current, new: body.new)
         return Response(status: .noContent)
     }
 
     @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let session = try Self.session(context)
-        let profile = try await auth.mapping { try await auth.accounts.profile(session.netID) }
+        let session = try context.requireSession()
+        let profile = try await auth.accounts.profile(session.netID)
         return try Self.json(ProfileResponse(profile), status: .ok, request: request, context: context)
     }
 
     @Sendable func updateMe(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let session = try Self.session(context)
+        let session = try context.requireSession()
         let patch = try await request.decodeJSON(ProfilePatch.self)
-        let profile = try await auth.mapping { try await auth.accounts.updateContact(session.netID, phone: patch.phone, email: patch.email) }
+        let profile = try await auth.accounts.updateContact(session.netID, phone: patch.phone, email: patch.email)
         return try Self.json(ProfileResponse(profile), status: .ok, request: request, context: context)
-    }
-
-    private static func session(_ context: AppRequestContext) throws -> AuthenticatedSession {
-        guard let session = context.session else { throw Problem.unauthorized(tokenGiven: false) }
-        return session
     }
 
     /// JSON with `status`; never cached, since these answers carry tokens or personal data.

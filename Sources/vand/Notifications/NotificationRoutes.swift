@@ -31,7 +31,7 @@ struct NotificationRoutes: Sendable {
         if let text = query["limit"] {
             if let value = Int(text), (1...200).contains(value) { limit = value } else { problems.append(ValidationError(field: "limit", reason: "must be 1 to 200")) }
         }
-        guard problems.isEmpty else { throw Problem.invalidFields(problems) }
+        guard problems.isEmpty else { throw InvalidFields(problems) }
         let items = try await inbox.list(netID, after: after, limit: limit)
         let list = NotificationList(notifications: items.map { NotificationView($0, clock: clock) }, next: items.last?.id ?? after)
         var response = try context.responseEncoder.encode(list, from: request, context: context)
@@ -44,7 +44,7 @@ struct NotificationRoutes: Sendable {
         var problems: [ValidationError] = []
         let resume = request.headers[.init("Last-Event-ID")!] ?? request.uri.queryParameters["after"].map(String.init)
         let after = Self.cursor(resume, field: "Last-Event-ID", problems: &problems)
-        guard problems.isEmpty else { throw Problem.invalidFields(problems) }
+        guard problems.isEmpty else { throw InvalidFields(problems) }
         let inbox = self.inbox, feed = self.feed, clock = self.clock, heartbeat = self.heartbeat
         let body = ResponseBody { writer in
             let (signals, signal) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(2))

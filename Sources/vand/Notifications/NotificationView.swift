@@ -24,9 +24,7 @@ struct NotificationView: Encodable, Sendable {
     }
 
     func json() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        try APIJSON.string(self)
     }
 }
 

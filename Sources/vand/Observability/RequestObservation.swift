@@ -15,19 +15,11 @@ struct RequestObservation: RouterMiddleware {
         var context = context
         context.logger[metadataKey: "request_id"] = .string(id)
         let start = ContinuousClock.now
-        do {
-            var response = try await next(request, context)
-            response.headers[.init("X-Request-Id")!] = id
-            record(request, context, status: response.status.code, since: start)
-            return response
-        } catch let error as any HTTPResponseError {
-            // ProblemMiddleware (inside this one) has turned every error into a problem: render it here
-            // so the answer carries the request id too.
-            var response = try error.response(from: request, context: context)
-            response.headers[.init("X-Request-Id")!] = id
-            record(request, context, status: response.status.code, since: start)
-            return response
-        }
+        // ErrorResponder (inside this one) has answered every error already.
+        var response = try await next(request, context)
+        response.headers[.init("X-Request-Id")!] = id
+        record(request, context, status: response.status.code, since: start)
+        return response
     }
 
     private func record(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant) {

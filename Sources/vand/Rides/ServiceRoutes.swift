@@ -97,14 +97,14 @@ struct ServiceRoutes: Sendable {
         if let near = query["near"] {
             let parts = near.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == 2, let lat = parts[0], let lon = parts[1], let point = try? Coordinate(latitude: lat, longitude: lon) else {
-                throw Problem.invalidFields([ValidationError(field: "near", reason: "must be lat,lon such as 41.3163,-72.9224")])
+                throw InvalidFields([ValidationError(field: "near", reason: "must be lat,lon such as 41.3163,-72.9224")])
             }
             views = try await places.nearest(to: point, limit: 10).map { place, meters in
                 PlaceView(id: place.id, name: place.name, aliases: place.aliases, lat: place.coordinate.latitude, lon: place.coordinate.longitude, distanceM: Int(meters.rounded()))
             }
         } else {
             let text = query["q"].map(String.init) ?? ""
-            guard text.count <= 100 else { throw Problem.invalidFields([ValidationError(field: "q", reason: "is longer than 100 characters")]) }
+            guard text.count <= 100 else { throw InvalidFields([ValidationError(field: "q", reason: "is longer than 100 characters")]) }
             views = try await places.search(text).map { place in
                 PlaceView(id: place.id, name: place.name, aliases: place.aliases, lat: place.coordinate.latitude, lon: place.coordinate.longitude, distanceM: nil)
             }
@@ -131,11 +131,11 @@ struct ServiceRoutes: Sendable {
         case "true", "1", "yes": wheelchair = true
         default: problems.append(ValidationError(field: "wheelchair", reason: "must be true or false"))
         }
-        guard problems.isEmpty, let day else { throw Problem.invalidFields(problems) }
+        guard problems.isEmpty, let day else { throw InvalidFields(problems) }
         let now = time.now
         let horizonEnd = LocalDate(containing: now.addingTimeInterval(settings.policy.horizon), in: clock.timeZone)
         if day < LocalDate(containing: now, in: clock.timeZone) || day > horizonEnd {
-            throw Problem.invalidFields([ValidationError(field: "date", reason: "must be from today to \(horizonEnd)")])
+            throw InvalidFields([ValidationError(field: "date", reason: "must be from today to \(horizonEnd)")])
         }
         let free = try await booking.availability(on: day, wheelchair: wheelchair)
             .compactMap { interval -> Interval? in

@@ -18,35 +18,35 @@ extension Request {
         }
     }
 
-    /// Decodes a small JSON body; a missing or mistyped field becomes a 422 naming it,
-    /// anything that is not JSON a 400. Error messages never echo the body's values.
+    /// Decodes a small JSON body (a missing or mistyped field becomes a 422 naming it,
+    /// anything that is not JSON a 400, through ``ErrorResponder``).
     func decodeJSON<Body: Decodable>(_ type: Body.Type, limit: Int = Request.maxAccountBody) async throws -> Body {
         try Self.decodeJSON(type, from: try await collectBody(upTo: limit))
     }
 
-    /// Decodes `data` as ``decodeJSON(_:limit:)`` does.
+    /// Decodes `data` as ``decodeJSON(_:limit:)`` does; its errors are answered by ``ErrorResponder``.
     static func decodeJSON<Body: Decodable>(_ type: Body.Type, from data: Data) throws -> Body {
-        do {
-            return try JSONDecoder().decode(Body.self, from: data)
-        } catch let error as DecodingError {
-            switch error {
-            case .keyNotFound(let key, let context):
-                throw Problem.invalidFields([ValidationError(field: Self.path(context.codingPath + [key]), reason: "is required")])
-            case .valueNotFound(_, let context):
-                throw Problem.invalidFields([ValidationError(field: Self.path(context.codingPath), reason: "is required")])
-            case .typeMismatch(let expected, let context):
-                if context.codingPath.isEmpty { throw Problem.malformedJSON(Self.position(context)) }
-                throw Problem.invalidFields([ValidationError(field: Self.path(context.codingPath), reason: "must be \(Self.describe(expected))")])
-            case .dataCorrupted(let context):
-                if context.codingPath.isEmpty { throw Problem.malformedJSON(Self.position(context)) }
-                throw Problem.invalidFields([ValidationError(field: Self.path(context.codingPath), reason: "is not valid")])
-            @unknown default:
-                throw Problem.malformedJSON()
-            }
-        } catch let error as ValidationError {
-            throw Problem.invalidFields([error])
-        } catch let error as ProfilePatchError {
-            throw Problem.invalidFields(error.problems)
+        try JSONDecoder().decode(Body.self, from: data)
+    }
+}
+
+extension Problem {
+    /// A body that did not decode: 400 when it is not JSON, else 422 naming the field.
+    /// Error messages never echo the body's values.
+    static func decoding(_ error: DecodingError) -> Problem {
+        switch error {
+        case .keyNotFound(let key, let context):
+            return .invalidFields([ValidationError(field: path(context.codingPath + [key]), reason: "is required")])
+        case .valueNotFound(_, let context):
+            return .invalidFields([ValidationError(field: path(context.codingPath), reason: "is required")])
+        case .typeMismatch(let expected, let context):
+            if context.codingPath.isEmpty { return .malformedJSON(position(context)) }
+            return .invalidFields([ValidationError(field: path(context.codingPath), reason: "must be \(describe(expected))")])
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return .malformedJSON(position(context)) }
+            return .invalidFields([ValidationError(field: path(context.codingPath), reason: "is not valid")])
+        @unknown default:
+            return .malformedJSON()
         }
     }
 

@@ -1,9 +1,41 @@
 import Foundation
 import Hummingbird
 import VanDomain
+import VanPostgres
 import VanServices
 
 extension Problem {
+    /// The one table from the errors the services throw to the answers riders get.
+    /// Anything not listed is a 500 that reveals nothing (and is logged by the caller).
+    init?(_ error: any Error, hotline: String?, now: Date) {
+        switch error {
+        case let problem as Problem: self = problem
+        case let error as AccountError: self = .account(error, hotline: hotline, now: now)
+        case let error as ValidationError: self = .invalidFields([error])
+        case let error as InvalidFields: self = .invalidFields(error.errors)
+        case let error as DecodingError: self = .decoding(error)
+        case let error as RiderRides.CancelError:
+            switch error {
+            case .notFound: self = .notFound("There is no such ride among your rides.")
+            case .afterPickup, .notCancellable:
+                self = Problem(status: .conflict, slug: "not-cancellable", title: "The ride cannot be cancelled", detail: error.description)
+            }
+        case let error as IdempotencyKeyReused:
+            self = Problem(status: .unprocessableContent, slug: "idempotency-key-reused", title: "Idempotency-Key reused", detail: error.description)
+        case let error as PGError where error.isConnectionProblem: self = .databaseUnavailable()
+        case let error as HTTPError:
+            if error.status == .notFound { self = .notFound(); return }
+            self = Problem(status: error.status, slug: "http-\(error.status.code)", title: error.status.reasonPhrase, detail: error.body ?? error.status.reasonPhrase)
+        default: return nil
+        }
+    }
+
+    /// 500: something unexpected; nothing was changed.
+    static func internalError() -> Problem {
+        Problem(status: .internalServerError, slug: "internal", title: "Internal error",
+                detail: "Something went wrong on our side; nothing was changed. Please try again or call the office.")
+    }
+
     /// 422 naming each field that broke a rule.
     static func invalidFields(_ errors: [ValidationError]) -> Problem {
         Problem(

@@ -1,0 +1,31 @@
+import Foundation
+import Hummingbird
+import Logging
+import VanPostgres
+import VanServices
+
+/// The one place errors become responses: every error a route throws is looked up in
+/// ``Problem/init(_:hotline:now:)`` and answered as problem+json. Database outages are
+/// logged as warnings, anything unexpected as an error (the rider sees a 500 that reveals nothing).
+struct ErrorResponder<Context: RequestContext>: RouterMiddleware {
+    /// The office's number, shown when a rider must call.
+    let hotline: String?
+    /// For "try again in N minutes".
+    let clock: any TimeSource
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let problem: Problem
+            if let known = Problem(error, hotline: hotline, now: clock.now) {
+                problem = known
+                if let error = error as? PGError { context.logger.warning("database unavailable", metadata: ["error": "\(error)"]) }
+            } else {
+                context.logger.error("request failed", metadata: ["error": "\(error)"])
+                problem = .internalError()
+            }
+            return try problem.response(from: request, context: context)
+        }
+    }
+}

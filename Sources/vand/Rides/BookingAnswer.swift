@@ -1,0 +1,112 @@
+import Foundation
+import Hummingbird
+import VanDomain
+import VanScheduler
+import VanServices
+
+/// The answer to `POST /v1/rides`, rendered after the booking committed: 201 with the
+/// ride or the series (and its `Location`), or 409 with the nearest times that work.
+/// Keeps the status, location and refusal reason as fields, so neither the metrics nor a
+/// retry ever read them back out of the JSON.
+struct BookingAnswer: Sendable {
+    let status: HTTPResponse.Status
+    /// The path of what was booked.
+    let location: String?
+    /// Why nothing was booked: a refusal code, or `series`.
+    let reason: String?
+    /// The JSON text.
+    let text: String
+
+    /// The answer for fresh outcomes.
+    init(_ outcomes: [BookingOutcome], seriesID: UUID?, requested: [Date], clock: ServiceClock) throws {
+        guard let seriesID else {
+            switch outcomes[0] {
+            case .booked(let ride):
+                self = try BookingAnswer(ride: ride, clock: clock)
+            case .refused(let feasibility, let sentence):
+                let problem = Self.conflict(feasibility, sentence: sentence, requested: requested[0], clock: clock)
+                self.init(status: .conflict, location: nil, reason: feasibility.reason?.code ?? "occupied", text: try APIJSON.string(problem.body))
+            }
+            return
+        }
+        var booked: [RideView] = []
+        var conflicts: [SeriesView.Conflict] = []
+        for (outcome, at) in zip(outcomes, requested) {
+            switch outcome {
+            case .booked(let ride): booked.append(RideView(ride, clock: clock))
+            case .refused(let feasibility, let sentence):
+                conflicts.append(SeriesView.Conflict(
+                    requestedPickupAt: clock.format(at), reason: feasibility.reason?.code ?? "occupied", detail: sentence,
+                    suggestions: feasibility.suggestions.map { SuggestionView($0, clock: clock) }))
+            }
+        }
+        let id = seriesID.uuidString.lowercased()
+        if booked.isEmpty {
+            var problem = Problem(status: .conflict, slug: "series-conflicts", title: "No occurrence of the series is free",
+                                  detail: "None of the \(requested.count) rides could be booked; see conflicts for other times.")
+            problem.members["conflicts"] = .array(conflicts.map { conflict in
+                .object(["requested_pickup_at": .string(conflict.requestedPickupAt), "reason": .string(conflict.reason),
+                         "detail": .string(conflict.detail), "suggestions": .array(conflict.suggestions.map(\.json))])
+            })
+            self.init(status: .conflict, location: nil, reason: "series", text: try APIJSON.string(problem.body))
+        } else {
+            self.init(status: .created, location: "/v1/rides?series=\(id)", reason: nil,
+                      text: try APIJSON.string(SeriesView(seriesID: id, booked: booked, conflicts: conflicts)))
+        }
+    }
+
+    /// 201 with one booked ride.
+    init(ride: Ride, clock: ServiceClock) throws {
+        self.init(status: .created, location: "/v1/rides/\(ride.id.uuidString.lowercased())", reason: nil,
+                  text: try APIJSON.string(RideView(ride, clock: clock)))
+    }
+
+    /// The first answer again, for a retry; nil while it is not recorded yet.
+    init?(_ remembered: RememberedBooking) {
+        guard let text = remembered.answer else { return nil }
+        let location = remembered.rideID.map { "/v1/rides/\($0.uuidString.lowercased())" }
+            ?? remembered.seriesID.map { "/v1/rides?series=\($0.uuidString.lowercased())" }
+        self.init(status: remembered.outcome == .booked ? .created : .conflict,
+                  location: remembered.outcome == .booked ? location : nil, reason: remembered.reason, text: text)
+    }
+
+    private init(status: HTTPResponse.Status, location: String?, reason: String?, text: String) {
+        self.status = status
+        self.location = location
+        self.reason = reason
+        self.text = text
+    }
+
+    var response: Response {
+        var headers: HTTPFields = [.contentType: status.code >= 400 ? "application/problem+json" : "application/json", .cacheControl: "no-store"]
+        if let location { headers[.location] = location }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// 409 for a taken time: the sentence, the reason, and the nearest times to book in one more call.
+    static func conflict(_ feasibility: Feasibility, sentence: String, requested: Date, clock: ServiceClock) -> Problem {
+        let reason = feasibility.reason?.code ?? "occupied"
+        let titles = [
+            "occupied": "The van is taken at that time", "outside_service_hours": "The van does not run at that time",
+            "closed": "The van does not run that day", "no_wheelchair_van": "No van with a wheelchair position is in service",
+            "no_active_van": "No van is in service",
+        ]
+        var problem = Problem(status: .conflict, slug: "slot-unavailable", title: titles[reason] ?? "That time is not available", detail: sentence)
+        problem.members["reason"] = .string(reason)
+        problem.members["requested_pickup_at"] = .string(clock.format(requested))
+        let suggestions = feasibility.suggestions.map { SuggestionView($0, clock: clock) }
+        problem.members["suggestions"] = .array(suggestions.map(\.json))
+        if case .infeasible(_, let earlier, let later) = feasibility {
+            problem.members["earlier"] = earlier.map { SuggestionView($0, clock: clock).json } ?? .null
+            problem.members["later"] = later.map { SuggestionView($0, clock: clock).json } ?? .null
+        }
+        return problem
+    }
+}
+
+extension VandMetrics {
+    /// Counts a fresh booking answer: made, or refused and why.
+    func record(_ answer: BookingAnswer) {
+        if answer.status == .created { bookingMade() } else { bookingRefused(reason: answer.reason ?? "occupied") }
+    }
+}
