@@ -44,18 +44,18 @@ public struct LocalDate: Hashable, Sendable, Codable, Comparable, CustomStringCo
 
     /// The local day in `timeZone` that contains `date`.
     public init(containing date: Date, in timeZone: TimeZone) {
-        self.init(dayNumber: WallClock(timeZone: timeZone).day(containing: date))
+        self.init(dayNumber: ZoneCalendar(timeZone: timeZone).day(containing: date))
     }
 
     /// The absolute span of this day in `timeZone`: local midnight to the next local midnight
     /// (23 or 25 hours on daylight-saving change days).
     public func interval(in timeZone: TimeZone) -> DateInterval {
-        let clock = WallClock(timeZone: timeZone)
+        let clock = ZoneCalendar(timeZone: timeZone)
         return DateInterval(start: clock.instant(day: dayNumber, minute: 0), end: clock.instant(day: dayNumber + 1, minute: 0))
     }
 
     /// The weekday: 1 = Sunday … 7 = Saturday (`Calendar`'s convention).
-    public var weekday: Int { WallClock.weekday(ofDay: dayNumber) }
+    public var weekday: Int { ZoneCalendar.weekday(ofDay: dayNumber) }
 
     /// `"yyyy-MM-dd"`.
     public var description: String {
@@ -78,7 +78,7 @@ public struct LocalDate: Hashable, Sendable, Codable, Comparable, CustomStringCo
         try container.encode(description)
     }
 
-    // MARK: Day numbers (days since 1970-01-01, as `WallClock` counts them)
+    // MARK: Day numbers (days since 1970-01-01, as `ZoneCalendar` counts them)
 
     init(checkedYear year: Int, month: Int, day: Int) {
         self.year = year

@@ -17,6 +17,7 @@ public enum RideStatus: String, Codable, Sendable, CaseIterable {
     case noShow = "no_show"
 
     /// Whether a ride in this status occupies its van, so no one else can book that slot.
+    /// The database says the same with `ride_holds_van(status)` (sql/0008); a test keeps the two equal.
     public var holdsVan: Bool { self == .pending || self == .approved }
 
     /// Whether no further transition is possible.

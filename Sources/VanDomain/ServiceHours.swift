@@ -77,14 +77,14 @@ public struct ServiceHours: Sendable, Hashable, Codable {
         }
     }
 
-    private var clock: WallClock { WallClock(timeZone: timeZone) }
+    private var clock: ZoneCalendar { ZoneCalendar(timeZone: timeZone) }
 
     /// The windows that start on `days`, as absolute intervals, sorted and merged.
     private func stretches(days: ClosedRange<Int>) -> [DateInterval] {
         let clock = self.clock
         var intervals: [DateInterval] = []
         for day in days {
-            let weekday = WallClock.weekday(ofDay: day)
+            let weekday = ZoneCalendar.weekday(ofDay: day)
             for window in windows where window.weekday == weekday {
                 let startMinute = window.start.minutesSinceMidnight
                 let endMinute = window.endMinutesFromStartDay

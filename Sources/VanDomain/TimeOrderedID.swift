@@ -8,7 +8,8 @@ extension UUID {
     /// (version-4) id touches a random leaf of an index that, at millions of rides, no longer
     /// fits in `shared_buffers`. The ids stay unguessable (74 random bits), and every request
     /// checks who owns the ride anyway.
-    public static func timeOrdered(at date: Date = Date()) -> UUID {
+    /// `date` is the caller's "now": this module reads no clock.
+    public static func timeOrdered(at date: Date) -> UUID {
         var generator = SystemRandomNumberGenerator()
         return timeOrdered(at: date, using: &generator)
     }

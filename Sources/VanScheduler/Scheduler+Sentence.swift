@@ -9,8 +9,8 @@ extension Scheduler {
     /// A suggestion on another local day than the request is followed by its weekday.
     public func sentence(for feasibility: Feasibility, requested: Date, timeZone: TimeZone? = nil) -> String {
         let zone = timeZone ?? hours.timeZone
-        let clock = Self.formatter("h:mm a", zone)
-        let weekday = Self.formatter("EEEE", zone)
+        let clock = ServiceTime.formatter(.clockTime, zone)
+        let weekday = ServiceTime.formatter(.weekday, zone)
         let requestedDay = LocalDate(containing: requested, in: zone)
         func label(_ date: Date) -> String {
             let time = clock.string(from: date)
@@ -34,7 +34,7 @@ extension Scheduler {
                 default: "The nearest times are \(times.joined(separator: " and "))."
                 }
                 if case .closed(let day) = reason {
-                    let dayName = Self.formatter("EEEE, MMMM d", zone).string(from: day.interval(in: zone).start)
+                    let dayName = ServiceTime.formatter(.weekdayAndDate, zone).string(from: day.interval(in: zone).start)
                     return "The van does not run on \(dayName). \(nearest)"
                 }
                 return "The van does not run at \(clock.string(from: requested)) on \(weekday.string(from: requested)). \(nearest)"
@@ -44,15 +44,6 @@ extension Scheduler {
                 return "No van is in service."
             }
         }
-    }
-
-    private static func formatter(_ format: String, _ zone: TimeZone) -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.calendar = Calendar(identifier: .gregorian)
-        formatter.timeZone = zone
-        formatter.dateFormat = format
-        return formatter
     }
 
     /// "2 hours", "1 hour", "90 minutes".

@@ -17,7 +17,7 @@ struct SchedulingContext: Sendable {
         estimator = scheduler.estimator
         let zone = scheduler.hours.timeZone
         stretches = scheduler.hours.openIntervals(from: range.start, to: range.end)
-        let clock = WallClock(timeZone: zone)
+        let clock = ZoneCalendar(timeZone: zone)
         let days = (clock.day(containing: range.start) - 1)...(clock.day(containing: range.end) + 1)
         closures = scheduler.closures
             .filter { days.contains($0.dayNumber) }

@@ -64,11 +64,7 @@ struct AccountsTools {
 
     /// `2026-11-28 14:05 EST` in the service time zone.
     func format(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm zzz"
-        return formatter.string(from: date)
+        ServiceTime(timeZone: timeZone).text(date, .record)
     }
 }
 

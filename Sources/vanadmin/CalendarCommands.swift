@@ -24,7 +24,7 @@ struct HoursCommand: AsyncParsableCommand {
                 if json { return try printJSON(hours) }
                 print("service hours (\(zone.identifier)); an end at or before the start runs past midnight:")
                 for window in hours.windows { print("  \(window.spec)") }
-                let now = Date()
+                let now = adminClock.now
                 if hours.isOpen(at: now) {
                     print("open now")
                 } else if let next = hours.nextOpening(after: now) {
@@ -196,9 +196,5 @@ struct DemoCommand: AsyncParsableCommand {
 }
 
 func format(_ date: Date, _ zone: TimeZone) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = zone
-    formatter.dateFormat = "EEE MMM d, h:mm a"
-    return formatter.string(from: date)
+    ServiceTime(timeZone: zone).text(date, .shortDayAndTime)
 }

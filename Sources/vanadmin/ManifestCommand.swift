@@ -15,7 +15,7 @@ struct ManifestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let clock = try DispatchContext.clock()
-        let day = try date.map { text in try DispatchContext.date(text) } ?? LocalDate(containing: Date(), in: clock.timeZone)
+        let day = try date.map { text in try DispatchContext.date(text) } ?? LocalDate(containing: adminClock.now, in: clock.timeZone)
         try await withDatabase { db in
             let manifest = try await Manifest.load(pool: db.pool, van: van, day: day, timeZone: clock.timeZone)
             if json { return try printJSON(manifest) }

@@ -34,7 +34,7 @@ struct RidesCommand: AsyncParsableCommand {
             try await withDatabase { db in
                 let listings = try await RideQueries(pool: db.pool).list(status: parsedStatus, day: day, van: van, rider: netID, timeZone: clock.timeZone)
                 if json { return try printJSON(listings) }
-                let now = Date()
+                let now = adminClock.now
                 printTable(["", "ID", "PICKUP", "RIDER", "FROM → TO", "WC", "VAN", "STATUS", "ASKED"], listings.map { l in
                     [l.ride.status == .pending ? "*" : "", String(l.ride.id.uuidString.lowercased().prefix(8)), clock.display(l.ride.pickupAt),
                      l.ride.netID.rawValue + (l.riderName.map { " (\($0))" } ?? ""),
@@ -106,7 +106,7 @@ struct RidesCommand: AsyncParsableCommand {
                 let dispatch = DispatchService(pool: db.pool, timeZone: clock.timeZone)
                 if allFeasible {
                     let day = try date.map { text in try DispatchContext.date(text) }
-                    let result = try await dispatch.approveAllFeasible(on: day, actor: who, now: Date())
+                    let result = try await dispatch.approveAllFeasible(on: day, actor: who, now: adminClock.now)
                     for ride in result.approved { print("approved \(DispatchContext.line(ride, clock))") }
                     for (ride, why) in result.refused { print("not approved \(DispatchContext.line(ride, clock)): \(why)") }
                     print("\(result.approved.count) approved, \(result.refused.count) still pending")
@@ -114,8 +114,8 @@ struct RidesCommand: AsyncParsableCommand {
                 }
                 let ride = try await DispatchContext.mapping {
                     let current = try await RideQueries(pool: db.pool).find(id!)
-                    let newTime = try at.map { text in try clock.parse(text, field: "--at", sameDayAs: current?.pickupAt ?? Date()) }
-                    return try await dispatch.approve(id!, at: newTime, van: van, actor: who, now: Date())
+                    let newTime = try at.map { text in try clock.parse(text, field: "--at", sameDayAs: current?.pickupAt ?? adminClock.now) }
+                    return try await dispatch.approve(id!, at: newTime, van: van, actor: who, now: adminClock.now)
                 }
                 print("approved \(DispatchContext.line(ride, clock))")
             }
@@ -160,8 +160,8 @@ struct RidesCommand: AsyncParsableCommand {
             try await withDatabase { db in
                 let ride = try await DispatchContext.mapping {
                     let current = try await RideQueries(pool: db.pool).find(id)
-                    let newTime = try at.map { text in try clock.parse(text, field: "--at", sameDayAs: current?.pickupAt ?? Date()) }
-                    return try await DispatchService(pool: db.pool, timeZone: clock.timeZone).move(id, at: newTime, van: van, actor: actorName(actor), now: Date())
+                    let newTime = try at.map { text in try clock.parse(text, field: "--at", sameDayAs: current?.pickupAt ?? adminClock.now) }
+                    return try await DispatchService(pool: db.pool, timeZone: clock.timeZone).move(id, at: newTime, van: van, actor: actorName(actor), now: adminClock.now)
                 }
                 print("moved \(DispatchContext.line(ride, clock))")
             }
@@ -191,7 +191,7 @@ struct RidesCommand: AsyncParsableCommand {
 
 /// Shared helpers of the ride commands.
 enum DispatchContext {
-    static func clock() throws -> ServiceClock { ServiceClock(timeZone: try serviceTimeZone()) }
+    static func clock() throws -> ServiceTime { ServiceTime(timeZone: try serviceTimeZone()) }
 
     static func date(_ text: String) throws -> LocalDate {
         do { return try LocalDate(text) } catch { throw CLIError("--date: \(error.reason)") }
@@ -205,7 +205,7 @@ enum DispatchContext {
     static func decide(_ verb: String, _ change: @escaping (DispatchService, Date) async throws -> Ride) async throws {
         let clock = try clock()
         try await withDatabase { db in
-            let ride = try await mapping { try await change(DispatchService(pool: db.pool, timeZone: clock.timeZone), Date()) }
+            let ride = try await mapping { try await change(DispatchService(pool: db.pool, timeZone: clock.timeZone), adminClock.now) }
             print("\(verb) \(line(ride, clock))")
         }
     }
@@ -222,7 +222,7 @@ enum DispatchContext {
     }
 
     /// `3f2a9c1e Mon Nov 23, 3:00 PM jd123 SCL → Davenport (Van 1)`.
-    static func line(_ ride: Ride, _ clock: ServiceClock) -> String {
+    static func line(_ ride: Ride, _ clock: ServiceTime) -> String {
         "\(ride.id.uuidString.lowercased().prefix(8)) \(clock.display(ride.pickupAt)) \(ride.netID.rawValue) \(ride.pickup.displayName) → \(ride.dropoff.displayName)"
     }
 

@@ -67,3 +67,6 @@ struct CLIError: Error, CustomStringConvertible {
     let description: String
     init(_ message: String) { description = message }
 }
+
+/// The one clock vanadmin reads ("now" for decisions, cancellations and today's date).
+let adminClock: any TimeSource = SystemTimeSource()

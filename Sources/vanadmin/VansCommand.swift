@@ -68,7 +68,7 @@ struct VansCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await withDatabase { db in
-                let rides = try await VanStore(pool: db.pool).retire(name: name, now: Date(), actor: actorName(actor))
+                let rides = try await VanStore(pool: db.pool).retire(name: name, now: adminClock.now, actor: actorName(actor))
                 print("retired \(name)")
                 if !rides.isEmpty {
                     print("\(rides.count) upcoming rides still on \(name); move them with `vanadmin rides move`:")

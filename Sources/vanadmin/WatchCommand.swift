@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import VanDomain
 import Glibc
 import VanServices
 import VanPostgres
@@ -96,10 +97,6 @@ enum WatchLine {
     }
 
     private static func clock(_ date: Date, _ zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "HH:mm:ss"
-        return formatter.string(from: date)
+        ServiceTime(timeZone: zone).text(date, .seconds)
     }
 }

@@ -65,7 +65,7 @@ struct EventsBenchmark {
 
         // 2. Reminders: approved rides whose reminder falls due 1–3 s from now.
         let reminders = 20
-        let now = Date()
+        let now = SystemTimeSource().now
         let due = try await database.pool.withConnection { conn -> [UUID: Date] in
             var due: [UUID: Date] = [:]
             for index in 0..<reminders {
@@ -146,7 +146,7 @@ final class Receiver: Sendable {
 
     func record(headers: HTTPFields, body: ByteBuffer) {
         let arrived = ContinuousClock.now
-        let wall = Date()
+        let wall = SystemTimeSource().now
         let bytes = Array(body.readableBytesView)
         let timestamp = headers[.init("X-Vand-Timestamp")!].flatMap(Int.init) ?? 0
         let signature = headers[.init("X-Vand-Signature")!] ?? ""

@@ -38,7 +38,7 @@ func buildRouter(
     MetricsRoute(metrics: metrics, pool: database.pool, reminderLead: configuration.events.reminderLead).register(on: router)
     // Booking routes take the same `riderAuth`: .authenticator(), then POST /v1/rides checks the whitelist.
     let riderAuth = makeRiderAuth(configuration: configuration, database: database, clock: clock)
-    let serviceClock = ServiceClock(timeZone: configuration.timeZone)
+    let serviceClock = ServiceTime(timeZone: configuration.timeZone)
     AccountRoutes(auth: riderAuth, clock: serviceClock).register(on: router)
     let booking = BookingService(pool: database.pool, timeZone: configuration.timeZone)
     let places = PlaceStore(pool: database.pool)

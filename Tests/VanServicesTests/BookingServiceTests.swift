@@ -37,7 +37,7 @@ struct BookingFixture {
     }
 
     func request(_ rider: Int = 0, at date: Date, wheelchair: Bool = false) -> NewRide {
-        NewRide(netID: try! NetID("rider\(rider)"), pickup: RideEndpoint(coordinate: scl, placeName: "SCL"),
+        NewRide(id: .timeOrdered(at: date), netID: try! NetID("rider\(rider)"), pickup: RideEndpoint(coordinate: scl, placeName: "SCL"),
                 dropoff: RideEndpoint(coordinate: sml, placeName: "SML"), pickupAt: date, needsWheelchair: wheelchair)
     }
 

@@ -49,7 +49,7 @@ struct DispatchWorld {
     /// Books SCL → Davenport for `rider` at `time`; returns the ride id.
     func book(_ rider: String, _ time: Date, wheelchair: Bool = false) async throws -> UUID {
         let scl = try Coordinate(latitude: 41.31633, longitude: -72.92241), dav = try Coordinate(latitude: 41.30917, longitude: -72.93139)
-        let ride = NewRide(netID: try NetID(rider), pickup: RideEndpoint(coordinate: scl, placeName: "SCL"),
+        let ride = NewRide(id: .timeOrdered(at: time), netID: try NetID(rider), pickup: RideEndpoint(coordinate: scl, placeName: "SCL"),
                            dropoff: RideEndpoint(coordinate: dav, placeName: "Davenport"), pickupAt: time, needsWheelchair: wheelchair)
         guard case .booked(let booked) = try await booking.book(ride, now: Date()) else { throw TestFailure("could not book \(rider) at \(time)") }
         return booked.id

@@ -5,7 +5,7 @@ import VanScheduler
 
 /// A ride as the rider asked for it, before the scheduler places it.
 public struct NewRide: Sendable, Hashable {
-    /// The ride's id (chosen by the caller so a retried request can be recognised).
+    /// The ride's id, chosen by the caller (``UUID/timeOrdered(at:using:)`` at the request's time).
     public var id: UUID
     /// Who rides.
     public var netID: NetID
@@ -29,7 +29,7 @@ public struct NewRide: Sendable, Hashable {
     public var status: RideStatus
 
     /// Creates a request.
-    public init(id: UUID = .timeOrdered(), netID: NetID, kind: RideKind = .scheduled, pickup: RideEndpoint, dropoff: RideEndpoint,
+    public init(id: UUID, netID: NetID, kind: RideKind = .scheduled, pickup: RideEndpoint, dropoff: RideEndpoint,
                 pickupAt: Date, needsWheelchair: Bool = false, companions: Int = 0, note: String? = nil,
                 seriesID: UUID? = nil, status: RideStatus = .pending) {
         self.id = id

@@ -50,7 +50,7 @@ enum RideRecord {
         try conn.query("""
             SELECT id, van_id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon
             FROM rides
-            WHERE status IN ('pending', 'approved') AND van_id IS NOT NULL
+            WHERE ride_holds_van(status) AND van_id IS NOT NULL
               AND pickup_at < \(interval.end) AND pickup_at > \(interval.start.addingTimeInterval(-BookingLock.longestTrip))
               AND estimated_dropoff_at > \(interval.start)
             """).map { row in

@@ -118,7 +118,7 @@ public struct RiderRides: Sendable {
                        cancelled_late = (pickup_at - \(now)) <= make_interval(secs => \(lateWithin)),
                        cancelled_at = \(now), updated_at = \(now)
                 WHERE series_id = \(seriesID) AND net_id = \(netID.rawValue)
-                  AND status IN ('pending', 'approved') AND pickup_at > \(now)
+                  AND ride_holds_van(status) AND pickup_at > \(now)
                 """)
         }
     }

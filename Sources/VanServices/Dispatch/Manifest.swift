@@ -32,7 +32,7 @@ public struct Manifest: Sendable, Codable {
         let listings = try await pool.withConnection { conn -> [RideQueries.Listing] in
             guard try conn.query("SELECT 1 FROM vans WHERE name = \(van)").count == 1 else { throw FleetError.unknownVan(van) }
             return try RideQueries.listings(conn, where: """
-                r.van_id = (SELECT id FROM vans WHERE name = \(van)) AND r.status IN ('pending', 'approved')
+                r.van_id = (SELECT id FROM vans WHERE name = \(van)) AND ride_holds_van(r.status)
                 AND r.pickup_at >= \(interval.start) AND r.pickup_at < \(interval.end)
                 """)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import VanDomain
 
 /// The sentence a rider reads in their inbox for an event, in the service time zone.
 public struct RiderMessage: Sendable {
@@ -40,10 +41,6 @@ public struct RiderMessage: Sendable {
 
     /// "Mon Nov 30 at 3:00 PM".
     func format(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "EEE MMM d 'at' h:mm a"
-        return formatter.string(from: date)
+        ServiceTime(timeZone: timeZone).text(date, .dayAtTime)
     }
 }

@@ -70,7 +70,7 @@ public struct VanStore: Sendable {
             let id = try row.decode(Int64.self, at: 0)
             try AuditLog.record(conn, actor: actor, action: "van.retire", subject: name)
             return try conn.query("""
-                SELECT id FROM rides WHERE van_id = \(id) AND status IN ('pending', 'approved') AND pickup_at >= \(now)
+                SELECT id FROM rides WHERE van_id = \(id) AND ride_holds_van(status) AND pickup_at >= \(now)
                 ORDER BY pickup_at
                 """).map { try $0.decode(UUID.self, at: 0) }
         }

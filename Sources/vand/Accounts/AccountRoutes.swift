@@ -12,7 +12,7 @@ import VanServices
 /// A token from a temporary password works only for `POST /v1/password` and `DELETE /v1/session`.
 struct AccountRoutes: Sendable {
     let auth: RiderAuth
-    let clock: ServiceClock
+    let clock: ServiceTime
 
     func register(on router: Router<AppRequestContext>) {
         let v1 = router.group("v1")

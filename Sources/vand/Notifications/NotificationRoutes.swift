@@ -12,7 +12,7 @@ struct NotificationRoutes: Sendable {
     let auth: RiderAuth
     let inbox: Inbox
     let feed: InboxFeed
-    let clock: ServiceClock
+    let clock: ServiceTime
     /// How often an idle stream sends a keep-alive comment.
     var heartbeat: Duration = .seconds(15)
 

@@ -10,7 +10,7 @@ struct NotificationView: Encodable, Sendable {
     let message: String
     let created_at: String
 
-    init(_ notification: InboxNotification, clock: ServiceClock) {
+    init(_ notification: InboxNotification, clock: ServiceTime) {
         id = notification.id
         kind = notification.kind
         ride_id = notification.rideID?.uuidString.lowercased()

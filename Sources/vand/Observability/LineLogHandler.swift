@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import VanServices
 
 /// One line per record. Under journald (`JOURNAL_STREAM` set) the line starts with the
 /// syslog priority (`<6>`) and has no timestamp (the journal adds its own); otherwise it
@@ -33,7 +34,7 @@ struct LineLogHandler: LogHandler {
         if journald {
             write("<\(Self.priority(level))>\(level) \(text)")
         } else {
-            write("\(Date().formatted(.iso8601)) \(level) \(text)")
+            write("\(SystemTimeSource().now.formatted(.iso8601)) \(level) \(text)")
         }
     }
 

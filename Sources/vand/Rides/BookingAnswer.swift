@@ -18,7 +18,7 @@ struct BookingAnswer: Sendable {
     let text: String
 
     /// The answer for fresh outcomes.
-    init(_ outcomes: [BookingOutcome], seriesID: UUID?, requested: [Date], clock: ServiceClock) throws {
+    init(_ outcomes: [BookingOutcome], seriesID: UUID?, requested: [Date], clock: ServiceTime) throws {
         guard let seriesID else {
             switch outcomes[0] {
             case .booked(let ride):
@@ -56,7 +56,7 @@ struct BookingAnswer: Sendable {
     }
 
     /// 201 with one booked ride.
-    init(ride: Ride, clock: ServiceClock) throws {
+    init(ride: Ride, clock: ServiceTime) throws {
         self.init(status: .created, location: "/v1/rides/\(ride.id.uuidString.lowercased())", reason: nil,
                   text: try APIJSON.string(RideView(ride, clock: clock)))
     }
@@ -84,7 +84,7 @@ struct BookingAnswer: Sendable {
     }
 
     /// 409 for a taken time: the sentence, the reason, and the nearest times to book in one more call.
-    static func conflict(_ feasibility: Feasibility, sentence: String, requested: Date, clock: ServiceClock) -> Problem {
+    static func conflict(_ feasibility: Feasibility, sentence: String, requested: Date, clock: ServiceTime) -> Problem {
         let reason = feasibility.reason?.code ?? "occupied"
         let titles = [
             "occupied": "The van is taken at that time", "outside_service_hours": "The van does not run at that time",

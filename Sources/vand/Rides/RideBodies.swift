@@ -91,7 +91,7 @@ struct RideView: Encodable, Sendable {
         case requestedAt = "requested_at", updatedAt = "updated_at"
     }
 
-    init(_ ride: Ride, clock: ServiceClock) {
+    init(_ ride: Ride, clock: ServiceTime) {
         func endpoint(_ e: RideEndpoint) -> Endpoint {
             Endpoint(place: e.placeName, address: e.address, lat: e.coordinate?.latitude, lon: e.coordinate?.longitude, display: e.displayName)
         }
@@ -147,7 +147,7 @@ struct SuggestionView: Encodable, Sendable {
         case withinAdaWindow = "within_ada_window", minutesFromRequested = "minutes_from_requested"
     }
 
-    init(_ suggestion: Suggestion, clock: ServiceClock) {
+    init(_ suggestion: Suggestion, clock: ServiceTime) {
         pickupAt = clock.format(suggestion.pickupAt)
         estimatedDropoffAt = clock.format(suggestion.dropoffAt)
         withinAdaWindow = suggestion.withinADAWindow

@@ -15,7 +15,7 @@ struct RideRoutes: Sendable {
     let booking: BookingService
     let rides: RiderRides
     let settings: BookingSettings
-    let clock: ServiceClock
+    let clock: ServiceTime
     let time: any TimeSource
     let metrics: VandMetrics
 
@@ -102,13 +102,13 @@ struct RideRoutes: Sendable {
                 times = try Recurrence(weekdays: weekdays, until: until).occurrences(startingAt: pickupAt, in: clock.timeZone)
                 if times.isEmpty { throw ValidationError(field: "repeat", reason: "no chosen weekday falls between pickup_at and until") }
             }
-            seriesID = .timeOrdered()
+            seriesID = .timeOrdered(at: now)
         }
         guard problems.isEmpty else { throw InvalidFields(problems) }
         let status: RideStatus = settings.autoApprove ? .approved : .pending
         let note = body.note?.trimmingCharacters(in: .whitespacesAndNewlines)
         let rides = times.map { at in
-            NewRide(netID: netID, kind: body.kind, pickup: pickup, dropoff: dropoff, pickupAt: at,
+            NewRide(id: .timeOrdered(at: now), netID: netID, kind: body.kind, pickup: pickup, dropoff: dropoff, pickupAt: at,
                     needsWheelchair: body.needsWheelchair, companions: body.companions,
                     note: note?.isEmpty == true ? nil : note, seriesID: seriesID, status: status)
         }

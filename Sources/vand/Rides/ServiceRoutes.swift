@@ -14,7 +14,7 @@ struct ServiceRoutes: Sendable {
     let booking: BookingService
     let settings: BookingSettings
     let hotline: String?
-    let clock: ServiceClock
+    let clock: ServiceTime
     let time: any TimeSource
 
     func register(on router: Router<AppRequestContext>) {

@@ -58,7 +58,7 @@ struct RideEventTriggerTests {
         let booking = BookingService(pool: f.db.pool, timeZone: f.zone)
         // Monday 2026-11-30 15:00 New York.
         let pickupAt = Date(timeIntervalSince1970: 1_796_068_800)
-        let request = NewRide(netID: try NetID("ann1"), pickup: RideEndpoint(coordinate: scl.coordinate, placeID: scl.id, placeName: scl.name),
+        let request = NewRide(id: .timeOrdered(at: pickupAt), netID: try NetID("ann1"), pickup: RideEndpoint(coordinate: scl.coordinate, placeID: scl.id, placeName: scl.name),
                               dropoff: RideEndpoint(coordinate: dport.coordinate, placeID: dport.id, placeName: dport.name), pickupAt: pickupAt)
         guard case .booked(let ride) = try await booking.book(request, now: f.now) else { Issue.record("not booked"); return }
         _ = try await RiderRides(pool: f.db.pool).cancel(ride.id, for: try NetID("ann1"), now: f.now, lateWithin: 3_600)

@@ -3,8 +3,8 @@ import VanTestSupport
 import Testing
 @testable import VanDomain
 
-/// `ServiceClock` reads and writes times by arithmetic; Foundation's formatters are the reference.
-@Suite struct ServiceClockTests {
+/// `ServiceTime` reads and writes times by arithmetic; Foundation's formatters are the reference.
+@Suite struct ServiceTimeTests {
     static let zones = ["America/New_York", "UTC", "Asia/Kolkata", "America/St_Johns", "Australia/Lord_Howe", "Europe/London", "Pacific/Chatham"]
         .map { TimeZone(identifier: $0)! }
 
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test(arguments: zones) func formatMatchesISO8601DateFormatter(zone: TimeZone) {
-        let clock = ServiceClock(timeZone: zone)
+        let clock = ServiceTime(timeZone: zone)
         let reference = ISO8601DateFormatter()
         reference.formatOptions = [.withInternetDateTime]
         reference.timeZone = zone
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test(arguments: zones) func parseMatchesTheFormattersForEveryShape(zone: TimeZone) {
-        let clock = ServiceClock(timeZone: zone)
+        let clock = ServiceTime(timeZone: zone)
         let local = DateFormatter()
         local.locale = Locale(identifier: "en_US_POSIX")
         local.timeZone = zone
@@ -52,7 +52,7 @@ import Testing
             let texts = [
                 clock.format(date), seconds, minutes,
                 seconds.replacingOccurrences(of: "T", with: " "), minutes.replacingOccurrences(of: "T", with: " "),
-                ServiceClock(timeZone: TimeZone(identifier: "UTC")!).format(date),
+                ServiceTime(timeZone: TimeZone(identifier: "UTC")!).format(date),
             ]
             for text in texts {
                 let expected = clock.parseWithFormatters(text)
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func localTimesNearAnOffsetChangeGoToTheFormatter() throws {
-        let clock = ServiceClock(timeZone: newYork)
+        let clock = ServiceTime(timeZone: newYork)
         // 2026-03-08 02:30 does not exist in New York; 2026-11-01 01:30 happens twice.
         #expect(clock.parseFast("2026-03-08T02:30") == nil)
         #expect(clock.parseFast("2026-11-01T01:30") == nil)
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func oddOrWrongTextIsNotReadByTheFastPath() throws {
-        let clock = ServiceClock(timeZone: newYork)
+        let clock = ServiceTime(timeZone: newYork)
         for text in ["2026-02-30T10:00", "2026-13-01T10:00", "2026-11-23T24:00", "2026-11-23T15:60", "2026-11-23X15:00",
                      "2026-11-23T15:00Z", "2026-11-23 15:00:00Z", "2026-11-23T15:00:00+5:00", "2026-11-23T15:00:00.5Z",
                      "２０２６-11-23T15:00", "2026-11-23T15:00:00-05:00x", ""] {

@@ -8,7 +8,7 @@ import Foundation
 /// - a time skipped by spring-forward (02:30) becomes the instant the clocks jump (03:00);
 /// - a time that happens twice at fall-back (01:30) becomes its first occurrence.
 /// Both are "the earliest instant whose wall clock reads at least this time".
-public struct WallClock: Sendable {
+public struct ZoneCalendar: Sendable {
     /// The zone whose wall clock this reads.
     public let timeZone: TimeZone
 

@@ -1,8 +1,8 @@
 import Foundation
 
-/// Times for people and on the wire: ISO 8601 with the service zone's offset ("2026-11-23T15:00:00-05:00"),
+/// The API's one date format (it reads no clock; ``TimeSource`` is the clock): ISO 8601 with the service zone's offset ("2026-11-23T15:00:00-05:00"),
 /// and a local time without offset read in the service zone.
-public struct ServiceClock: Sendable, Hashable {
+public struct ServiceTime: Sendable, Hashable {
     /// The service time zone.
     public let timeZone: TimeZone
 
@@ -113,7 +113,7 @@ public struct ServiceClock: Sendable, Hashable {
     }
 }
 
-extension ServiceClock {
+extension ServiceTime {
     /// `Mon Nov 23, 3:00 PM` for tables people read.
     public func display(_ date: Date, withDay: Bool = true) -> String {
         let formatter = DateFormatter()
