@@ -42,7 +42,7 @@ struct SystemdLifecycle: Service {
 }
 
 /// Runs the configured parts of vand in one service group: the HTTP server, the
-/// trigger loop, or both, plus the systemd lifecycle; then closes the database.
+/// trigger loop, or both, plus the systemd lifecycle and the database (closed last).
 func runVand(http: Bool, loop: Bool) async throws {
     let (configuration, logger) = try startupConfiguration()
     let notifier = SystemdNotifier()
@@ -56,7 +56,10 @@ func runVand(http: Bool, loop: Bool) async throws {
         throw ExitCode(1)
     }
     let metrics = VandMetrics()
-    var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: SystemdLifecycle(notifier: notifier, logger: logger))]
+    // The database first: services stop in reverse order, so it closes after everything that uses it.
+    var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+        .init(service: database), .init(service: SystemdLifecycle(notifier: notifier, logger: logger)),
+    ]
     if loop {
         services.append(.init(service: makeTriggerLoop(configuration: configuration, database: database, logger: logger, metrics: metrics)))
     }
@@ -74,12 +77,6 @@ func runVand(http: Bool, loop: Bool) async throws {
     // In-flight requests and the loop's batch get this long; then they are cancelled.
     groupConfiguration.maximumGracefulShutdownDuration = .seconds(20)
     let group = ServiceGroup(configuration: groupConfiguration)
-    do {
-        try await group.run()
-    } catch {
-        await database.close()
-        throw error
-    }
-    await database.close()
+    try await group.run()
     logger.info("stopped")
 }

@@ -257,3 +257,11 @@ struct AccountServiceTests {
         await f.close()
     }
 }
+
+extension AccountService {
+    /// Whether `netID` may book today, read as the booking path reads it.
+    func eligibility(_ netID: NetID) async throws -> Eligibility {
+        let today = self.today
+        return try await pool.withConnection { try WhitelistStore($0).eligibility(netID, today: today) }
+    }
+}

@@ -80,7 +80,3 @@ extension TestClientProtocol {
     }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

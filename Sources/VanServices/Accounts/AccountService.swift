@@ -153,12 +153,6 @@ public struct AccountService: Sendable {
         return try await profile(netID)
     }
 
-    /// Whether `netID` may book today.
-    public func eligibility(_ netID: NetID) async throws -> Eligibility {
-        let today = self.today
-        return try await pool.withConnection { try WhitelistStore($0).eligibility(netID, today: today) }
-    }
-
     /// Today in the service time zone.
     public var today: LocalDate { LocalDate(containing: clock.now, in: timeZone) }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOPosix
+import ServiceLifecycle
 import VanPostgres
 
 /// The running database for a process: the pool, the embedded cluster when one
@@ -67,9 +68,21 @@ public final class Database: Sendable {
         (try? await pool.withConnection { try $0.query("SELECT 1").count == 1 }) ?? false
     }
 
-    /// Closes the pool and stops the embedded cluster if this process started it.
+    /// Closes the pool and stops the embedded cluster if this process started it
+    /// (for a process without a service group; under one, ``run()`` does this).
     public func close() async {
         await pool.shutdown()
+        if let embedded {
+            try? await NIOThreadPool.singleton.runIfActive { embedded.stop() }
+        }
+    }
+}
+
+extension Database: Service {
+    /// Runs the pool as a service; when the group shuts down, closes it and then stops the
+    /// embedded cluster if this process started it.
+    public func run() async throws {
+        try await pool.run()
         if let embedded {
             try? await NIOThreadPool.singleton.runIfActive { embedded.stop() }
         }

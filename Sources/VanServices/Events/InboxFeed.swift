@@ -42,9 +42,6 @@ public final class InboxFeed: Sendable {
         return stream
     }
 
-    /// Open subscriptions (for tests and metrics).
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
-
     private func startListening() {
         let events = PGListener.events(configuration: configuration, channels: ["vand_notifications"], logger: logger)
         let task = Task { [weak self] in

@@ -13,16 +13,8 @@ struct MetricsRoute: Sendable {
 
     func register(on router: Router<AppRequestContext>) {
         router.get("metrics") { _, _ -> Response in
-            let lead = reminderLead
-            let backlog = try? await pool.withConnection { conn -> (Int, Double) in
-                let waiting = try conn.query("SELECT count(*) FROM deliveries WHERE delivered_at IS NULL AND parked_at IS NULL").first!.decode(Int.self, at: 0)
-                let lag = try conn.query("""
-                    SELECT coalesce(max(extract(epoch FROM reminded_at - greatest(pickup_at - make_interval(secs => \(lead)), coalesce(decided_at, created_at)))), 0)::float8
-                    FROM rides WHERE reminded_at > now() - interval '1 hour'
-                    """).first!.decode(Double.self, at: 0)
-                return (waiting, max(0, lag))
-            }
-            metrics.observe(poolInUse: pool.inUse, poolOpen: pool.openCount, eventsWaiting: backlog?.0, reminderLagSeconds: backlog?.1)
+            let health = try? await EventHealth.read(pool, reminderLead: reminderLead)
+            metrics.observe(poolInUse: pool.inUse, poolOpen: pool.openCount, eventsWaiting: health?.deliveriesWaiting, reminderLagSeconds: health?.worstReminderLagSeconds)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
         }
     }

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+import VanTestSupport
+@testable import VanServices
+import VanPostgres
+
+@Suite("The webhook payload is the documented version 1, field for field")
+struct WebhookPayloadTests {
+    /// The fields docs/events.md lists under "The payload, version 1".
+    static func documentedFields() throws -> Set<String> {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../docs/events.md").standardized
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        guard let start = text.range(of: "### The payload, version 1") else { throw TestFailure("docs/events.md has no payload section") }
+        var fields: Set<String> = []
+        for line in text[start.upperBound...].split(separator: "\n") {
+            if line.hasPrefix("#") { break }
+            guard line.hasPrefix("| `") else { continue }
+            let name = line.dropFirst(3).prefix { $0 != "`" }
+            fields.insert(String(name))
+        }
+        return fields
+    }
+
+    @Test func aDeliveryCarriesExactlyTheDocumentedFields() async throws {
+        let documented = try Self.documentedFields()
+        #expect(documented.count > 30)
+        let f = try await EventFixture()
+        let receiver = try await WebhookReceiver.start()
+        try await f.insertRide(pickupIn: 90)
+        _ = try await f.loop(receiver.settings()).runOnce(now: f.now)
+        let delivery = try #require(receiver.deliveries.first)
+        let sent = Set(delivery.body.keys)
+        #expect(documented.subtracting(sent).isEmpty, "documented but not sent: \(documented.subtracting(sent).sorted())")
+        #expect(sent.subtracting(documented).isEmpty, "sent but not documented: \(sent.subtracting(documented).sorted())")
+        #expect(delivery.body["version"] == "1")
+        receiver.stop()
+        await f.db.close()
+    }
+}
