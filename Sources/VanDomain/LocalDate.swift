@@ -66,17 +66,6 @@ public struct LocalDate: Hashable, Sendable, Codable, Comparable, CustomStringCo
     /// Orders dates chronologically.
     public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool { lhs.dayNumber < rhs.dayNumber }
 
-    /// Decodes from a `"yyyy-MM-dd"` string.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        try self.init(container.decode(String.self))
-    }
-
-    /// Encodes as a `"yyyy-MM-dd"` string.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
 
     // MARK: Day numbers (days since 1970-01-01, as `ZoneCalendar` counts them)
 
@@ -118,4 +107,12 @@ public struct LocalDate: Hashable, Sendable, Codable, Comparable, CustomStringCo
     }
 
     private static func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+}
+
+extension LocalDate: ValidatedString {
+    /// The yyyy-MM-dd as text (its JSON and SQL form).
+    public var rawValue: String { description }
+
+    /// Parses `text` as ``init(_:field:)`` does.
+    public init(validating text: String) throws(ValidationError) { try self.init(text) }
 }

@@ -70,15 +70,12 @@ public struct LocalTime: Hashable, Sendable, Codable, Comparable, CustomStringCo
         lhs.minutesSinceMidnight < rhs.minutesSinceMidnight
     }
 
-    /// Decodes from a `"HH:MM"` string.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        try self.init(container.decode(String.self))
-    }
+}
 
-    /// Encodes as a `"HH:MM"` string.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
+extension LocalTime: ValidatedString {
+    /// The HH:MM as text (its JSON and SQL form).
+    public var rawValue: String { description }
+
+    /// Parses `text` as ``init(_:field:)`` does.
+    public init(validating text: String) throws(ValidationError) { try self.init(text) }
 }

@@ -53,19 +53,37 @@ public struct RideEventDetails: Sendable, Hashable {
     /// The van's name.
     public var van: String?
 
-    /// Parses the trigger's payload JSON.
+    /// Reads the trigger's payload JSON (version 1, docs/events.md); what is missing stays nil.
     public init(payload: String) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any] else { return }
-        let ride = object["ride"] as? [String: Any] ?? [:]
-        let previous = object["previous"] as? [String: Any] ?? [:]
-        func date(_ value: Any?) -> Date? { (value as? String).flatMap(PGTimestamp.parse) }
-        pickupAt = date(ride["pickup_at"])
-        previousPickupAt = date(previous["pickup_at"])
-        remindedAt = date(ride["reminded_at"])
-        pickupShort = object["pickup_short"] as? String
-        dropoffShort = object["dropoff_short"] as? String
-        reason = ride["reason"] as? String
-        van = object["van"] as? String
+        guard let decoded = try? JSONDecoder().decode(Payload.self, from: Data(payload.utf8)) else { return }
+        func date(_ text: String?) -> Date? { text.flatMap(PGTimestamp.parse) }
+        pickupAt = date(decoded.ride?.pickupAt)
+        previousPickupAt = date(decoded.previous?.pickupAt)
+        remindedAt = date(decoded.ride?.remindedAt)
+        pickupShort = decoded.pickupShort
+        dropoffShort = decoded.dropoffShort
+        reason = decoded.ride?.reason
+        van = decoded.van
+    }
+
+    /// The part of the payload messages read.
+    private struct Payload: Decodable {
+        struct Ride: Decodable {
+            let pickupAt: String?
+            let remindedAt: String?
+            let reason: String?
+            enum CodingKeys: String, CodingKey { case pickupAt = "pickup_at", remindedAt = "reminded_at", reason }
+        }
+        struct Previous: Decodable {
+            let pickupAt: String?
+            enum CodingKeys: String, CodingKey { case pickupAt = "pickup_at" }
+        }
+        let ride: Ride?
+        let previous: Previous?
+        let pickupShort: String?
+        let dropoffShort: String?
+        let van: String?
+        enum CodingKeys: String, CodingKey { case ride, previous, pickupShort = "pickup_short", dropoffShort = "dropoff_short", van }
     }
 }
 

@@ -26,7 +26,7 @@ public final class VandMetrics: Sendable {
         registry.makeCounter(descriptor: .init(metricName: "vand_bookings", unitName: "total", helpText: "Rides booked"), labels: []).increment()
     }
 
-    /// A booking was refused (409), with the scheduler's reason.
+    /// A booking was refused, with the scheduler's reason.
     public func bookingRefused(reason: String) {
         registry.makeCounter(descriptor: .init(metricName: "vand_bookings_refused", unitName: "total", helpText: "Bookings refused by reason"), labels: [("reason", reason)]).increment()
     }
