@@ -453,7 +453,7 @@ def main():
             rider.d.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": 41.31635, "longitude": -72.92245, "accuracy": 10})
             rider.go("/ride-now")
             rider.wait_text("the van picks you up at about")
-            check(re.search(r"picks you up at about \d{1,2}:\d{2} [AP]M today: be ready until \d{1,2}:\d{2} [AP]M", rider.main_text()),
+            check(re.search(r"picks you up at about \d{1,2}:\d{2} [AP]M (today|tomorrow): be ready until \d{1,2}:\d{2} [AP]M", rider.main_text()),
                   "the pickup window is not stated")
             rider.audit("ride-now")
             rider.click("#use-location")
