@@ -18,6 +18,8 @@ struct AppConfiguration: Sendable {
     var booking = BookingSettings()
     /// The trigger loop: reminder lead time and the dispatcher's webhook.
     var events = EventSettings()
+    /// The rider web app: where its files are, whether cookies are Secure.
+    var web = WebSettings()
 
     /// One line per setting for `vand --help`.
     static let helpText = """
@@ -37,6 +39,7 @@ struct AppConfiguration: Sendable {
         \(AccountSettings.helpText)
         \(BookingSettings.helpText)
         \(EventSettings.helpText)
+        \(WebSettings.helpText)
         """
 
     /// Reads the environment; the first bad value stops start-up with a line naming it.
@@ -71,6 +74,7 @@ struct AppConfiguration: Sendable {
         configuration.accounts = try AccountSettings.fromEnvironment(environment)
         configuration.booking = try BookingSettings.fromEnvironment(environment)
         configuration.events = try EventSettings.fromEnvironment(environment)
+        configuration.web = try WebSettings.fromEnvironment(environment)
         return configuration
     }
 }

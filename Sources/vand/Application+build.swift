@@ -50,11 +50,21 @@ func buildRouter(
         calendar: ServiceCalendarStore(pool: database.pool, timeZone: configuration.timeZone), places: places,
         booking: booking, settings: configuration.booking, hotline: configuration.hotline, clock: serviceClock, time: clock
     ).register(on: router)
-    NotificationRoutes(
+    let notifications = NotificationRoutes(
         auth: riderAuth, inbox: Inbox(pool: database.pool),
         feed: InboxFeed(configuration: database.pool.configuration), clock: serviceClock
-    ).register(on: router)
+    )
+    notifications.register(on: router)
     OpenAPIRoute().register(on: router)
+    // The rider web app at `/` (Sources/vand/Web): the same services, HTML and cookies.
+    WebApp(
+        actions: WebRiderActions(
+            accounts: riderAuth.accounts, booking: booking, rides: RiderRides(pool: database.pool), inbox: Inbox(pool: database.pool),
+            calendar: ServiceCalendarStore(pool: database.pool, timeZone: configuration.timeZone), places: places,
+            settings: configuration.booking, time: clock
+        ),
+        settings: configuration.web, accounts: configuration.accounts, hotline: configuration.hotline, notifications: notifications
+    ).register(on: router)
     return router
 }
 

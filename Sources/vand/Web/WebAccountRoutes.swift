@@ -1,0 +1,175 @@
+import Foundation
+import Hummingbird
+import VanDomain
+import VanServices
+import VanScheduler
+import VanPostgres
+
+/// Signing in and out, the password change a temporary password forces, and the profile.
+struct WebAccountRoutes: Sendable {
+    let pages: WebPages
+    var actions: WebRiderActions { pages.actions }
+
+    func register(public group: RouterGroup<AppRequestContext>, anySession: RouterGroup<AppRequestContext>, signedIn: RouterGroup<AppRequestContext>) {
+        group.get("sign-in", use: signInPage)
+        group.post("sign-in", use: signIn)
+        anySession.post("sign-out", use: signOut)
+        anySession.get("password", use: passwordPage)
+        anySession.post("password", use: changePassword)
+        signedIn.get("profile", use: profilePage)
+        signedIn.post("profile", use: updateProfile)
+    }
+
+    // MARK: Sign in and out
+
+    @Sendable func signInPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        if let session = context.session { throw WebAnswer.redirect(session.mustChangePassword ? "/password" : "/") }
+        let done = request.uri.queryParameters["done"].map(String.init)
+        return try await signInForm(request, context, values: [:], errors: [],
+                                    flash: done == "signed-out" ? "You are signed out." : nil)
+    }
+
+    @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await pages.form(request)
+        let netID = form["net_id"], password = form.raw("password")
+        var errors: [WebBookingForm.FieldError] = []
+        if netID.isEmpty { errors.append(.init(field: "net_id", message: "Enter your net ID")) }
+        if password.isEmpty { errors.append(.init(field: "password", message: "Enter your password")) }
+        guard errors.isEmpty else { return try await signInForm(request, context, values: ["net_id": netID], errors: errors, status: .unprocessableContent) }
+        do {
+            let login = try await actions.signIn(netID: netID, password: password)
+            throw WebAnswer.redirect(login.mustChangePassword ? "/password" : "/", cookies: [
+                pages.cookies.sessionCookie(login.token.rawValue), pages.cookies.seenCookie(0),
+            ])
+        } catch let error as AccountError {
+            switch error {
+            case .invalidCredentials:
+                errors = [.init(field: "password", message: "The net ID or the password is wrong. Check both and try again; after 5 failed tries the net ID is locked for 15 minutes.")]
+                return try await signInForm(request, context, values: ["net_id": netID], errors: errors, status: .unauthorized)
+            case .invalid(let problems):
+                errors = problems.map { .init(field: $0.field == "net_id" || $0.field == "netID" ? "net_id" : "password", message: WebBookingForm.sentence(label: $0.field == "password" ? "Password" : "Net ID", reason: $0.reason)) }
+                return try await signInForm(request, context, values: ["net_id": netID], errors: errors, status: .unprocessableContent)
+            case .lockedOut(let until):
+                let minutes = max(1, Int((until.timeIntervalSince(actions.now) / 60).rounded(.up)))
+                return try await signInForm(request, context, values: ["net_id": netID], errors: [], status: .tooManyRequests, notice: [
+                    "title": "Too many failed sign-ins",
+                    "text": "This net ID is locked for \(minutes) minute\(minutes == 1 ? "" : "s") after too many wrong passwords. Try again then, or call the office to reset your password.",
+                ])
+            case .disabled:
+                return try await signInForm(request, context, values: ["net_id": netID], errors: [], status: .forbidden, notice: [
+                    "title": "This account is disabled", "text": "Please call the office.",
+                ])
+            case .temporaryPasswordExpired:
+                return try await signInForm(request, context, values: ["net_id": netID], errors: [], status: .forbidden, notice: [
+                    "title": "Your temporary password has expired", "text": "Please call the office for a new one.",
+                ])
+            default:
+                throw error
+            }
+        }
+    }
+
+    private func signInForm(_ request: Request, _ context: AppRequestContext, values: [String: String], errors: [WebBookingForm.FieldError],
+                            status: HTTPResponse.Status = .ok, flash: String? = nil, notice: [String: String]? = nil) async throws -> Response {
+        var page = WebPages.Page(template: "sign-in", title: errors.isEmpty ? "Sign in" : "Error: Sign in", status: status)
+        page.values = WebPages.formValues(values.merging(["password": ""]) { a, _ in a }, errors: errors)
+        page.values["flash"] = flash
+        page.values["notice"] = notice
+        return try await pages.render(page, request: request, context: context)
+    }
+
+    @Sendable func signOut(_ request: Request, context: AppRequestContext) async throws -> Response {
+        _ = try await pages.form(request)
+        try await actions.signOut(try WebPages.session(context))
+        throw WebAnswer.redirect("/sign-in?done=signed-out", cookies: [pages.cookies.clearedSessionCookie()])
+    }
+
+    // MARK: Password
+
+    @Sendable func passwordPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await passwordForm(request, context, errors: [])
+    }
+
+    @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let session = try WebPages.session(context)
+        let form = try await pages.form(request)
+        let current = form.raw("current"), new = form.raw("new"), confirm = form.raw("confirm")
+        var errors: [WebBookingForm.FieldError] = []
+        if current.isEmpty { errors.append(.init(field: "current", message: session.mustChangePassword ? "Enter the temporary password you were given" : "Enter your current password")) }
+        if new.isEmpty { errors.append(.init(field: "new", message: "Enter a new password")) }
+        if !new.isEmpty, confirm != new { errors.append(.init(field: "confirm", message: "The two new passwords are not the same; type it again")) }
+        guard errors.isEmpty else { return try await passwordForm(request, context, errors: errors, status: .unprocessableContent) }
+        do {
+            try await actions.changePassword(session, current: current, new: new)
+        } catch let error as AccountError {
+            switch error {
+            case .invalid(let problems):
+                let labels = ["current": "Current password", "new": "New password"]
+                errors = problems.map { .init(field: $0.field == "current" ? "current" : "new", message: WebBookingForm.sentence(label: labels[$0.field] ?? "New password", reason: $0.reason)) }
+                return try await passwordForm(request, context, errors: errors, status: .unprocessableContent)
+            case .lockedOut:
+                return try await passwordForm(request, context, errors: [], status: .tooManyRequests, notice: [
+                    "title": "Too many wrong passwords", "text": "Your net ID is locked for 15 minutes. Try again then, or call the office.",
+                ])
+            default:
+                throw error
+            }
+        }
+        throw WebAnswer.redirect("/?done=password")
+    }
+
+    private func passwordForm(_ request: Request, _ context: AppRequestContext, errors: [WebBookingForm.FieldError],
+                              status: HTTPResponse.Status = .ok, notice: [String: String]? = nil) async throws -> Response {
+        let temporary = context.session?.mustChangePassword ?? false
+        var page = WebPages.Page(template: "password", title: (errors.isEmpty ? "" : "Error: ") + (temporary ? "Choose your password" : "Change your password"),
+                                 status: status, nav: temporary ? nil : "profile")
+        // Passwords are never sent back into the page.
+        page.values = WebPages.formValues(["current": "", "new": "", "confirm": ""], errors: errors)
+        page.values["temporary"] = temporary
+        page.values["notice"] = notice
+        return try await pages.render(page, request: request, context: context)
+    }
+
+    // MARK: Profile
+
+    @Sendable func profilePage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let session = try WebPages.session(context)
+        let profile = try await actions.profile(session.netID)
+        let saved = request.uri.queryParameters["done"] == "saved"
+        return try await profileForm(request, context, profile: profile,
+                                     values: ["phone": profile.rider.phone?.rawValue ?? "", "email": profile.rider.email?.rawValue ?? ""],
+                                     errors: [], flash: saved ? "Your contact details are saved." : nil)
+    }
+
+    @Sendable func updateProfile(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let session = try WebPages.session(context)
+        let form = try await pages.form(request)
+        let phoneText = form["phone"], emailText = form["email"]
+        var errors: [WebBookingForm.FieldError] = []
+        var phone: PhoneNumber?, email: EmailAddress?
+        do throws(ValidationError) { phone = phoneText.isEmpty ? nil : try PhoneNumber(phoneText) } catch {
+            errors.append(.init(field: "phone", message: WebBookingForm.sentence(label: "Phone number", reason: error.reason)))
+        }
+        do throws(ValidationError) { email = emailText.isEmpty ? nil : try EmailAddress(emailText) } catch {
+            errors.append(.init(field: "email", message: WebBookingForm.sentence(label: "E-mail address", reason: error.reason)))
+        }
+        guard errors.isEmpty else {
+            return try await profileForm(request, context, profile: try await actions.profile(session.netID),
+                                         values: ["phone": phoneText, "email": emailText], errors: errors, status: .unprocessableContent)
+        }
+        _ = try await actions.updateContact(session.netID, phone: phone, email: email)
+        throw WebAnswer.redirect("/profile?done=saved")
+    }
+
+    private func profileForm(_ request: Request, _ context: AppRequestContext, profile: AccountService.Profile, values: [String: String],
+                             errors: [WebBookingForm.FieldError], status: HTTPResponse.Status = .ok, flash: String? = nil) async throws -> Response {
+        var page = WebPages.Page(template: "profile", title: (errors.isEmpty ? "" : "Error: ") + "Your profile", status: status, nav: "profile")
+        page.values = WebPages.formValues(values, errors: errors)
+        page.values["netID"] = profile.rider.netID.rawValue
+        page.values["name"] = profile.rider.name
+        page.values["eligible"] = profile.eligibility.isEligible
+        page.values["eligibleUntil"] = profile.eligibility.until?.description
+        page.values["flash"] = flash
+        return try await pages.render(page, request: request, context: context)
+    }
+}

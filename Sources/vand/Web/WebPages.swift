@@ -1,0 +1,209 @@
+import Foundation
+import Hummingbird
+import Logging
+import VanDomain
+import VanServices
+import VanScheduler
+import VanPostgres
+
+/// A finished answer a web route gives by throwing it (a redirect, a refusal page);
+/// ``WebMiddleware`` turns it back into the response.
+struct WebAnswer: Error {
+    let response: Response
+
+    /// 303 See Other to `location` (POST-redirect-GET).
+    static func redirect(_ location: String, cookies: [Cookie] = []) -> WebAnswer {
+        var response = Response(status: .seeOther, headers: [.location: location])
+        for cookie in cookies { response.setCookie(cookie) }
+        return WebAnswer(response: response)
+    }
+}
+
+/// Renders the web app's pages: the page's own template inside the shared layout
+/// (skip link, landmarks, navigation with the unread count, live region, footer with the hotline).
+struct WebPages: Sendable {
+    let assets: WebAssets
+    let actions: WebRiderActions
+    let cookies: WebSession
+    let hotline: String?
+
+    var words: WebTimeWords { WebTimeWords(timeZone: actions.timeZone) }
+
+    /// One page to render.
+    struct Page {
+        var template: String
+        var title: String
+        var status: HTTPResponse.Status = .ok
+        var values: [String: Any] = [:]
+        /// Which navigation item is this page ("home", "now", "book", "rides", "notifications", "service", "profile").
+        var nav: String?
+        /// Extra scripts beyond `app.js` (file names in `static/`).
+        var scripts: [String] = []
+        var cookies: [Cookie] = []
+        /// The newest notification counted as read, when this page changes it (else the cookie's).
+        var seen: Int64?
+    }
+
+    /// The page as an HTML response for this request (signed in or not).
+    func render(_ page: Page, request: Request, context: AppRequestContext) async throws -> Response {
+        var layout: [String: Any] = [
+            "title": page.title, "css": assets.url("app.css"),
+            "scripts": (["app.js"] + page.scripts).map(assets.url),
+            "nav": page.nav.map { [$0: true] } ?? [:],
+        ]
+        var cookies = page.cookies
+        var csrf = WebSession.csrfToken(request)
+        if csrf == nil {
+            let value = WebSession.newCSRFValue()
+            cookies.append(self.cookies.csrfCookie(value))
+            csrf = value
+        }
+        layout["csrf"] = csrf
+        if let hotline {
+            layout["hotline"] = hotline
+            layout["hotlineTel"] = Self.tel(hotline)
+        }
+        if let session = context.session, !session.mustChangePassword {
+            let seen = page.seen ?? WebSession.seen(request)
+            let unread = try await actions.notifications(session.netID, after: seen)
+            layout["signedIn"] = true
+            layout["latest"] = String(unread.last?.id ?? seen)
+            layout["unreadCount"] = String(unread.count)
+            layout["unreadText"] = unread.isEmpty ? "" : "\(unread.count) unread"
+        }
+        var values = page.values
+        values["csrf"] = csrf
+        if let hotline {
+            values["hotline"] = hotline
+            values["hotlineTel"] = Self.tel(hotline)
+        }
+        layout["body"] = assets.render(page.template, values)
+        return html(assets.render("layout", layout), status: page.status, cookies: cookies)
+    }
+
+    /// A short page that says what went wrong and what to do, without touching the database.
+    func errorPage(status: HTTPResponse.Status, title: String, detail: String) -> Response {
+        var values: [String: Any] = ["heading": title, "detail": detail]
+        var layout: [String: Any] = ["title": title, "css": assets.url("app.css"), "scripts": [assets.url("app.js")], "nav": [String: Bool]()]
+        if let hotline {
+            values["hotline"] = hotline
+            values["hotlineTel"] = Self.tel(hotline)
+            layout["hotline"] = hotline
+            layout["hotlineTel"] = Self.tel(hotline)
+        }
+        layout["body"] = assets.render("error", values)
+        return html(assets.render("layout", layout), status: status, cookies: [])
+    }
+
+    func html(_ text: String, status: HTTPResponse.Status, cookies: [Cookie]) -> Response {
+        var response = Response(
+            status: status,
+            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
+        for cookie in cookies { response.setCookie(cookie) }
+        return response
+    }
+
+    /// `tel:` target for a number as people write it ("607-555-0100" → "+6075550100" stays digits).
+    static func tel(_ hotline: String) -> String {
+        String(hotline.filter { $0.isNumber || $0 == "+" })
+    }
+
+    // MARK: Forms
+
+    /// Reads a POSTed form and checks its CSRF token; a missing or wrong token is a 403 page.
+    func form(_ request: Request) async throws -> WebForm {
+        let form = try await WebForm.read(request)
+        guard WebSession.checkCSRF(form.raw("csrf"), request: request) else {
+            throw WebAnswer(response: errorPage(
+                status: .forbidden, title: "This form has expired",
+                detail: "For your safety the form could not be accepted. Go back, reload the page and send it again."))
+        }
+        return form
+    }
+
+    /// Field values and errors for a template: `f.<name>.value`, `f.<name>.error`, and the
+    /// summary list `errorList` (with `hasErrors`).
+    static func formValues(_ values: [String: String], errors: [WebBookingForm.FieldError]) -> [String: Any] {
+        var fields: [String: Any] = [:]
+        var names = Set(values.keys)
+        for error in errors { names.insert(error.field) }
+        for name in names {
+            var field: [String: Any] = ["value": values[name] ?? ""]
+            if let error = errors.first(where: { $0.field == name }) { field["error"] = error.message }
+            fields[name] = field
+        }
+        return [
+            "f": fields, "hasErrors": !errors.isEmpty,
+            "errorList": errors.map { ["field": $0.field, "message": $0.message] },
+        ]
+    }
+
+    // MARK: Sessions
+
+    /// The signed-in rider's session (set by ``WebSignedIn``).
+    static func session(_ context: AppRequestContext) throws -> AuthenticatedSession {
+        guard let session = context.session else { throw WebAnswer.redirect("/sign-in") }
+        return session
+    }
+}
+
+/// Puts the cookie session in the context; without one, redirects to the sign-in page.
+/// A temporary-password session may only reach the password page (and sign out).
+struct WebSignedIn: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let actions: WebRiderActions
+    var allowTemporaryPassword = false
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let token = WebSession.token(request), let session = try await actions.session(token: token) else {
+            throw WebAnswer.redirect("/sign-in")
+        }
+        if session.mustChangePassword && !allowTemporaryPassword { throw WebAnswer.redirect("/password") }
+        var context = context
+        context.session = session
+        return try await next(request, context)
+    }
+}
+
+/// Turns every error of a web route into an HTML page (never problem+json), and gives every
+/// web response the security headers: a CSP with no inline script or style and no other origin.
+struct WebMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let pages: WebPages
+
+    static let contentSecurityPolicy = [
+        "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self'", "connect-src 'self'",
+        "font-src 'self'", "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'", "object-src 'none'",
+    ].joined(separator: "; ")
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let answer as WebAnswer {
+            response = answer.response
+        } catch let error as PGError where error.isConnectionProblem {
+            context.logger.warning("database unavailable", metadata: ["error": "\(error)"])
+            response = pages.errorPage(status: .serviceUnavailable, title: "The van service is busy",
+                                       detail: "We could not reach the ride database. Nothing was changed. Please try again in a few seconds.")
+            response.headers[.retryAfter] = "5"
+        } catch let error as HTTPError {
+            response = error.status == .notFound
+                ? pages.errorPage(status: .notFound, title: "Page not found", detail: "There is nothing at this address.")
+                : pages.errorPage(status: error.status, title: error.status.reasonPhrase, detail: error.body ?? "Please go back and try again.")
+        } catch {
+            context.logger.error("web request failed", metadata: ["error": "\(error)"])
+            response = pages.errorPage(status: .internalServerError, title: "Something went wrong",
+                                       detail: "Something went wrong on our side; nothing was changed. Please try again.")
+        }
+        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[.init("Referrer-Policy")!] = "same-origin"
+        response.headers[.init("X-Frame-Options")!] = "DENY"
+        response.headers[.init("Permissions-Policy")!] = "geolocation=(self), camera=(), microphone=()"
+        response.headers[.init("Cross-Origin-Opener-Policy")!] = "same-origin"
+        return response
+    }
+}

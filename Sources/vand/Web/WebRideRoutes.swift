@@ -1,0 +1,153 @@
+import Foundation
+import Hummingbird
+import VanDomain
+import VanServices
+import VanScheduler
+import VanPostgres
+
+/// "My rides": upcoming and past, one ride's details, cancelling a ride or a whole series.
+struct WebRideRoutes: Sendable {
+    let pages: WebPages
+    var actions: WebRiderActions { pages.actions }
+
+    func register(signedIn: RouterGroup<AppRequestContext>) {
+        signedIn.get("rides", use: list)
+        signedIn.get("rides/:id", use: show)
+        signedIn.get("rides/:id/cancel", use: confirmCancel)
+        signedIn.post("rides/:id/cancel", use: cancel)
+        signedIn.get("series/:id/cancel", use: confirmSeriesCancel)
+        signedIn.post("series/:id/cancel", use: cancelSeries)
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let session = try WebPages.session(context)
+        let now = actions.now
+        let upcoming = try await actions.upcoming(session.netID)
+        let past = try await actions.past(session.netID)
+        let query = request.uri.queryParameters
+        let count = query["n"].flatMap { Int($0) } ?? 0
+        let flash: String? = switch query["done"].map(String.init) {
+        case "cancelled": "Your ride is cancelled."
+        case "cancelled-late": "Your ride is cancelled. It was less than \(lateMinutes) minutes before pickup, so it is recorded as a late cancellation."
+        case "series": "\(count) weekly ride\(count == 1 ? " is" : "s are") requested and waiting for the dispatcher's approval."
+        case "series-cancelled": "\(count) upcoming ride\(count == 1 ? " of the series is" : "s of the series are") cancelled."
+        default: nil
+        }
+        var page = WebPages.Page(template: "rides", title: "My rides", nav: "rides")
+        page.values = [
+            "upcoming": upcoming.map { values($0, now: now) }, "past": past.map { values($0, now: now) },
+            "hasUpcoming": !upcoming.isEmpty, "hasPast": !past.isEmpty,
+        ]
+        page.values["flash"] = flash
+        return try await pages.render(page, request: request, context: context)
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let ride = try await ride(request, context)
+        var page = WebPages.Page(template: "ride", title: "Your ride", nav: "rides")
+        page.values = values(ride, now: actions.now)
+        if request.uri.queryParameters["done"] == "booked" {
+            page.values["flash"] = ride.status == .approved
+                ? "Your ride is booked and approved."
+                : "Your ride is requested. It is waiting for the dispatcher's approval; you will get a notification."
+        }
+        return try await pages.render(page, request: request, context: context)
+    }
+
+    @Sendable func confirmCancel(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let ride = try await ride(request, context)
+        var page = WebPages.Page(template: "cancel", title: "Cancel this ride?", nav: "rides")
+        page.values = values(ride, now: actions.now)
+        page.values["late"] = ride.pickupAt.timeIntervalSince(actions.now) <= actions.settings.policy.lateCancellation
+        page.values["lateMinutes"] = String(lateMinutes)
+        return try await pages.render(page, request: request, context: context)
+    }
+
+    @Sendable func cancel(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let session = try WebPages.session(context)
+        _ = try await pages.form(request)
+        let id = try rideID(context)
+        do {
+            let cancelled = try await actions.cancel(id, of: session.netID)
+            throw WebAnswer.redirect("/rides?done=\(cancelled.late ? "cancelled-late" : "cancelled")")
+        } catch let error as RiderRides.CancelError {
+            if error == .notFound { throw notFound() }
+            var page = WebPages.Page(template: "ride", title: "This ride cannot be cancelled", status: .conflict, nav: "rides")
+            let ride = try await ride(request, context)
+            page.values = values(ride, now: actions.now)
+            page.values["problem"] = "This ride cannot be cancelled: \(error.description)."
+            return try await pages.render(page, request: request, context: context)
+        }
+    }
+
+    @Sendable func confirmSeriesCancel(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let session = try WebPages.session(context)
+        let id = try rideID(context)
+        let now = actions.now
+        let rides = try await actions.upcoming(session.netID, limit: 100).filter { $0.seriesID == id && $0.status.holdsVan }
+        guard !rides.isEmpty else { throw notFound("There are no upcoming rides in this series.") }
+        var page = WebPages.Page(template: "series-cancel", title: "Cancel the whole series?", nav: "rides")
+        page.values = ["seriesID": id.uuidString.lowercased(), "rides": rides.map { values($0, now: now) }, "count": String(rides.count)]
+        return try await pages.render(page, request: request, context: context)
+    }
+
+    @Sendable func cancelSeries(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let session = try WebPages.session(context)
+        _ = try await pages.form(request)
+        let count = try await actions.cancelSeries(try rideID(context), of: session.netID)
+        guard count > 0 else { throw notFound("There are no upcoming rides in this series.") }
+        throw WebAnswer.redirect("/rides?done=series-cancelled&n=\(count)")
+    }
+
+    // MARK: Helpers
+
+    private var lateMinutes: Int { Int(actions.settings.policy.lateCancellation / 60) }
+
+    private func rideID(_ context: AppRequestContext) throws -> UUID {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw notFound() }
+        return id
+    }
+
+    private func ride(_ request: Request, _ context: AppRequestContext) async throws -> Ride {
+        let session = try WebPages.session(context)
+        guard let ride = try await actions.ride(try rideID(context), of: session.netID) else { throw notFound() }
+        return ride
+    }
+
+    private func notFound(_ detail: String = "There is no such ride among your rides.") -> WebAnswer {
+        WebAnswer(response: pages.errorPage(status: .notFound, title: "Ride not found", detail: detail))
+    }
+
+    /// A ride as the templates show it (what the dispatcher sees, in words).
+    func values(_ ride: Ride, now: Date) -> [String: Any] {
+        let words = pages.words
+        var values: [String: Any] = [
+            "id": ride.id.uuidString.lowercased(),
+            "when": words.words(ride.pickupAt, now: now),
+            "windowEnd": words.time(ride.pickupAt.addingTimeInterval(WebBookingForm.pickupWindow)),
+            "dropoffAt": words.time(ride.estimatedDropoffAt),
+            "from": ride.pickup.displayName, "to": ride.dropoff.displayName,
+            "status": Self.statusText(ride.status), "statusClass": ride.status.rawValue,
+            "kind": ride.kind == .onDemand ? "Ride now (on demand)" : "Booked ahead",
+            "wheelchair": ride.needsWheelchair,
+            "companions": ride.companions == 0 ? "None" : String(ride.companions),
+            "cancellable": ride.status.holdsVan && ride.pickupAt > now,
+        ]
+        values["note"] = ride.note
+        values["van"] = ride.vanName
+        values["reason"] = ride.reason
+        values["seriesID"] = ride.seriesID?.uuidString.lowercased()
+        return values
+    }
+
+    static func statusText(_ status: RideStatus) -> String {
+        switch status {
+        case .pending: "Waiting for approval"
+        case .approved: "Approved"
+        case .rejected: "Not approved"
+        case .cancelled: "Cancelled"
+        case .completed: "Completed"
+        case .noShow: "Missed (no-show)"
+        }
+    }
+}

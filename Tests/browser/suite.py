@@ -1,0 +1,631 @@
+#!/usr/bin/env python3
+"""The rider web app in a real browser: headless Chromium drives a real `vand` on a
+throwaway PostgreSQL through every flow a rider has, with axe-core on every page.
+
+Usage: suite.py --bin DIR [--screenshots DIR]
+  DIR holds the built `vand` and `vanadmin`. Screenshots (390x844) go to docs/screenshots.
+Prints one line per check and, last, exactly "N passed, N failed" (CI reads it).
+Exits 1 on any failure, or when Chromium cannot start.
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.error
+import urllib.parse
+import urllib.request
+import zoneinfo
+
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+import axe_selenium_python
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ZONE = zoneinfo.ZoneInfo("America/New_York")
+HOTLINE = "203-555-0142"
+PASSWORD = "my van password 1"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+AXE_JS = os.path.join(os.path.dirname(axe_selenium_python.__file__), "node_modules", "axe-core", "axe.min.js")
+PAGE_LIMIT = 50 * 1024
+WAIT = 20
+
+
+class Failed(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failed(message)
+
+
+# ---------------------------------------------------------------- vand and its database
+
+class Server:
+    """A real vand on its embedded PostgreSQL in a temporary folder, and vanadmin beside it."""
+
+    def __init__(self, bin_dir):
+        self.bin = bin_dir
+        self.work = tempfile.mkdtemp(prefix="vand-browser-")
+        os.chmod(self.work, 0o755)
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.env = dict(os.environ, VAND_DATA_DIR=os.path.join(self.work, "db"), VAND_PORT=str(self.port),
+                        VAND_HOST="127.0.0.1", VAND_BCRYPT_COST="4", VAND_HOTLINE=HOTLINE,
+                        VAND_TIMEZONE="America/New_York", VAND_LOG_LEVEL="warning")
+        for name in ("DATABASE_URL", "PGHOST", "PGDATABASE", "VAND_AUTO_APPROVE"):
+            self.env.pop(name, None)
+        self.log = open(os.path.join(self.work, "vand.log"), "w")
+        self.process = subprocess.Popen([os.path.join(bin_dir, "vand"), "serve"], env=self.env, stdout=self.log,
+                                        stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + "/readyz", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except (urllib.error.URLError, OSError):
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise SystemExit(f"vand did not become ready; log:\n{open(self.log.name).read()[-3000:]}")
+            time.sleep(0.1)  # polling a port, not waiting for a browser
+
+    def admin(self, *args):
+        result = subprocess.run([os.path.join(self.bin, "vanadmin"), *args, "--as", "browser-suite"], env=self.env,
+                                capture_output=True, text=True, timeout=60)
+        if result.returncode != 0:
+            raise Failed(f"vanadmin {' '.join(args)} failed: {result.stderr.strip()}")
+        return result.stdout
+
+    def invite(self, net_id, name, whitelist=True):
+        if whitelist:
+            self.admin("whitelist", "add", net_id, "--name", name)
+        out = self.admin("riders", "invite", net_id, "--name", name)
+        return re.search(r"temporary password: (\S+)", out).group(1)
+
+    def api(self, method, path, body=None, token=None):
+        request = urllib.request.Request(self.base + path, method=method, data=json.dumps(body).encode() if body is not None else None)
+        request.add_header("content-type", "application/json")
+        if token:
+            request.add_header("authorization", f"Bearer {token}")
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status, json.loads(answer.read() or b"{}")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"{}")
+
+    def api_rider(self, net_id, name):
+        temporary = self.invite(net_id, name)
+        _, login = self.api("POST", "/v1/session", {"net_id": net_id, "password": temporary})
+        self.api("POST", "/v1/password", {"current": temporary, "new": PASSWORD}, login["token"])
+        _, login = self.api("POST", "/v1/session", {"net_id": net_id, "password": PASSWORD})
+        return login["token"]
+
+    def stop(self):
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+        self.log.close()
+        if os.environ.get("KEEP_WORK"):
+            print(f"work folder kept: {self.work}", file=sys.stderr)
+        else:
+            shutil.rmtree(self.work, ignore_errors=True)
+
+
+# ---------------------------------------------------------------- the browser
+
+def start_browser(javascript=True):
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver")
+    if not chromium or not driver_path:
+        raise SystemExit("FATAL: chromium and chromedriver are not installed (scripts/install-browser-deps installs them)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--lang=en-US",
+                     "--window-size=390,844", "--disable-features=Translate,MediaRouter", "--no-first-run"):
+        options.add_argument(argument)
+    prefs = {"intl.accept_languages": "en-US"}
+    if not javascript:
+        prefs["profile.managed_default_content_settings.javascript"] = 2
+    options.add_experimental_option("prefs", prefs)
+    try:
+        driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    except WebDriverException as error:
+        raise SystemExit(f"FATAL: Chromium could not start: {error.msg}")
+    phone(driver)
+    return driver
+
+
+def phone(driver, width=390, height=844, dark=False):
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
+
+
+class Rider:
+    """A browser and the checks run in it."""
+
+    def __init__(self, suite, driver, javascript=True):
+        self.suite = suite
+        self.d = driver
+        self.javascript = javascript
+
+    def go(self, path):
+        self.d.get(self.suite.server.base + path)
+
+    def wait(self, condition, message, timeout=WAIT):
+        try:
+            return WebDriverWait(self.d, timeout).until(condition)
+        except Exception:
+            raise Failed(f"{message} (at {self.d.current_url}: {self.main_text()[:300]!r})")
+
+    def wait_text(self, text, message=None):
+        return self.wait(lambda d: text in self.main_text(), message or f"page never said {text!r}")
+
+    def wait_path(self, pattern):
+        """Waits for the address (path without its leading slash, then ?query) to match."""
+        def here(d):
+            parts = urllib.parse.urlsplit(d.current_url)
+            return re.search(pattern, parts.path.lstrip("/") + (f"?{parts.query}" if parts.query else ""))
+        return self.wait(here, f"never reached a page matching {pattern}")
+
+    def main_text(self):
+        try:
+            return self.d.find_element(By.TAG_NAME, "main").text
+        except Exception:
+            return ""
+
+    def el(self, css):
+        return self.d.find_element(By.CSS_SELECTOR, css)
+
+    def type(self, css, text):
+        field = self.el(css)
+        field.clear()
+        field.send_keys(text)
+
+    def click(self, css):
+        self.el(css).click()
+
+    def click_text(self, text):
+        for element in self.d.find_elements(By.CSS_SELECTOR, "a, button"):
+            if element.text.strip() == text or element.text.strip().startswith(text):
+                element.click()
+                return
+        raise Failed(f"no link or button {text!r} on {self.d.current_url}")
+
+    def set_date(self, css, date):
+        field = self.el(css)
+        field.send_keys(date.strftime("%m%d%Y"))
+        check(field.get_attribute("value") == date.isoformat(), f"date field reads {field.get_attribute('value')!r}, typed {date}")
+
+    def set_time(self, css, hour, minute):
+        field = self.el(css)
+        field.send_keys(datetime.time(hour, minute).strftime("%I%M%p"))
+        check(field.get_attribute("value") == f"{hour:02d}:{minute:02d}", f"time field reads {field.get_attribute('value')!r}")
+
+    def focused(self):
+        return self.d.switch_to.active_element
+
+    def sign_in(self, net_id, password):
+        self.go("/sign-in")
+        self.type("#net_id", net_id)
+        self.type("#password", password)
+        self.click("form[action='/sign-in'] button[type=submit]")
+
+    def audit(self, name):
+        """axe (light and dark), the page's weight, reflow at 320 px, and the 390x844 screenshot."""
+        self.suite.audit(self, name)
+
+
+# ---------------------------------------------------------------- the suite
+
+class Suite:
+    def __init__(self, server, screenshots):
+        self.server = server
+        self.screenshots = screenshots
+        self.passed = 0
+        self.failed = 0
+        self.audited = []
+        self.weights = {}
+        self.timings = {}
+
+    def run(self, name, function):
+        started = time.monotonic()
+        try:
+            function()
+            self.passed += 1
+            print(f"PASS {name} ({time.monotonic() - started:.1f} s)", flush=True)
+        except Exception as error:  # noqa: BLE001 — every failure is reported, the suite goes on
+            self.failed += 1
+            detail = str(error) if isinstance(error, Failed) else traceback.format_exc(limit=3)
+            print(f"FAIL {name}: {detail}", flush=True)
+
+    def audit(self, rider, name):
+        d = rider.d
+        os.makedirs(self.screenshots, exist_ok=True)
+        phone(d)
+        d.execute_script("window.scrollTo(0, 0)") if rider.javascript else None
+        d.save_screenshot(os.path.join(self.screenshots, f"{name}.png"))
+        violations = []
+        if rider.javascript:
+            with open(AXE_JS, encoding="utf8") as f:
+                axe_source = f.read()
+            for dark in (False, True):
+                phone(d, dark=dark)
+                d.execute_script(axe_source)
+                result = d.execute_async_script(
+                    "var done = arguments[arguments.length - 1];"
+                    "axe.run(document, {runOnly: {type: 'tag', values: %s}, resultTypes: ['violations']})"
+                    ".then(function (r) { done(r.violations); }, function (e) { done([{id: 'axe-error', help: String(e), nodes: []}]); });"
+                    % json.dumps(AXE_TAGS))
+                for violation in result:
+                    targets = [", ".join(node["target"]) for node in violation["nodes"]][:3]
+                    violations.append(f"{'dark' if dark else 'light'} {violation['id']}: {violation['help']} {targets}")
+            phone(d)
+            weight = d.execute_script(
+                "var n = performance.getEntriesByType('navigation')[0];"
+                "var total = n ? n.decodedBodySize : 0;"
+                "performance.getEntriesByType('resource').forEach(function (r) {"
+                "  if (r.initiatorType !== 'fetch' && r.initiatorType !== 'xmlhttprequest' && r.initiatorType !== 'other') total += r.decodedBodySize; });"
+                "return total;")
+            self.weights[name] = weight
+            phone(d, width=320, height=640)
+            overflow = d.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
+            phone(d)
+            check(overflow <= 0, f"{name}: scrolls sideways at 320 px ({overflow} px too wide)")
+            check(weight <= PAGE_LIMIT, f"{name}: weighs {weight} bytes, over {PAGE_LIMIT}")
+        self.audited.append(name)
+        check(not violations, f"{name}: axe found {len(violations)} violation(s):\n  " + "\n  ".join(violations))
+
+
+def next_weekday(days_ahead):
+    day = datetime.datetime.now(ZONE).date() + datetime.timedelta(days=days_ahead)
+    while day.weekday() >= 5:
+        day += datetime.timedelta(days=1)
+    return day
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--screenshots", default=os.path.join(ROOT, "docs", "screenshots"))
+    args = parser.parse_args()
+
+    # Chromium first: if it cannot start, say so before anything else (and fail).
+    browser = start_browser(javascript=True)
+    server = Server(os.path.abspath(args.bin))
+    suite = Suite(server, args.screenshots)
+    nojs_browser = None
+    try:
+        server.admin("demo")
+        server.admin("hours", "set", "Mon-Sun 00:00-24:00")  # any day the suite runs on
+        server.admin("vans", "retire", "Van 2")                # one van: a taken time is easy to make
+        server.admin("vans", "retire", "Van 3")
+        temporary = server.invite("jd123", "Jamie Doe")
+        other = server.api_rider("other1", "Other Rider")
+        rider = Rider(suite, browser)
+        state = {}
+        day = next_weekday(2)
+        later_day = next_weekday(4)
+
+        def sign_in_errors():
+            rider.go("/sign-in")
+            rider.audit("sign-in")
+            rider.type("#net_id", "jd123")
+            rider.type("#password", "not the password")
+            rider.click("form[action='/sign-in'] button[type=submit]")
+            rider.wait_text("There is a problem")
+            check(rider.el("#net_id").get_attribute("value") == "jd123", "the net ID typed was lost")
+            check("error-summary" in (rider.focused().get_attribute("class") or ""), "focus did not move to the error summary")
+            described = rider.el("#password").get_attribute("aria-describedby") or ""
+            check("password-error" in described, "the password field is not described by its error")
+            rider.audit("sign-in-error")
+
+        def temporary_password_must_change():
+            rider.sign_in("jd123", temporary)
+            rider.wait_path(r"^password")
+            rider.wait_text("temporary password")
+            rider.go("/book")  # any other page sends the rider back
+            rider.wait_path(r"^password")
+            rider.audit("password")
+            rider.type("#current", temporary)
+            rider.type("#new", PASSWORD)
+            rider.type("#confirm", "something else")
+            rider.click("form[action='/password'] button[type=submit]")
+            rider.wait_text("not the same")
+            rider.type("#current", temporary)
+            rider.type("#new", PASSWORD)
+            rider.type("#confirm", PASSWORD)
+            rider.click("form[action='/password'] button[type=submit]")
+            rider.wait_text("Your new password is saved")
+            rider.audit("home")
+
+        def cookie_flags():
+            cookie = rider.d.get_cookie("vand_session")
+            check(cookie is not None, "no session cookie")
+            check(cookie.get("httpOnly") is True, "session cookie is not HttpOnly")
+            check(cookie.get("sameSite") == "Lax", f"session cookie SameSite is {cookie.get('sameSite')}")
+
+        def sign_out_and_typical_ride():
+            rider.click("footer form[action='/sign-out'] button")
+            rider.wait_text("You are signed out")
+            # The paper's typical ride, timed: sign in → book → see it pending.
+            started = time.monotonic()
+            rider.sign_in("jd123", PASSWORD)
+            rider.wait_path(r"^$|^\?")
+            rider.click_text("Book ahead")
+            rider.wait(EC.presence_of_element_located((By.ID, "dropoff")), "no booking form")
+            rider.type("#pickup", "SCL")
+            rider.type("#dropoff", "Davenport")
+            rider.set_date("#date", day)
+            rider.set_time("#time", 10, 0)
+            rider.click("form[action='/book'] button[type=submit]")
+            rider.wait_text("Waiting for approval")
+            suite.timings["typical ride (sign in → book → see it pending)"] = time.monotonic() - started
+            check("10:00 AM" in rider.main_text(), "the ride page does not say 10:00 AM")
+            check("Sterling Chemistry Lab" in rider.main_text(), "the alias SCL was not resolved")
+            state["typical"] = rider.d.current_url.split("/rides/")[1].split("?")[0]
+            rider.audit("ride")
+
+        def book_form_errors_keep_input():
+            rider.go("/book")
+            rider.audit("book")
+            rider.type("#pickup", "SCL")
+            rider.type("#dropoff", "Nowhere Hall")
+            rider.type("#note", "Side door, please")
+            rider.click("form[action='/book'] button[type=submit]")
+            rider.wait_text("There is a problem")
+            check("error-summary" in (rider.focused().get_attribute("class") or ""), "focus did not move to the error summary")
+            check(rider.el("#pickup").get_attribute("value") == "SCL", "pickup lost")
+            check(rider.el("#dropoff").get_attribute("value") == "Nowhere Hall", "destination lost")
+            check(rider.el("#note").get_attribute("value") == "Side door, please", "note lost")
+            check("dropoff-error" in rider.el("#dropoff").get_attribute("aria-describedby"), "destination error not linked")
+            check(rider.el("#dropoff").get_attribute("aria-invalid") == "true", "destination not marked invalid")
+            rider.audit("book-errors")
+
+        def place_search_as_you_type():
+            rider.go("/book")
+            rider.type("#dropoff", "Hosp")
+            rider.wait(lambda d: [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, "#dropoff-places option")]
+                       == ["Yale-New Haven Hospital"], "the destination list was not narrowed to the hospital")
+
+        def taken_time_one_tap():
+            status, _ = server.api("POST", "/v1/rides", {"pickup": "SCL", "dropoff": "Davenport",
+                                                          "pickup_at": f"{day.isoformat()}T15:00"}, other)
+            check(status == 201, f"the other rider's booking answered {status}")
+            rider.go("/book")
+            rider.type("#pickup", "SCL")
+            rider.type("#dropoff", "Davenport")
+            rider.set_date("#date", day)
+            rider.set_time("#time", 15, 0)
+            rider.click("form[action='/book'] button[type=submit]")
+            rider.wait_text("That time is taken")
+            sentence = rider.el(".conflict .sentence").text
+            check(re.fullmatch(r"The van is occupied at 3:00 PM\. Does \d{1,2}:\d{2} [AP]M or \d{1,2}:\d{2} [AP]M work\?", sentence),
+                  f"unexpected sentence {sentence!r}")
+            check(rider.el(".conflict a[href^='tel:']").get_attribute("href") == "tel:2035550142", "no call-the-dispatcher link")
+            check("conflict" in (rider.focused().get_attribute("class") or ""), "focus did not move to the sentence")
+            rider.audit("book-conflict")
+            buttons = rider.d.find_elements(By.CSS_SELECTOR, ".conflict form button")
+            check(len(buttons) == 2, f"{len(buttons)} suggestion buttons")
+            later = buttons[1].text  # "Book 3:15 PM on …"
+            buttons[1].click()
+            rider.wait_text("Waiting for approval")
+            check(later.split(" ")[1] in rider.main_text(), f"the ride is not at the suggested {later}")
+            state["suggested"] = rider.d.current_url.split("/rides/")[1].split("?")[0]
+
+        def live_notification_after_approval():
+            rider.go("/rides")
+            rider.audit("rides")
+            rider.wait(lambda d: d.execute_script("return document.body.dataset.after !== undefined"), "no live stream")
+            server.admin("rides", "approve", state["typical"])
+            rider.wait(lambda d: "is approved" in d.find_element(By.ID, "live").text, "the approval never appeared live")
+            check(rider.el("#live").get_attribute("aria-live") == "polite", "live region is not polite")
+            rider.wait(lambda d: d.find_element(By.ID, "unread").text == "1 unread", "the unread count did not rise")
+            rider.go("/notifications")
+            rider.wait_text("is approved")
+            rider.audit("notifications")
+            check(rider.el("#unread").text == "", "notifications still counted unread after reading them")
+            rider.go(f"/rides/{state['typical']}")
+            rider.wait_text("Approved")
+
+        def ride_now_with_location():
+            rider.d.execute_cdp_cmd("Browser.grantPermissions", {"origin": server.base, "permissions": ["geolocation"]})
+            rider.d.execute_cdp_cmd("Emulation.setGeolocationOverride", {"latitude": 41.31635, "longitude": -72.92245, "accuracy": 10})
+            rider.go("/ride-now")
+            rider.wait_text("the van picks you up at about")
+            check(re.search(r"picks you up at about \d{1,2}:\d{2} [AP]M (today|tomorrow): be ready until \d{1,2}:\d{2} [AP]M", rider.main_text()),
+                  "the pickup window is not stated")
+            rider.audit("ride-now")
+            rider.click("#use-location")
+            rider.wait(lambda d: "near Sterling Chemistry Lab" in d.find_element(By.ID, "location-status").text, "location not used")
+            rider.type("#dropoff", "Bass")
+            rider.el("#wheelchair").click()
+            rider.click("form[action='/ride-now'] button[type=submit]")
+            rider.wait_text("Waiting for approval")
+            check("Sterling Chemistry Lab" in rider.main_text() and "Bass Library" in rider.main_text(), "wrong places")
+            check("Ride now (on demand)" in rider.main_text(), "not an on-demand ride")
+            state["now"] = rider.d.current_url.split("/rides/")[1].split("?")[0]
+
+        def late_cancellation():
+            rider.go(f"/rides/{state['now']}")
+            rider.click_text("Cancel this ride")
+            rider.wait_text("This is a late cancellation")
+            rider.audit("cancel-late")
+            rider.click("main form button.danger")
+            rider.wait_text("recorded as a late cancellation")
+
+        def cancel_on_time():
+            rider.go(f"/rides/{state['suggested']}/cancel")
+            rider.wait_text("Cancel this ride?")
+            check("late cancellation" not in rider.main_text(), "an on-time cancellation is called late")
+            rider.click("main form button.danger")
+            rider.wait_text("Your ride is cancelled.")
+
+        def weekly_series_and_cancel_it():
+            rider.go("/book")
+            rider.type("#pickup", "SSS")
+            rider.type("#dropoff", "Gym")
+            rider.set_date("#date", day)
+            rider.set_time("#time", 8, 30)
+            rider.el("#repeat").click()
+            weekday = day.strftime("%a").lower()[:3]
+            rider.el(f"#day-{weekday}").click()
+            rider.set_date("#repeat_until", day + datetime.timedelta(days=14))
+            rider.click("form[action='/book'] button[type=submit]")
+            rider.wait_text("3 weekly rides are requested")
+            rider.d.find_elements(By.XPATH, "//main//a[contains(., '8:30 AM')]")[0].click()
+            rider.click_text("Cancel every upcoming ride of this series")
+            rider.wait_text("Cancel the whole series?")
+            rider.audit("series-cancel")
+            rider.click("main form button.danger")
+            rider.wait_text("3 upcoming rides of the series are cancelled")
+
+        def service_and_profile():
+            rider.go("/service")
+            rider.wait_text("This week")
+            check("The van is running now" in rider.main_text(), "open now not stated")
+            check(rider.el("main a[href^='tel:']").get_attribute("href") == "tel:2035550142", "no hotline link")
+            rider.audit("service")
+            rider.go("/profile")
+            rider.type("#phone", "203-555-0199")
+            rider.type("#email", "not an address")
+            rider.click("form[action='/profile'] button[type=submit]")
+            rider.wait_text("There is a problem")
+            check(rider.el("#phone").get_attribute("value") == "203-555-0199", "phone lost on error")
+            rider.audit("profile-error")
+            rider.type("#email", "jamie@example.edu")
+            rider.click("form[action='/profile'] button[type=submit]")
+            rider.wait_text("Your contact details are saved")
+            check(rider.el("#email").get_attribute("value") == "jamie@example.edu", "e-mail not saved")
+            rider.audit("profile")
+
+        def not_whitelisted_shows_hotline():
+            password = server.invite("nw456", "Nat Waiting")
+            server.admin("whitelist", "remove", "nw456")
+            guest = Rider(suite, browser)
+            guest.d.delete_all_cookies()
+            guest.sign_in("nw456", password)
+            guest.wait_path(r"^password")
+            guest.type("#current", password)
+            guest.type("#new", PASSWORD)
+            guest.type("#confirm", PASSWORD)
+            guest.click("form[action='/password'] button[type=submit]")
+            guest.wait_text("not cleared to book")
+            check(guest.el("main .notice a[href^='tel:']").get_attribute("href") == "tel:2035550142", "no tap-to-call link")
+            guest.audit("not-cleared")
+            guest.d.delete_all_cookies()
+
+        def locked_out_shows_hotline():
+            browser.delete_all_cookies()
+            for _ in range(5):
+                rider.sign_in("ghost9", "wrong password")
+                rider.wait(lambda d: "There is a problem" in rider.main_text() or "Too many" in rider.main_text(), "no answer")
+            rider.wait_text("Too many failed sign-ins")
+            check(rider.el("main .notice a[href^='tel:']").get_attribute("href") == "tel:2035550142", "no tap-to-call link")
+            rider.audit("locked-out")
+
+        def security_headers():
+            with urllib.request.urlopen(server.base + "/sign-in") as answer:
+                csp = answer.headers["Content-Security-Policy"]
+                html = answer.read().decode()
+            check("default-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp, f"CSP {csp}")
+            check(answer.headers["X-Content-Type-Options"] == "nosniff", "no nosniff")
+            check(not re.search(r"<script(?![^>]*\bsrc=)", html) and " style=" not in html, "inline script or style")
+            check(not re.search(r"(src|href)=\"(https?:)?//", html), "a third-party origin is referenced")
+
+        def no_javascript_path():
+            nonlocal nojs_browser
+            nojs_browser = start_browser(javascript=False)
+            plain = Rider(suite, nojs_browser, javascript=False)
+            plain.sign_in("jd123", PASSWORD)
+            plain.wait_path(r"^$|^\?")
+            check(not plain.el("#live").text, "live region filled without JavaScript")
+            plain.go("/ride-now")
+            check(not plain.el("#use-location").is_displayed(), "'Use my location' shown without JavaScript")
+            plain.go("/book")
+            plain.type("#pickup", "Sterling Chemistry Lab")
+            plain.type("#dropoff", "Commons")
+            plain.set_date("#date", later_day)
+            plain.set_time("#time", 11, 30)
+            plain.click("form[action='/book'] button[type=submit]")
+            plain.wait_text("Waiting for approval")
+            plain.audit("nojs-ride")
+            plain.click_text("Cancel this ride")
+            plain.wait_text("Cancel this ride?")
+            plain.click("main form button.danger")
+            plain.wait_text("Your ride is cancelled.")
+
+        def csrf_refused_in_browser():
+            # A form posted without its token (as another site would) is refused and changes nothing.
+            rider.sign_in("jd123", PASSWORD)
+            rider.wait_path(r"^$|^\?")
+            rider.go("/book")
+            rider.d.execute_script("document.querySelector(\"form[action='/book'] input[name=csrf]\").value = 'forged';")
+            rider.type("#pickup", "SCL")
+            rider.type("#dropoff", "Davenport")
+            rider.set_date("#date", later_day)
+            rider.set_time("#time", 9, 0)
+            rider.click("form[action='/book'] button[type=submit]")
+            rider.wait_text("This form has expired")
+
+        for name, function in [
+            ("sign-in errors keep the net ID and move focus to the summary", sign_in_errors),
+            ("a temporary password must be changed first", temporary_password_must_change),
+            ("the session cookie is HttpOnly and SameSite=Lax", cookie_flags),
+            ("sign out, then the typical ride: sign in, book SCL to Davenport, see it pending", sign_out_and_typical_ride),
+            ("form errors sit by their fields, are summarised and keep the input", book_form_errors_keep_input),
+            ("place search as you type narrows the list from /v1/places", place_search_as_you_type),
+            ("a taken time reads as the paper's sentence and one tap books a suggestion", taken_time_one_tap),
+            ("the dispatcher's approval arrives live and counts as unread", live_notification_after_approval),
+            ("ride now from my location states the pickup window", ride_now_with_location),
+            ("cancelling within the hour says it is a late cancellation", late_cancellation),
+            ("cancelling ahead is not late", cancel_on_time),
+            ("a weekly series is booked and cancelled as a whole", weekly_series_and_cancel_it),
+            ("service hours, hotline and profile (with a form error)", service_and_profile),
+            ("a rider not on the whitelist sees the hotline as a tap-to-call link", not_whitelisted_shows_hotline),
+            ("a locked-out net ID sees the hotline", locked_out_shows_hotline),
+            ("security headers: CSP without inline script or style or other origins", security_headers),
+            ("with JavaScript off: sign in, book, see it pending, cancel", no_javascript_path),
+            ("a form with a forged CSRF token is refused", csrf_refused_in_browser),
+        ]:
+            suite.run(name, function)
+    finally:
+        for driver in (browser, nojs_browser):
+            if driver:
+                driver.quit()
+        server.stop()
+
+    print()
+    print("page weights (HTML + CSS + scripts, uncompressed):")
+    for name, weight in sorted(suite.weights.items(), key=lambda item: -item[1]):
+        print(f"  {name:16} {weight / 1024:5.1f} kB")
+    for name, seconds in suite.timings.items():
+        print(f"{name}: {seconds:.2f} s")
+    print(f"axe-core on {len(suite.audited)} pages ({', '.join(AXE_TAGS)}), light and dark")
+    print(f"screenshots: {os.path.relpath(args.screenshots, ROOT)}/")
+    print(f"{suite.passed} passed, {suite.failed} failed")
+    return 1 if suite.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

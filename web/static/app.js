@@ -1,0 +1,36 @@
+// Campus Van: small enhancements; every page works without this file.
+(function () {
+  'use strict';
+  // Move focus to what the rider must read first (error summary, notice, confirmation).
+  var first = document.querySelector('[data-focus]');
+  if (first && !document.querySelector('[autofocus]')) first.focus();
+
+  // Live notifications from the rider's server-sent event stream (cookie session).
+  var body = document.body;
+  var after = body.getAttribute('data-after');
+  if (after === null || !window.EventSource) return;
+  var live = document.getElementById('live');
+  var badge = document.getElementById('unread');
+  var list = document.getElementById('notification-list');
+  var unread = parseInt(body.getAttribute('data-unread') || '0', 10);
+  var source = new EventSource('/notifications/stream?after=' + encodeURIComponent(after));
+  source.addEventListener('notification', function (event) {
+    var item;
+    try { item = JSON.parse(event.data); } catch (e) { return; }
+    live.textContent = item.message;
+    if (list) {
+      var li = document.createElement('li');
+      var p = document.createElement('p');
+      li.className = 'card';
+      p.textContent = item.message;
+      li.appendChild(p);
+      list.insertBefore(li, list.firstChild);
+      var none = document.getElementById('no-notifications');
+      if (none) none.remove();
+    } else if (badge) {
+      unread += 1;
+      badge.textContent = unread + ' unread';
+    }
+  });
+  window.addEventListener('pagehide', function () { source.close(); });
+})();
