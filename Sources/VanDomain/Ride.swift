@@ -14,10 +14,14 @@ public struct Ride: Hashable, Sendable, Codable {
     public var dropoff: RideEndpoint
     /// When the rider asked.
     public var requestedAt: Date
-    /// When the van should be at the pickup.
+    /// When the van is planned to be at the pickup (inside the promise for a pickup promise).
     public var pickupAt: Date
-    /// When the van is expected free again at the drop-off.
+    /// When the van is planned to arrive at the drop-off.
     public var estimatedDropoffAt: Date
+    /// The window the rider was promised.
+    public var promise: RidePromise
+    /// The longest the ride may take, pickup to drop-off, in seconds.
+    public var maxRideTime: TimeInterval
     /// Whether the rider needs a wheelchair position.
     public var needsWheelchair: Bool
     /// People riding along with the rider, 0 or more.
@@ -49,6 +53,8 @@ public struct Ride: Hashable, Sendable, Codable {
         requestedAt: Date,
         pickupAt: Date,
         estimatedDropoffAt: Date,
+        promise: RidePromise? = nil,
+        maxRideTime: TimeInterval = 3_600,
         needsWheelchair: Bool = false,
         companions: Int = 0,
         status: RideStatus = .pending,
@@ -68,6 +74,8 @@ public struct Ride: Hashable, Sendable, Codable {
         self.requestedAt = requestedAt
         self.pickupAt = pickupAt
         self.estimatedDropoffAt = estimatedDropoffAt
+        self.promise = promise ?? RidePromise(kind: .pickup, window: DateInterval(start: pickupAt, duration: 0))
+        self.maxRideTime = maxRideTime
         self.needsWheelchair = needsWheelchair
         self.companions = companions
         self.status = status
@@ -85,8 +93,15 @@ public struct Ride: Hashable, Sendable, Codable {
         DateInterval(start: pickupAt, end: max(pickupAt, estimatedDropoffAt))
     }
 
-    /// Seats taken: the rider plus companions.
-    public var seatsNeeded: Int { 1 + max(0, companions) }
+    /// Seats taken: the companions, and the rider unless they use a wheelchair position.
+    /// The database says the same with `ride_seats()` (sql/0010); a test keeps them equal.
+    public var seatsNeeded: Int { Self.seats(wheelchair: needsWheelchair, companions: companions) }
+
+    /// Wheelchair positions taken (`ride_wheelchair_positions()` in SQL).
+    public var wheelchairPositionsNeeded: Int { needsWheelchair ? 1 : 0 }
+
+    /// Seats a rider needs: the companions, plus one unless the rider sits in a wheelchair position.
+    public static func seats(wheelchair: Bool, companions: Int) -> Int { max(0, companions) + (wheelchair ? 0 : 1) }
 
     /// Moves the ride to `next` if the lifecycle allows it; leaves it unchanged otherwise.
     /// - Throws: `RideTransitionError` when the move is refused.

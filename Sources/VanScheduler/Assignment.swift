@@ -1,23 +1,54 @@
 import Foundation
 import VanDomain
 
-/// A feasible placement of a ride: which van, when, and how much idle time it leaves around it.
-public struct Assignment: Hashable, Sendable, Codable {
+/// A feasible placement of a ride: which van, its planned stops, its promise, and the van's
+/// other rides re-planned around it (inside their own promises).
+public struct Assignment: Hashable, Sendable {
     /// The van that takes the ride.
     public var vanID: Int64
-    /// The pickup time.
+    /// The planned pickup.
     public var pickupAt: Date
-    /// The estimated drop-off, when the van is free again.
+    /// The planned arrival at the drop-off.
     public var dropoffAt: Date
-    /// Slack left before plus after the ride on that van, in seconds; each side is capped at
-    /// `Scheduler.idleCap`, which is also what a side with no neighbouring ride counts as.
+    /// Added waiting on the van's route, in seconds: among equally short routes, less wins.
     public var idleGap: TimeInterval
+    /// What the rider is promised.
+    public var promise: RidePromise
+    /// The longest the ride may take.
+    public var maxRideTime: TimeInterval
+    /// Added driving, in seconds.
+    public var addedDriving: TimeInterval
+    /// New planned times of the van's other rides whose times change, by ride id.
+    public var replanned: [UUID: PlannedStops]
+    /// The service day of the route (the date its stretch of service starts): the van-day to lock.
+    public var serviceDay: LocalDate?
 
     /// Creates an assignment.
-    public init(vanID: Int64, pickupAt: Date, dropoffAt: Date, idleGap: TimeInterval) {
+    public init(
+        vanID: Int64, pickupAt: Date, dropoffAt: Date, idleGap: TimeInterval, promise: RidePromise? = nil,
+        maxRideTime: TimeInterval = .infinity, addedDriving: TimeInterval = 0, replanned: [UUID: PlannedStops] = [:]
+    ) {
         self.vanID = vanID
         self.pickupAt = pickupAt
         self.dropoffAt = dropoffAt
         self.idleGap = idleGap
+        self.promise = promise ?? RidePromise(kind: .pickup, window: DateInterval(start: pickupAt, duration: 0))
+        self.maxRideTime = maxRideTime
+        self.addedDriving = addedDriving
+        self.replanned = replanned
+    }
+}
+
+/// A ride's planned pickup and drop-off.
+public struct PlannedStops: Hashable, Sendable {
+    /// The planned pickup.
+    public var pickupAt: Date
+    /// The planned arrival at the drop-off.
+    public var dropoffAt: Date
+
+    /// Planned stops.
+    public init(pickupAt: Date, dropoffAt: Date) {
+        self.pickupAt = pickupAt
+        self.dropoffAt = dropoffAt
     }
 }

@@ -21,7 +21,7 @@ extension Scheduler {
         case .feasible(let assignment):
             return "The van can pick you up at \(label(assignment.pickupAt))."
         case .infeasible(let reason, let earlier, let later):
-            let times = [earlier, later].compactMap { $0 }.map { label($0.pickupAt) }
+            let times = [earlier, later].compactMap { $0 }.map { label($0.asked) }
             let none = "Nothing is free within \(Self.phrase(forDuration: searchWindow)) of that time."
             switch reason {
             case .occupied:

@@ -1,18 +1,14 @@
 import Foundation
 import VanDomain
 
-/// The optimistic scheduler: decides whether a requested pickup fits a van and, if not,
-/// finds the nearest pickup times that do. Pure and deterministic: no I/O, no clock reads.
+/// The scheduler: decides whether a requested ride fits on a van's route and, if not, finds
+/// the nearest times that do. Pure and deterministic: no I/O, no clock reads.
 ///
-/// Rules for a trip `[pickup, drop-off]` on a van:
-/// - the van is active, and has a wheelchair position if the rider needs one;
-/// - the whole trip lies inside one stretch of service (drop-off exactly at closing is fine;
-///   pickup at closing is not) and touches no closure day (a whole local day in the service zone);
-/// - it overlaps no ride on that van, the previous ride's drop-off plus the deadhead to this
-///   pickup is at or before the pickup, and this drop-off plus the deadhead to the next ride's
-///   pickup is at or before that pickup.
-///
-/// Among fitting vans the one leaving the least idle gap wins, then the lowest id.
+/// A van's service stretch is a route of stops (pickups and drop-offs) shared by several riders.
+/// A ride fits when the routing engine (``CheapestInsertion`` over ``RouteDay``) can insert its
+/// two stops into some van's route so that every promise is kept: each rider's window, each
+/// ride-time limit, the seats and wheelchair positions at every stop, service hours and closures.
+/// Among the places that fit, the least added driving wins, then the least added waiting.
 public struct Scheduler: Hashable, Sendable {
     /// Trip and deadhead durations.
     public var estimator: TripEstimator
@@ -22,15 +18,18 @@ public struct Scheduler: Hashable, Sendable {
     public var closures: Set<LocalDate>
     /// How far before and after the requested time to look for suggestions (default 2 h).
     public var searchWindow: TimeInterval
-    /// The grid suggestions lie on, aligned to whole multiples since 1970 (default 5 min,
-    /// so :00, :05, … in any zone with a whole-quarter-hour offset). No search if not positive.
+    /// The grid suggestions lie on, aligned to whole multiples since 1970 (default 1 min: the
+    /// nearest feasible minute). No search if not positive.
     public var step: TimeInterval
     /// The ADA negotiation window used to flag suggestions (default 1 h).
     public var adaWindow: TimeInterval
-
-    /// The most idle time one side of a ride counts for when choosing a van (24 h);
-    /// a side with no neighbouring ride counts as this.
-    public static let idleCap: TimeInterval = 86_400
+    /// The width of a promised window (default 15 min): pickup in `[t, t + W]`, or arrival in `[t − W, t]`.
+    public var windowWidth: TimeInterval
+    /// How long a ride may take relative to its direct trip.
+    public var rideTimeLimit: RideTimeLimit
+    /// Rides planned to start within this long of `notBefore` (now) are not moved (default 15 min,
+    /// the reminder lead: a rider who has been reminded keeps the time they were told).
+    public var lockLead: TimeInterval
 
     /// Creates a scheduler.
     public init(
@@ -38,8 +37,11 @@ public struct Scheduler: Hashable, Sendable {
         hours: ServiceHours,
         closures: Set<LocalDate> = [],
         searchWindow: TimeInterval = 7_200,
-        step: TimeInterval = 300,
-        adaWindow: TimeInterval = 3_600
+        step: TimeInterval = 60,
+        adaWindow: TimeInterval = 3_600,
+        windowWidth: TimeInterval = 900,
+        rideTimeLimit: RideTimeLimit = RideTimeLimit(),
+        lockLead: TimeInterval = 900
     ) {
         self.estimator = estimator
         self.hours = hours
@@ -47,10 +49,13 @@ public struct Scheduler: Hashable, Sendable {
         self.searchWindow = searchWindow
         self.step = step
         self.adaWindow = adaWindow
+        self.windowWidth = windowWidth
+        self.rideTimeLimit = rideTimeLimit
+        self.lockLead = lockLead
     }
 
-    /// Whether `request` fits, on which van; if not, why, with the nearest feasible pickup times
-    /// strictly before and after it on the `step` grid within `searchWindow` (and within the
+    /// Whether `request` fits, on which van and route; if not, why, with the nearest feasible
+    /// times strictly before and after it on the `step` grid within `searchWindow` (and within the
     /// request's `notBefore`/`notAfter`). `rides` are the rides holding vans around that time.
     ///
     /// Van problems come first (`.noActiveVan`, then `.noWheelchairVan`, with no suggestions since
@@ -61,27 +66,32 @@ public struct Scheduler: Hashable, Sendable {
         case .success(let vans): candidates = vans
         case .failure(let failure): return .infeasible(reason: failure.reason, earlier: nil, later: nil)
         }
-        let duration = tripDuration(for: request)
         let window = max(0, searchWindow.isFinite ? searchWindow : 0)
-        let range = DateInterval(
-            start: request.pickupAt.addingTimeInterval(-window),
-            end: request.pickupAt.addingTimeInterval(window + duration)
-        )
-        let context = SchedulingContext(
-            scheduler: self, range: range, vans: candidates, rides: rides, excludingRideID: request.excludingRideID
-        )
-        let result = evaluate(request, at: request.pickupAt, duration: duration, in: context)
+        let search = Search(scheduler: self, request: request, vans: candidates,
+                            rides: rides.filter { $0.id != request.excludingRideID }, window: window)
+        let result = search.evaluate(asked: request.pickupAt)
         guard case .infeasible(let reason, _, _) = result else { return result }
-        return .infeasible(
-            reason: reason,
-            earlier: nearest(to: request, direction: -1, duration: duration, window: window, in: context),
-            later: nearest(to: request, direction: 1, duration: duration, window: window, in: context)
-        )
+        return .infeasible(reason: reason, earlier: search.nearest(direction: -1), later: search.nearest(direction: 1))
     }
 
-    /// How long `request`'s trip keeps a van busy: the estimate, but at least one second.
+    /// How long `request`'s trip keeps a van busy when ridden alone: the estimate, but at least one second.
     public func tripDuration(for request: RideRequest) -> TimeInterval {
         max(1, estimator.tripDuration(from: request.pickup, to: request.dropoff, wheelchair: request.wheelchair))
+    }
+
+    /// The direct ride, pickup to arrival at the drop-off (the trip without alighting).
+    public func directRide(for request: RideRequest) -> TimeInterval {
+        max(1, tripDuration(for: request) - RouteDay.alighting(estimator, wheelchair: request.wheelchair))
+    }
+
+    /// The ride-time limit for `request`, in whole seconds.
+    public func maxRideTime(for request: RideRequest) -> TimeInterval {
+        rideTimeLimit.limit(direct: directRide(for: request)).rounded(.up)
+    }
+
+    /// The local service day a route belongs to: the date its stretch of service starts on.
+    public func serviceDay(of stretch: DateInterval) -> LocalDate {
+        LocalDate(containing: stretch.start, in: hours.timeZone)
     }
 
     // MARK: Internals
@@ -92,49 +102,97 @@ public struct Scheduler: Hashable, Sendable {
 
     /// The active vans that may take the request (honouring a forced van and wheelchair needs).
     private func eligibleVans(for request: RideRequest, in vans: [Van]) -> Result<[Van], VanFailure> {
-        let active = vans.filter { $0.active && (request.vanID == nil || $0.id == request.vanID) }
+        let active = vans.filter { $0.active && (request.vanID == nil || $0.id == request.vanID) }.sorted { $0.id < $1.id }
         guard !active.isEmpty else { return .failure(VanFailure(reason: .noActiveVan)) }
         guard request.wheelchair else { return .success(active) }
         let able = active.filter(\.canCarryWheelchair)
         return able.isEmpty ? .failure(VanFailure(reason: .noWheelchairVan)) : .success(able)
     }
+}
 
-    private func evaluate(_ request: RideRequest, at pickupAt: Date, duration: TimeInterval, in context: SchedulingContext) -> Feasibility {
-        context.evaluate(
-            pickupAt: pickupAt, dropoffAt: pickupAt.addingTimeInterval(duration),
-            pickup: request.pickup, dropoff: request.dropoff
+/// One request's search: the service calendar around it and the route problems of the stretches
+/// it touches, built once and reused for every candidate time.
+private final class Search {
+    let scheduler: Scheduler
+    let request: RideRequest
+    let vans: [Van]
+    let rides: [BookedRide]
+    let window: TimeInterval
+    let context: SchedulingContext
+    let direct: TimeInterval
+    let alighting: TimeInterval
+    let maxRideTime: TimeInterval
+    private var days: [Date: RouteDay] = [:]
+
+    init(scheduler: Scheduler, request: RideRequest, vans: [Van], rides: [BookedRide], window: TimeInterval) {
+        self.scheduler = scheduler
+        self.request = request
+        self.vans = vans
+        self.rides = rides
+        self.window = window
+        direct = scheduler.directRide(for: request)
+        alighting = RouteDay.alighting(scheduler.estimator, wheelchair: request.wheelchair)
+        maxRideTime = scheduler.maxRideTime(for: request)
+        let reach = window + 86_400
+        context = SchedulingContext(
+            scheduler: scheduler,
+            range: DateInterval(start: request.pickupAt.addingTimeInterval(-reach), end: request.pickupAt.addingTimeInterval(reach))
         )
     }
 
+    /// The request asked for `asked` (a pickup or an arrival): the placement, or why not.
+    func evaluate(asked: Date) -> Feasibility {
+        let promise = RidePromise(kind: request.promise, asked: asked, width: scheduler.windowWidth)
+        // The trip as a rider alone would ride it, as early as the promise allows.
+        let start = request.promise == .pickup ? asked : asked.addingTimeInterval(-direct)
+        let trip = DateInterval(start: start, duration: direct + alighting)
+        if let problem = context.serviceProblem(pickupAt: trip.start, dropoffAt: trip.end) {
+            return .infeasible(reason: problem, earlier: nil, later: nil)
+        }
+        guard let stretch = context.stretches.first(where: { $0.start <= trip.start && trip.end <= $0.end }) else {
+            return .infeasible(reason: .outsideServiceHours, earlier: nil, later: nil)
+        }
+        let day = days[stretch.start] ?? RouteDay(
+            stretch: stretch, vans: vans, rides: rides,
+            newRide: .init(pickup: request.pickup, dropoff: request.dropoff, wheelchair: request.wheelchair, companions: request.companions),
+            estimator: scheduler.estimator, lockBefore: request.notBefore?.addingTimeInterval(scheduler.lockLead)
+        )
+        days[stretch.start] = day
+        guard var assignment = day.placement(promise: promise, maxRideTime: maxRideTime, notBefore: request.notBefore) else {
+            return .infeasible(reason: .occupied, earlier: nil, later: nil)
+        }
+        assignment.serviceDay = scheduler.serviceDay(of: stretch)
+        return .feasible(assignment)
+    }
+
     /// Scans the grid away from the requested time (at most `window / step` candidates) for the
-    /// first feasible pickup; `direction` is -1 for earlier, +1 for later.
-    private func nearest(
-        to request: RideRequest, direction: Double, duration: TimeInterval, window: TimeInterval,
-        in context: SchedulingContext
-    ) -> Suggestion? {
+    /// first feasible time; `direction` is -1 for earlier, +1 for later.
+    func nearest(direction: Double) -> Suggestion? {
+        let step = scheduler.step
         guard step.isFinite, step > 0 else { return nil }
         let requested = request.pickupAt.timeIntervalSince1970
-        let first = direction < 0 ? (requested / step).rounded(.up) - 1 : (requested / step).rounded(.down) + 1
-        var index = first
+        var index = direction < 0 ? (requested / step).rounded(.up) - 1 : (requested / step).rounded(.down) + 1
         while true {
             let time = index * step
             index += direction
             let offset = time - requested
             guard abs(offset) <= window else { return nil }
-            let pickupAt = Date(timeIntervalSince1970: time)
-            if let notBefore = request.notBefore, pickupAt < notBefore {
+            let asked = Date(timeIntervalSince1970: time)
+            if let notBefore = request.notBefore, asked < notBefore {
                 if direction < 0 { return nil } else { continue }
             }
-            if let notAfter = request.notAfter, pickupAt > notAfter {
+            if let notAfter = request.notAfter, asked > notAfter {
                 if direction > 0 { return nil } else { continue }
             }
-            guard let found = evaluate(request, at: pickupAt, duration: duration, in: context).assignment else { continue }
+            guard let found = evaluate(asked: asked).assignment else { continue }
             return Suggestion(
                 pickupAt: found.pickupAt,
                 dropoffAt: found.dropoffAt,
                 vanID: found.vanID,
-                withinADAWindow: abs(offset) <= adaWindow,
-                minutesFromRequested: Int((offset / 60).rounded())
+                withinADAWindow: abs(offset) <= scheduler.adaWindow,
+                minutesFromRequested: Int((offset / 60).rounded()),
+                asked: asked,
+                promise: request.promise
             )
         }
     }

@@ -3,10 +3,15 @@ import VanDomain
 
 /// A feasible alternative pickup time offered when the requested one is not.
 public struct Suggestion: Hashable, Sendable, Codable {
-    /// The suggested pickup time, on the scheduler's step grid.
+    /// The planned pickup if the rider books the suggested time.
     public var pickupAt: Date
-    /// The estimated drop-off for that pickup.
+    /// The planned arrival at the drop-off then.
     public var dropoffAt: Date
+    /// The time to book, on the scheduler's step grid: a pickup time, or an arrival time for
+    /// an arrive-by ride (book it again with this exact value).
+    public var asked: Date
+    /// Whether `asked` is a pickup or an arrival time.
+    public var promise: RidePromise.Kind
     /// The van that would take the ride.
     public var vanID: Int64
     /// Whether the suggestion is within the ADA negotiation window (±1 hour by default)
@@ -16,9 +21,12 @@ public struct Suggestion: Hashable, Sendable, Codable {
     public var minutesFromRequested: Int
 
     /// Creates a suggestion.
-    public init(pickupAt: Date, dropoffAt: Date, vanID: Int64, withinADAWindow: Bool, minutesFromRequested: Int) {
+    public init(pickupAt: Date, dropoffAt: Date, vanID: Int64, withinADAWindow: Bool, minutesFromRequested: Int,
+                asked: Date? = nil, promise: RidePromise.Kind = .pickup) {
         self.pickupAt = pickupAt
         self.dropoffAt = dropoffAt
+        self.asked = asked ?? pickupAt
+        self.promise = promise
         self.vanID = vanID
         self.withinADAWindow = withinADAWindow
         self.minutesFromRequested = minutesFromRequested

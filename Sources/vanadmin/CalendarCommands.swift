@@ -138,6 +138,8 @@ struct SchedulerCommand: AsyncParsableCommand {
                     ["average speed", "\(e.averageSpeedKmh) km/h"],
                     ["unknown leg / deadhead", "\(e.unknownLegDuration / 60) / \(e.unknownDeadhead / 60) min"],
                     ["search window", "±\(settings.searchWindowMinutes) min, every \(settings.stepMinutes) min"],
+                    ["promised window", "\(settings.windowMinutes) min"],
+                    ["longest ride", "the longer of \(settings.maxRideFactor) × the direct ride and the direct ride + \(settings.maxRideExtraMinutes) min"],
                 ])
             }
         }
@@ -152,6 +154,9 @@ struct SchedulerCommand: AsyncParsableCommand {
         @Option(help: "Road distance ÷ straight-line distance.") var detour: Double?
         @Option(help: "Average speed, km/h.") var speed: Double?
         @Option(help: "Suggestion search window, minutes either side.") var searchWindow: Int?
+        @Option(help: "Width of a promised pickup (or arrival) window, minutes (0 to 60).") var window: Int?
+        @Option(help: "Longest ride as a multiple of the direct ride (1 to 4).") var maxRideFactor: Double?
+        @Option(help: "Longest ride as the direct ride plus this many minutes (0 to 120).") var maxRideExtra: Int?
         @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
 
         func run() async throws {
@@ -168,6 +173,18 @@ struct SchedulerCommand: AsyncParsableCommand {
                 if let searchWindow {
                     guard (0...720).contains(searchWindow) else { throw CLIError("--search-window must be 0 to 720 minutes") }
                     settings.searchWindowMinutes = searchWindow
+                }
+                if let window {
+                    guard (0...60).contains(window) else { throw CLIError("--window must be 0 to 60 minutes") }
+                    settings.windowMinutes = window
+                }
+                if let maxRideFactor {
+                    guard (1...4).contains(maxRideFactor) else { throw CLIError("--max-ride-factor must be 1 to 4") }
+                    settings.maxRideFactor = maxRideFactor
+                }
+                if let maxRideExtra {
+                    guard (0...120).contains(maxRideExtra) else { throw CLIError("--max-ride-extra must be 0 to 120 minutes") }
+                    settings.maxRideExtraMinutes = maxRideExtra
                 }
                 do { try settings.estimator.validate() } catch { throw CLIError("\(error)") }
                 try await store.setSettings(settings, actor: actorName(actor))

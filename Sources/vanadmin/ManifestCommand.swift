@@ -20,25 +20,28 @@ struct ManifestCommand: AsyncParsableCommand {
             let manifest = try await Manifest.load(pool: db.pool, van: van, day: day, timeZone: clock.timeZone)
             if json { return try printJSON(manifest) }
             print("RUN SHEET — \(manifest.van) — \(day) (\(clock.timeZone.identifier))")
-            print("\(manifest.stops.count) rides; * = pending approval\n")
+            print("\(manifest.rideCount) rides, \(manifest.stops.count) stops; \(manifest.seats) seats, \(manifest.wheelchairPositions) wheelchair positions; * = pending approval\n")
             for (index, stop) in manifest.stops.enumerated() {
                 let r = stop.ride
-                func place(_ e: RideEndpoint) -> String {
-                    var text = e.displayName
-                    if let address = e.address, address != e.displayName { text += " (\(address))" }
-                    if let c = e.coordinate { text += String(format: " [%.5f, %.5f]", c.latitude, c.longitude) }
-                    return text
-                }
+                let end = stop.action == .pickup ? r.pickup : r.dropoff
+                var place = end.displayName
+                if let address = end.address, address != end.displayName { place += " (\(address))" }
+                if let c = end.coordinate { place += String(format: " [%.5f, %.5f]", c.latitude, c.longitude) }
                 let rider = [stop.riderName ?? r.netID.rawValue, stop.riderPhone].compactMap { $0 }.joined(separator: ", ")
-                print("\(index + 1). \(clock.display(r.pickupAt, withDay: false))\(r.status == .pending ? " *" : "")  \(rider)")
-                if let deadhead = stop.deadheadMinutes { print("   drive from last drop-off: ~\(deadhead) min") }
-                print("   pick up:  \(place(r.pickup))")
-                print("   drop off: \(place(r.dropoff))  (~\(clock.display(r.estimatedDropoffAt, withDay: false)))")
+                let verb = stop.action == .pickup ? "PICK UP " : "DROP OFF"
+                print("\(index + 1). \(clock.display(stop.at, withDay: false))  \(verb)  \(rider)\(r.status == .pending ? " *" : "")")
+                print("   at:       \(place)")
+                if let drive = stop.driveMinutes { print("   drive from last stop: ~\(drive) min") }
                 var needs: [String] = []
                 if r.needsWheelchair { needs.append("WHEELCHAIR") }
                 if r.companions > 0 { needs.append("\(r.companions) companion\(r.companions == 1 ? "" : "s")") }
                 if !needs.isEmpty { print("   needs:    \(needs.joined(separator: ", "))") }
-                if let note = r.note { print("   note:     \(note)") }
+                if stop.action == .pickup, let note = r.note { print("   note:     \(note)") }
+                if stop.action == .pickup {
+                    let promise = r.promise.kind == .pickup ? "pickup between" : "arrive between"
+                    print("   promised: \(promise) \(clock.display(r.promise.window.start, withDay: false)) and \(clock.display(r.promise.window.end, withDay: false))")
+                }
+                print("   aboard after: \(stop.seatsAboard) of \(manifest.seats) seats, \(stop.wheelchairsAboard) of \(manifest.wheelchairPositions) wheelchairs")
                 print("")
             }
         }

@@ -18,7 +18,7 @@ struct VanAdmin: AsyncParsableCommand {
         subcommands: [
             Migrate.self, VansCommand.self, PlacesCommand.self, HoursCommand.self, ClosuresCommand.self,
             SchedulerCommand.self, DemoCommand.self, WhitelistCommand.self, RidersCommand.self,
-            RidesCommand.self, ManifestCommand.self, ReportCommand.self,
+            RidesCommand.self, ManifestCommand.self, PlanCommand.self, ReportCommand.self,
             EventsCommand.self, WatchCommand.self,
         ]
     )

@@ -5,6 +5,8 @@ import VanScheduler
 // `vand-bench scheduler [requests]`: slot finding among 30 vans and 300 / 3,000 / 30,000 rides.
 // `vand-bench fixed-json PORT FILE`: serves FILE at GET /fixed (the reads baseline of scripts/bench-load).
 // `vand-bench events [count]`: commit of a ride change → webhook arrival (p50/p99), and reminder lateness.
+// `vand-bench darp FILE… [--seconds S] [--routes OUT] [--seed N]`: the Cordeau dial-a-ride instances,
+//   solved by the engine vand books with (insertion, then improvement); scripts/check-darp checks OUT.
 
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "scheduler"
@@ -26,10 +28,18 @@ case "fixed-json":
         exit(2)
     }
     try await FixedJSONServer.run(port: port, file: rest[1])
+case "darp":
+    do {
+        let ok = try runDARPBench(try DARPBenchOptions(arguments: Array(arguments.dropFirst())))
+        exit(ok ? 0 : 1)
+    } catch {
+        FileHandle.standardError.write(Data("vand-bench darp: \(error)\n".utf8))
+        exit(2)
+    }
 case "events":
     let count = arguments.dropFirst().first.flatMap(Int.init) ?? 1_000
     try await EventsBenchmark(count: count).run()
 default:
-    FileHandle.standardError.write(Data("unknown benchmark '\(which)'; try: scheduler, events, fixed-json\n".utf8))
+    FileHandle.standardError.write(Data("unknown benchmark '\(which)'; try: scheduler, events, darp, fixed-json\n".utf8))
     exit(2)
 }

@@ -4,77 +4,53 @@ import Testing
 @testable import VanScheduler
 import VanDomain
 
-/// Free start intervals for a 15-minute typical trip with 10-minute deadhead.
+/// Start times a typical ride (unknown ends: done 18 minutes after pickup, 28 minutes before the
+/// van is free for another unknown place) could be booked at, every five minutes, on `Fixture.solo`.
 @Suite struct SchedulerAvailabilityTests {
-    let scheduler = Scheduler(hours: Fixture.hours, closures: [Fixture.thanksgiving])
+    let scheduler = { var s = Fixture.solo; s.closures = [Fixture.thanksgiving]; return s }()
     let monday = try! LocalDate("2026-11-23")
 
     func span(_ from: Date, _ to: Date) -> DateInterval { DateInterval(start: from, end: to) }
 
     @Test func gapAroundOneRide() {
-        // Ride 16:20–16:50 blocks starts in (16:20 − 15 − 10, 16:50 + 10) = (15:55, 17:00).
-        let rides = [Fixture.ride(1, van: 1, local(2026, 11, 23, 16, 20), local(2026, 11, 23, 16, 50))]
-        let free = scheduler.availability(on: monday, wheelchair: false, vans: [Fixture.van(1)], rides: rides)
+        // A ride at 16:20 blocks starts in (15:52, 16:48).
+        let rides = [Fixture.ride(1, van: 1, local(2026, 11, 23, 16, 20), local(2026, 11, 23, 16, 37))]
+        let free = scheduler.availability(on: monday, wheelchair: false, vans: [Fixture.soloVan(1)], rides: rides)
         #expect(free == [
-            span(local(2026, 11, 23, 0), local(2026, 11, 23, 15, 55)),
-            span(local(2026, 11, 23, 17), local(2026, 11, 24, 0)),
+            span(local(2026, 11, 23, 0), local(2026, 11, 23, 15, 50)),
+            span(local(2026, 11, 23, 16, 50), local(2026, 11, 23, 23, 55)),
         ])
     }
 
     @Test func mergesAcrossVans() {
-        let rides = [
-            Fixture.ride(1, van: 1, local(2026, 11, 23, 16, 20), local(2026, 11, 23, 16, 50)),
-            Fixture.ride(2, van: 2, local(2026, 11, 23, 10), local(2026, 11, 23, 11)),
-        ]
-        let vans = [Fixture.van(1), Fixture.van(2, wheelchair: 0)]
+        let rides = [Fixture.ride(1, van: 1, local(2026, 11, 23, 16, 20), local(2026, 11, 23, 16, 37))]
+        let vans = [Fixture.soloVan(1), Fixture.soloVan(2)]
         #expect(scheduler.availability(on: monday, wheelchair: false, vans: vans, rides: rides)
-            == [span(local(2026, 11, 23, 0), local(2026, 11, 24, 0))])
-        // Only van 1 can take a wheelchair.
-        #expect(scheduler.availability(on: monday, wheelchair: true, vans: vans, rides: rides).count == 2)
-        #expect(scheduler.availability(on: monday, wheelchair: true, vans: [vans[1]], rides: rides).isEmpty)
+            == [span(local(2026, 11, 23, 0), local(2026, 11, 23, 23, 55))])
+        // A wheelchair rider has only van 2's position.
+        let chairs = [Fixture.soloVan(1, wheelchair: 0), Fixture.soloVan(2, wheelchair: 0)]
+        #expect(scheduler.availability(on: monday, wheelchair: true, vans: chairs, rides: []).isEmpty)
     }
 
-    @Test func saturdayFollowsServiceHours() throws {
-        let free = scheduler.availability(on: try LocalDate("2026-11-21"), wheelchair: false, vans: [Fixture.van(1)], rides: [])
+    @Test func saturdayFollowsServiceHours() {
+        // Saturday: service until 07:30 (the last 18-minute ride starts 07:10 on the grid), from 18:00.
+        let free = scheduler.availability(on: try! LocalDate("2026-11-21"), wheelchair: false, vans: [Fixture.soloVan(1)], rides: [])
         #expect(free == [
-            span(local(2026, 11, 21, 0), local(2026, 11, 21, 7, 15)),
-            span(local(2026, 11, 21, 18), local(2026, 11, 22, 0)),
+            span(local(2026, 11, 21, 0), local(2026, 11, 21, 7, 10)),
+            span(local(2026, 11, 21, 18), local(2026, 11, 21, 23, 55)),
         ])
     }
 
-    @Test func closureDayHasNothingAndTheEveStopsInTime() throws {
-        #expect(scheduler.availability(on: Fixture.thanksgiving, wheelchair: false, vans: [Fixture.van(1)], rides: []).isEmpty)
-        let eve = scheduler.availability(on: try LocalDate("2026-11-25"), wheelchair: false, vans: [Fixture.van(1)], rides: [])
-        #expect(eve == [span(local(2026, 11, 25, 0), local(2026, 11, 25, 23, 45))])
+    @Test func closureDayHasNothingAndTheEveStopsInTime() {
+        #expect(scheduler.availability(on: Fixture.thanksgiving, wheelchair: false, vans: [Fixture.soloVan(1)], rides: []).isEmpty)
+        // The eve: a ride must be done by midnight, so the last start is 23:40 (done 23:58).
+        let eve = scheduler.availability(on: try! LocalDate("2026-11-25"), wheelchair: false, vans: [Fixture.soloVan(1)], rides: [])
+        #expect(eve.last?.end == local(2026, 11, 25, 23, 40))
     }
 
-    @Test func exactFitIsASingleInstant() {
-        // Rides end 16:00 and start 16:35: a 15-min ride fits only at 16:10 (16:00 + 10; 16:25 + 10 = 16:35).
-        let rides = [
-            Fixture.ride(1, van: 1, local(2026, 11, 23, 15, 30), local(2026, 11, 23, 16)),
-            Fixture.ride(2, van: 1, local(2026, 11, 23, 16, 35), local(2026, 11, 23, 17)),
-        ]
-        let free = scheduler.availability(
-            from: local(2026, 11, 23, 15), to: local(2026, 11, 23, 18), wheelchair: false, vans: [Fixture.van(1)], rides: rides
-        )
-        #expect(free == [
-            span(local(2026, 11, 23, 15), local(2026, 11, 23, 15, 5)),
-            span(local(2026, 11, 23, 16, 10), local(2026, 11, 23, 16, 10)),
-            span(local(2026, 11, 23, 17, 10), local(2026, 11, 23, 18)),
-        ])
-        // And check agrees at, and only at, that instant.
-        let request = RideRequest(pickup: nil, dropoff: nil, pickupAt: local(2026, 11, 23, 16, 10))
-        var exact = scheduler
-        exact.estimator.unknownLegDuration = 12 * 60 // 2 + 12 + 1 = 15 min
-        #expect(exact.check(request, vans: [Fixture.van(1)], rides: rides).isFeasible)
-        let late = RideRequest(pickup: nil, dropoff: nil, pickupAt: local(2026, 11, 23, 16, 11))
-        #expect(!exact.check(late, vans: [Fixture.van(1)], rides: rides).isFeasible)
-    }
-
-    @Test func noEligibleVanOrEmptyRange() {
-        #expect(scheduler.availability(on: monday, wheelchair: false, vans: [Fixture.van(1, active: false)], rides: []).isEmpty)
-        #expect(scheduler.availability(
-            from: local(2026, 11, 23, 12), to: local(2026, 11, 23, 11), wheelchair: false, vans: [Fixture.van(1)], rides: []
-        ).isEmpty)
+    @Test func nothingBeforeNow() {
+        let free = scheduler.availability(on: monday, wheelchair: false, vans: [Fixture.soloVan(1)], rides: [],
+                                          notBefore: local(2026, 11, 23, 12, 2))
+        #expect(free.first?.start == local(2026, 11, 23, 12, 5))
     }
 }

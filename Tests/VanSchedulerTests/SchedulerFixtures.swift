@@ -8,6 +8,20 @@ import VanDomain
 enum Fixture {
     static let hours = ServiceHours.wheelsDefault(timeZone: newYork)
     static let scheduler = Scheduler(hours: hours)
+    /// One rider at a time and exact promises (no window), on the old five-minute grid: with
+    /// unknown ends a ride takes the van for 28 minutes either side of its pickup (2 boarding +
+    /// 15 driving + 1 alighting + 10 to the next unknown place), so times are easy to work out.
+    static let solo: Scheduler = {
+        var scheduler = Scheduler(hours: hours)
+        scheduler.windowWidth = 0
+        scheduler.step = 300
+        return scheduler
+    }()
+
+    /// A van with one seat (and one wheelchair position unless told otherwise), for `solo`.
+    static func soloVan(_ id: Int64, wheelchair: Int = 1) -> Van {
+        try! Van(id: id, name: "Van \(id)", seats: 1, wheelchairPositions: wheelchair)
+    }
     static let thanksgiving = try! LocalDate("2026-11-26")
 
     /// A van; `wheelchair` positions default to 1.
@@ -46,6 +60,7 @@ enum Fixture {
     }
 
     static let sss = try! Coordinate(latitude: 41.3110, longitude: -72.9254)
+    static let davenport = try! Coordinate(latitude: 41.3163, longitude: -72.9223)
 
     static func minutes(_ value: Double) -> TimeInterval { value * 60 }
 }

@@ -5,8 +5,8 @@ import Testing
 import VanDomain
 
 @Suite struct SchedulerSentenceTests {
-    let scheduler = Fixture.scheduler
-    let vans = [Fixture.van(1)]
+    let scheduler = Fixture.solo
+    let vans = [Fixture.soloVan(1)]
     let monday = { (hour: Int, minute: Int) in local(2026, 11, 23, hour, minute) }
 
     func sentence(_ scheduler: Scheduler, _ request: RideRequest, rides: [BookedRide] = [], vans: [Van]? = nil) -> String {
@@ -16,17 +16,20 @@ import VanDomain
     @Test func occupiedWithBothAlternatives() {
         let rides = [Fixture.ride(1, van: 1, monday(16, 20), monday(16, 50))]
         #expect(sentence(scheduler, Fixture.request(monday(16, 30)), rides: rides)
-            == "The van is occupied at 4:30 PM. Does 3:50 PM or 5:00 PM work?")
+            == "The van is occupied at 4:30 PM. Does 3:50 PM or 4:50 PM work?")
     }
 
     @Test func occupiedWithOneAlternative() {
         let rides = [Fixture.ride(1, van: 1, monday(16, 20), monday(16, 50))]
         #expect(sentence(scheduler, Fixture.request(monday(16, 30), notBefore: monday(16, 0)), rides: rides)
-            == "The van is occupied at 4:30 PM. Does 5:00 PM work?")
+            == "The van is occupied at 4:30 PM. Does 4:50 PM work?")
     }
 
     @Test func occupiedWithNothingNear() {
-        let rides = [Fixture.ride(1, van: 1, monday(14, 0), monday(19, 0))]
+        let rides = (0...10).map { k in
+            let pickup = monday(14, 0).addingTimeInterval(Double(k * 28 * 60))
+            return Fixture.ride(k + 1, van: 1, pickup, pickup.addingTimeInterval(17 * 60))
+        }
         #expect(sentence(scheduler, Fixture.request(monday(16, 30)), rides: rides)
             == "The van is occupied at 4:30 PM. Nothing is free within 2 hours of that time.")
     }
@@ -42,7 +45,8 @@ import VanDomain
     }
 
     @Test func closedDay() {
-        let closed = Scheduler(hours: Fixture.hours, closures: [Fixture.thanksgiving])
+        var closed = Fixture.solo
+        closed.closures = [Fixture.thanksgiving]
         #expect(sentence(closed, Fixture.request(local(2026, 11, 26, 12)))
             == "The van does not run on Thursday, November 26. Nothing is free within 2 hours of that time.")
         #expect(sentence(closed, Fixture.request(local(2026, 11, 25, 23, 50)))
@@ -52,11 +56,11 @@ import VanDomain
     @Test func alternativeOnAnotherDayNamesTheDay() {
         let rides = [Fixture.ride(1, van: 1, local(2026, 11, 20, 23, 30), local(2026, 11, 21, 0, 20))]
         #expect(sentence(scheduler, Fixture.request(local(2026, 11, 20, 23, 55)), rides: rides)
-            == "The van is occupied at 11:55 PM. Does 11:00 PM or 12:30 AM on Saturday work?")
+            == "The van is occupied at 11:55 PM. Does 11:00 PM or 12:00 AM on Saturday work?")
     }
 
     @Test func fleetProblemsAndSuccess() {
-        #expect(sentence(scheduler, Fixture.request(monday(16, 30), wheelchair: true), vans: [Fixture.van(1, wheelchair: 0)])
+        #expect(sentence(scheduler, Fixture.request(monday(16, 30), wheelchair: true), vans: [Fixture.soloVan(1, wheelchair: 0)])
             == "No van with a wheelchair position is in service.")
         #expect(sentence(scheduler, Fixture.request(monday(16, 30)), vans: []) == "No van is in service.")
         #expect(sentence(scheduler, Fixture.request(monday(16, 30))) == "The van can pick you up at 4:30 PM.")
@@ -66,7 +70,7 @@ import VanDomain
         let rides = [Fixture.ride(1, van: 1, monday(16, 20), monday(16, 50))]
         let result = scheduler.check(Fixture.request(monday(16, 30)), vans: vans, rides: rides)
         #expect(scheduler.sentence(for: result, requested: monday(16, 30), timeZone: TimeZone(identifier: "UTC")!)
-            == "The van is occupied at 9:30 PM. Does 8:50 PM or 10:00 PM work?")
+            == "The van is occupied at 9:30 PM. Does 8:50 PM or 9:50 PM work?")
     }
 
     @Test func reasonCodes() {

@@ -4,109 +4,142 @@ import Testing
 @testable import VanScheduler
 import VanDomain
 
-/// Feasibility rules on Monday 2026-11-23 (EST) unless stated; unknown ends, so trips take
-/// 18 min (23 with a wheelchair) and deadhead 10 min.
+/// Shared rides on Monday 2026-11-23 (EST). Known ends: SSS to Davenport, about 2.4 minutes of
+/// driving; boarding 2 min (5 with a wheelchair), alighting 1 min (3).
 @Suite struct SchedulerTests {
     let scheduler = Fixture.scheduler
+    /// Promises are instants (no window), to test the van's limits alone.
+    let exact = { var s = Fixture.scheduler; s.windowWidth = 0; return s }()
     let monday = { (hour: Int, minute: Int) in local(2026, 11, 23, hour, minute) }
 
-    @Test func freeSlotIsAccepted() {
-        let result = scheduler.check(Fixture.request(monday(16, 30)), vans: [Fixture.van(1)], rides: [])
-        #expect(result == .feasible(Assignment(
-            vanID: 1, pickupAt: monday(16, 30), dropoffAt: monday(16, 48), idleGap: 2 * Scheduler.idleCap
-        )))
+    func trip(_ time: Date, wheelchair: Bool = false, arriveBy: Bool = false, notBefore: Date? = nil) -> RideRequest {
+        RideRequest(pickup: Fixture.sss, dropoff: Fixture.davenport, wheelchair: wheelchair, pickupAt: time,
+                    promise: arriveBy ? .arriveBy : .pickup, notBefore: notBefore)
     }
 
-    @Test func overlappingSlotIsRefused() {
-        let rides = [Fixture.ride(1, van: 1, monday(16, 20), monday(16, 50))]
-        let result = scheduler.check(Fixture.request(monday(16, 30)), vans: [Fixture.van(1)], rides: rides)
-        #expect(result.reason == .occupied)
+    /// A booked ride SSS → Davenport planned as `scheduler` plans it alone on `van`.
+    func booked(_ n: Int, van: Van, at time: Date, wheelchair: Bool = false, with scheduler: Scheduler) -> BookedRide {
+        let placed = scheduler.check(trip(time, wheelchair: wheelchair), vans: [van], rides: []).assignment!
+        return BookedRide(id: Fixture.uuid(n), vanID: van.id, pickupAt: placed.pickupAt, dropoffAt: placed.dropoffAt,
+                          pickup: Fixture.sss, dropoff: Fixture.davenport, wheelchair: wheelchair,
+                          promise: placed.promise, maxRideTime: placed.maxRideTime)
     }
 
-    @Test func deadheadFromThePreviousRideIsRespected() {
-        let rides = [Fixture.ride(1, van: 1, monday(16, 0), monday(16, 20))]
-        // No overlap at 16:25, but the van is only ready at 16:20 + 10 min.
-        #expect(scheduler.check(Fixture.request(monday(16, 25)), vans: [Fixture.van(1)], rides: rides).reason == .occupied)
-        let ok = scheduler.check(Fixture.request(monday(16, 30)), vans: [Fixture.van(1)], rides: rides)
-        #expect(ok.assignment?.idleGap == Scheduler.idleCap) // no slack before, nothing after
+    @Test func aFreeVanPicksUpAtTheStartOfThePromisedWindow() throws {
+        let placed = try #require(scheduler.check(trip(monday(16, 30)), vans: [Fixture.van(1)], rides: []).assignment)
+        #expect(placed.vanID == 1 && placed.pickupAt == monday(16, 30))
+        #expect(placed.promise == RidePromise(kind: .pickup, window: DateInterval(start: monday(16, 30), end: monday(16, 45))))
+        #expect(placed.dropoffAt > placed.pickupAt && placed.dropoffAt.timeIntervalSince(placed.pickupAt) <= placed.maxRideTime)
+        // The limit: the longer of twice the direct ride and the direct ride plus 15 minutes.
+        let direct = scheduler.directRide(for: trip(monday(16, 30)))
+        #expect(placed.maxRideTime == max(2 * direct, direct + 900).rounded(.up))
     }
 
-    @Test func deadheadToTheNextRideIsRespected() {
-        let rides = [Fixture.ride(1, van: 1, monday(17, 0), monday(17, 20))]
-        // 16:35 ends 16:53, free again 17:03 > 17:00.
-        #expect(scheduler.check(Fixture.request(monday(16, 35)), vans: [Fixture.van(1)], rides: rides).reason == .occupied)
-        // 16:32 ends 16:50, free again exactly 17:00.
-        #expect(scheduler.check(Fixture.request(monday(16, 32)), vans: [Fixture.van(1)], rides: rides).isFeasible)
+    @Test func twoRidersShareOneVanAtTheSameTime() throws {
+        let van = Fixture.van(1)
+        let first = booked(1, van: van, at: monday(16, 30), with: scheduler)
+        let second = try #require(scheduler.check(trip(monday(16, 30)), vans: [van], rides: [first]).assignment)
+        // One boards right after the other (boarding takes two minutes), and both ride together.
+        let firstNow = second.replanned[first.id] ?? PlannedStops(pickupAt: first.pickupAt, dropoffAt: first.dropoffAt)
+        #expect(second.vanID == 1)
+        #expect(Set([second.pickupAt, firstNow.pickupAt]) == [monday(16, 30), monday(16, 32)])
+        #expect(second.pickupAt < firstNow.dropoffAt && firstNow.pickupAt < second.dropoffAt)
+        #expect(first.promise.isKept(pickupAt: firstNow.pickupAt, dropoffAt: firstNow.dropoffAt))
+        #expect(firstNow.dropoffAt.timeIntervalSince(firstNow.pickupAt) <= first.maxRideTime)
+        #expect(second.addedDriving == 0)
     }
 
-    @Test func deadheadUsesTheDistanceWhenBothEndsAreKnown() {
-        let far = Fixture.north(of: Fixture.sss, meters: 3_000) // 3 km × 1.3 ÷ 20 km/h = 702 s
-        let rides = [Fixture.ride(1, van: 1, monday(15, 40), monday(16, 0), from: Fixture.sss, to: Fixture.sss)]
-        func request(_ time: Date) -> RideRequest {
-            RideRequest(pickup: far, dropoff: Fixture.sss, pickupAt: time)
+    @Test func seatsAreALimit() {
+        let small = try! Van(id: 1, name: "Van 1", seats: 1, wheelchairPositions: 0)
+        let first = booked(1, van: small, at: monday(16, 30), with: exact)
+        #expect(exact.check(trip(monday(16, 30)), vans: [small], rides: [first]).reason == .occupied)
+        // With a window, the second rider is picked up once the first is off.
+        let later = scheduler.check(trip(monday(16, 30)), vans: [small], rides: [first]).assignment
+        #expect(later.map { $0.pickupAt > first.dropoffAt } == true)
+        // Companions take seats too.
+        let roomy = try! Van(id: 2, name: "Van 2", seats: 3, wheelchairPositions: 0)
+        var party = trip(monday(16, 30))
+        party.companions = 2
+        #expect(exact.check(party, vans: [roomy], rides: []).isFeasible)
+        #expect(exact.check(party, vans: [roomy], rides: [booked(2, van: roomy, at: monday(16, 30), with: exact)]).reason == .occupied)
+    }
+
+    @Test func wheelchairPositionsAreALimit() throws {
+        let van = Fixture.van(1, wheelchair: 1)
+        let first = booked(1, van: van, at: monday(16, 30), wheelchair: true, with: scheduler)
+        // A second wheelchair rider waits until the first is off the van; an ambulatory one rides along.
+        func aboardTogether(_ placed: Assignment) -> Bool {
+            let other = placed.replanned[first.id] ?? PlannedStops(pickupAt: first.pickupAt, dropoffAt: first.dropoffAt)
+            return placed.pickupAt < other.dropoffAt && other.pickupAt < placed.dropoffAt
         }
-        #expect(scheduler.check(request(monday(16, 10)), vans: [Fixture.van(1)], rides: rides).reason == .occupied)
-        #expect(scheduler.check(request(monday(16, 11)), vans: [Fixture.van(1)], rides: rides).reason == .occupied)
-        #expect(scheduler.check(request(monday(16, 12)), vans: [Fixture.van(1)], rides: rides).assignment?.idleGap
-            == 18 + Scheduler.idleCap)
+        let chair = try #require(scheduler.check(trip(monday(16, 30), wheelchair: true), vans: [van], rides: [first]).assignment)
+        #expect(!aboardTogether(chair))
+        let walker = try #require(scheduler.check(trip(monday(16, 30)), vans: [van], rides: [first]).assignment)
+        #expect(aboardTogether(walker))
+        let fixed = booked(2, van: van, at: monday(16, 30), wheelchair: true, with: exact)
+        #expect(exact.check(trip(monday(16, 31), wheelchair: true), vans: [van], rides: [fixed]).reason == .occupied)
+    }
+
+    @Test func arriveByPromisesTheDropOff() throws {
+        let placed = try #require(scheduler.check(trip(monday(17, 0), arriveBy: true), vans: [Fixture.van(1)], rides: []).assignment)
+        #expect(placed.promise.kind == .arriveBy)
+        #expect(placed.promise.window == DateInterval(start: monday(16, 45), end: monday(17, 0)))
+        #expect(placed.promise.window.contains(placed.dropoffAt))
+        #expect(placed.pickupAt < placed.dropoffAt)
+    }
+
+    @Test func ridesAboutToStartAreNotMoved() throws {
+        let van = Fixture.van(1)
+        let first = booked(1, van: van, at: monday(16, 30), with: scheduler)
+        // At 16:20 the first ride starts within the lock lead (15 min): it keeps its times.
+        let placed = try #require(scheduler.check(trip(monday(16, 30), notBefore: monday(16, 20)), vans: [van], rides: [first]).assignment)
+        #expect(placed.replanned[first.id] == nil)
     }
 
     @Test func wheelchairRideNeverGoesToAVanWithoutAPosition() {
         let vans = [Fixture.van(1, wheelchair: 0), Fixture.van(2, wheelchair: 1)]
-        let rides = [Fixture.ride(1, van: 2, monday(16, 20), monday(16, 50))]
-        let wheelchair = scheduler.check(Fixture.request(monday(16, 30), wheelchair: true), vans: vans, rides: rides)
+        let first = booked(1, van: vans[1], at: monday(16, 30), wheelchair: true, with: exact)
+        let wheelchair = exact.check(trip(monday(16, 30), wheelchair: true), vans: vans, rides: [first])
         #expect(wheelchair.reason == .occupied)
-        #expect(wheelchair.suggestions.map(\.vanID) == [2, 2])
-        // The same time is fine for an ambulatory rider, on the free van.
-        #expect(scheduler.check(Fixture.request(monday(16, 30)), vans: vans, rides: rides).assignment?.vanID == 1)
+        #expect(!wheelchair.suggestions.isEmpty && wheelchair.suggestions.allSatisfy { $0.vanID == 2 })
+        #expect(exact.check(trip(monday(16, 30)), vans: vans, rides: [first]).isFeasible)
     }
 
     @Test func noWheelchairVanAtAll() {
-        let result = scheduler.check(
-            Fixture.request(monday(16, 30), wheelchair: true), vans: [Fixture.van(1, wheelchair: 0)], rides: []
-        )
+        let result = scheduler.check(Fixture.request(monday(16, 30), wheelchair: true), vans: [Fixture.van(1, wheelchair: 0)], rides: [])
         #expect(result == .infeasible(reason: .noWheelchairVan, earlier: nil, later: nil))
     }
 
     @Test func inactiveVanIsIgnored() {
-        let vans = [Fixture.van(1, active: false), Fixture.van(2)]
-        let rides = [Fixture.ride(1, van: 2, monday(16, 20), monday(16, 50))]
-        let result = scheduler.check(Fixture.request(monday(16, 30)), vans: vans, rides: rides)
-        #expect(result.reason == .occupied)
-        #expect(result.suggestions.allSatisfy { $0.vanID == 2 })
-        #expect(scheduler.check(Fixture.request(monday(16, 30)), vans: [Fixture.van(1, active: false)], rides: []).reason
-            == .noActiveVan)
+        #expect(scheduler.check(Fixture.request(monday(16, 30)), vans: [Fixture.van(1, active: false), Fixture.van(2)], rides: [])
+            .assignment?.vanID == 2)
+        #expect(scheduler.check(Fixture.request(monday(16, 30)), vans: [Fixture.van(1, active: false)], rides: []).reason == .noActiveVan)
         #expect(scheduler.check(Fixture.request(monday(16, 30)), vans: [], rides: []).reason == .noActiveVan)
     }
 
     @Test func excludedRideCanBeRetimedOverItself() {
-        let own = Fixture.ride(7, van: 1, monday(16, 30), monday(16, 48))
-        let moved = Fixture.request(monday(16, 40), excluding: own.id)
-        #expect(scheduler.check(moved, vans: [Fixture.van(1)], rides: [own]).assignment?.vanID == 1)
-        #expect(scheduler.check(Fixture.request(monday(16, 40)), vans: [Fixture.van(1)], rides: [own]).reason == .occupied)
+        let small = try! Van(id: 1, name: "Van 1", seats: 1, wheelchairPositions: 0)
+        let own = booked(7, van: small, at: monday(16, 30), with: exact)
+        var moved = trip(monday(16, 31))
+        moved.excludingRideID = own.id
+        #expect(exact.check(moved, vans: [small], rides: [own]).assignment?.vanID == 1)
+        #expect(exact.check(trip(monday(16, 31)), vans: [small], rides: [own]).reason == .occupied)
     }
 
     @Test func forcedVan() {
         let vans = [Fixture.van(1), Fixture.van(2, wheelchair: 0)]
         #expect(scheduler.check(Fixture.request(monday(16, 30), van: 2), vans: vans, rides: []).assignment?.vanID == 2)
         #expect(scheduler.check(Fixture.request(monday(16, 30), van: 3), vans: vans, rides: []).reason == .noActiveVan)
-        #expect(scheduler.check(Fixture.request(monday(16, 30), wheelchair: true, van: 2), vans: vans, rides: []).reason
-            == .noWheelchairVan)
+        #expect(scheduler.check(Fixture.request(monday(16, 30), wheelchair: true, van: 2), vans: vans, rides: []).reason == .noWheelchairVan)
     }
 
-    @Test func prefersTheVanLeavingTheLeastIdleGap() {
-        let vans = [Fixture.van(3), Fixture.van(2), Fixture.van(1)]
-        let rides = [
-            Fixture.ride(1, van: 1, monday(15, 30), monday(15, 50)), // ready 16:00: no slack
-            Fixture.ride(2, van: 2, monday(14, 40), monday(15, 0)),  // ready 15:10: 50 min slack
-        ]
-        let result = scheduler.check(Fixture.request(monday(16, 0)), vans: vans, rides: rides)
-        #expect(result.assignment == Assignment(vanID: 1, pickupAt: monday(16, 0), dropoffAt: monday(16, 18), idleGap: Scheduler.idleCap))
-        // Van 1 lacking deadhead by a minute: van 2 is next best.
-        let later = [Fixture.ride(1, van: 1, monday(15, 35), monday(15, 51)), rides[1]]
-        #expect(scheduler.check(Fixture.request(monday(16, 0)), vans: vans, rides: later).assignment?.idleGap
-            == 50 * 60 + Scheduler.idleCap)
-        #expect(scheduler.check(Fixture.request(monday(16, 0)), vans: vans, rides: later).assignment?.vanID == 2)
+    @Test func prefersTheVanThatAddsTheLeastDriving() {
+        let vans = [Fixture.van(1), Fixture.van(2)]
+        // Van 2 already goes SSS → Davenport at 16:30: sharing it adds no driving at all.
+        let first = booked(1, van: vans[1], at: monday(16, 30), with: exact)
+        let placed = scheduler.check(trip(monday(16, 30)), vans: vans, rides: [first]).assignment
+        #expect(placed?.vanID == 2)
+        #expect(placed?.addedDriving == 0)
     }
 
     @Test func tiesGoToTheLowestVanID() {
@@ -116,7 +149,7 @@ import VanDomain
 
     @Test func rideOnAnotherVanOrForAnUnknownVanDoesNotBlock() {
         let rides = [Fixture.ride(1, van: 2, monday(16, 0), monday(17, 0)), Fixture.ride(2, van: 99, monday(16, 0), monday(17, 0))]
-        #expect(scheduler.check(Fixture.request(monday(16, 30)), vans: [Fixture.van(1)], rides: rides).isFeasible)
+        #expect(exact.check(Fixture.request(monday(16, 30)), vans: [Fixture.van(1)], rides: rides).isFeasible)
     }
 }
 
@@ -137,10 +170,14 @@ import VanDomain
         // Friday 23:50 → Saturday 00:08 and Sunday 23:55 → Monday 00:13 are continuous service.
         #expect(scheduler.check(Fixture.request(local(2026, 11, 20, 23, 50)), vans: vans, rides: []).isFeasible)
         #expect(scheduler.check(Fixture.request(local(2026, 11, 22, 23, 55)), vans: vans, rides: []).isFeasible)
-        // Deadhead across midnight is counted too.
-        let rides = [Fixture.ride(1, van: 1, local(2026, 11, 20, 23, 40), local(2026, 11, 20, 23, 58))]
-        #expect(scheduler.check(Fixture.request(local(2026, 11, 21, 0, 5)), vans: vans, rides: rides).reason == .occupied)
-        #expect(scheduler.check(Fixture.request(local(2026, 11, 21, 0, 8)), vans: vans, rides: rides).isFeasible)
+        // One route spans midnight: a ride before it and one after share the van's stretch.
+        var exact = scheduler
+        exact.windowWidth = 0
+        let small = [try! Van(id: 1, name: "Van 1", seats: 1, wheelchairPositions: 0)]
+        let rides = [Fixture.ride(1, van: 1, local(2026, 11, 20, 23, 50), local(2026, 11, 21, 0, 7))]
+        // The ride arrives 00:07 (2 boarding + 15 driving), alights until 00:08, then ten minutes to an unknown place.
+        #expect(exact.check(Fixture.request(local(2026, 11, 21, 0, 17)), vans: small, rides: rides).reason == .occupied)
+        #expect(exact.check(Fixture.request(local(2026, 11, 21, 0, 18)), vans: small, rides: rides).isFeasible)
     }
 
     @Test func closureDayRefusesEveryTime() {
@@ -151,7 +188,7 @@ import VanDomain
         let eve = closed.check(Fixture.request(local(2026, 11, 25, 23, 50)), vans: vans, rides: [])
         #expect(eve.reason == .closed(Fixture.thanksgiving))
         if case .infeasible(_, let earlier, let later) = eve {
-            #expect(earlier?.pickupAt == local(2026, 11, 25, 23, 40))
+            #expect(earlier?.asked == local(2026, 11, 25, 23, 42))
             #expect(later == nil)
         }
         #expect(closed.check(Fixture.request(local(2026, 11, 25, 23, 42)), vans: vans, rides: []).isFeasible)
@@ -160,9 +197,12 @@ import VanDomain
 
     @Test func fallBackNightCountsAbsoluteTime() {
         // Sunday 2026-11-01: 01:30 EDT (05:30Z) and 01:30 EST (06:30Z) are an hour apart.
+        var exact = scheduler
+        exact.windowWidth = 0
+        let small = [try! Van(id: 1, name: "Van 1", seats: 1, wheelchairPositions: 0)]
         let rides = [Fixture.ride(1, van: 1, utc("2026-11-01T05:30:00Z"), utc("2026-11-01T05:50:00Z"))]
-        #expect(scheduler.check(Fixture.request(utc("2026-11-01T06:30:00Z")), vans: vans, rides: rides).isFeasible)
-        #expect(scheduler.check(Fixture.request(utc("2026-11-01T05:40:00Z")), vans: vans, rides: rides).reason == .occupied)
+        #expect(exact.check(Fixture.request(utc("2026-11-01T06:30:00Z")), vans: small, rides: rides).isFeasible)
+        #expect(exact.check(Fixture.request(utc("2026-11-01T05:40:00Z")), vans: small, rides: rides).reason == .occupied)
         // Service ends at 07:30 EST (12:30Z) that morning.
         #expect(scheduler.check(Fixture.request(utc("2026-11-01T12:12:00Z")), vans: vans, rides: []).isFeasible)
         #expect(scheduler.check(Fixture.request(utc("2026-11-01T12:13:00Z")), vans: vans, rides: []).reason == .outsideServiceHours)

@@ -16,7 +16,7 @@ struct BookingFixture {
     let scl = try! Coordinate(latitude: 41.31633, longitude: -72.92241)
     let sml = try! Coordinate(latitude: 41.31112, longitude: -72.92880)
 
-    init(vans: [(String, Int, Int)] = [("Van 1", 8, 1)], riders: Int = 60) async throws {
+    init(vans: [(String, Int, Int)] = [("Van 1", 8, 1)], riders: Int = 60, oneRiderAtATime: Bool = true) async throws {
         db = try await TestCluster.makeDatabase(poolSize: 8)
         booking = BookingService(pool: db.pool, timeZone: zone)
         let fleet = vans
@@ -28,6 +28,7 @@ struct BookingFixture {
                 try conn.execute("INSERT INTO riders (net_id, password_hash) VALUES (\("rider\(index)"), 'x')")
             }
         }
+        if oneRiderAtATime { try await db.oneRiderAtATime() }
     }
 
     /// Monday 2026-11-23 at `hour`:`minute` New York time.
@@ -63,9 +64,9 @@ struct BookingServiceTests {
         #expect(ride.status == .pending)
         #expect(ride.vanID != nil)
         #expect(ride.pickupAt == f.monday(16, 30))
-        // SCL→SML is ~730 m: 2 min boarding + 730 m × 1.3 at 20 km/h (~2.8 min) + 1 min alighting.
+        // SCL→SML is ~730 m: 2 min boarding + 730 m × 1.3 at 20 km/h (~2.8 min) to the drop-off.
         let minutes = ride.estimatedDropoffAt.timeIntervalSince(ride.pickupAt) / 60
-        #expect(minutes > 5.5 && minutes < 6.5)
+        #expect(minutes > 4.5 && minutes < 5.5)
         #expect(ride.pickup.placeName == nil)  // no place id given, so no place joined
         #expect(try await f.count() == 1)
         await f.db.close()
@@ -133,26 +134,40 @@ struct BookingServiceTests {
         await f.db.close()
     }
 
-    @Test func theDatabaseRefusesAnOverlapEvenWithoutTheScheduler() async throws {
-        let f = try await BookingFixture()
+    @Test func theDatabaseRefusesAnOverloadedOrOutOfWindowRouteWrittenWithPlainSQL() async throws {
+        // Two seats: two riders may overlap, a third may not, whoever writes the rows.
+        let f = try await BookingFixture(vans: [("Van 1", 2, 0)], oneRiderAtATime: false)
         guard case .booked(let ride) = try await f.booking.book(f.request(at: f.monday(10)), now: f.now) else { Issue.record("booking failed"); return }
-        let error = try await #require(throws: PGError.self) {
+        func insert(_ pickup: Date, _ dropoff: Date, window: (Date, Date)? = nil, companions: Int = 0) async throws {
             try await f.db.pool.withConnection { conn in
                 try conn.execute("""
-                    INSERT INTO rides (id, net_id, kind, pickup_address, dropoff_address, requested_at, pickup_at, estimated_dropoff_at, van_id)
-                    VALUES (\(UUID()), 'rider1', 'scheduled', 'here', 'there', now(), \(f.monday(10, 2)), \(f.monday(10, 20)), \(ride.vanID))
+                    INSERT INTO rides (id, net_id, kind, pickup_address, dropoff_address, requested_at, pickup_at, estimated_dropoff_at,
+                                       van_id, companions, window_start, window_end)
+                    VALUES (\(UUID()), 'rider1', 'scheduled', 'here', 'there', now(), \(pickup), \(dropoff), \(ride.vanID), \(companions),
+                            \(window?.0), \(window?.1))
                     """)
             }
         }
-        #expect(error.sqlState == .exclusionViolation)
-        // A cancelled ride no longer holds the van: the same insert is then accepted.
-        try await f.db.pool.withConnection { try $0.execute("UPDATE rides SET status = 'cancelled' WHERE id = \(ride.id)") }
-        try await f.db.pool.withConnection { conn in
-            try conn.execute("""
-                INSERT INTO rides (id, net_id, kind, pickup_address, dropoff_address, requested_at, pickup_at, estimated_dropoff_at, van_id)
-                VALUES (\(UUID()), 'rider1', 'scheduled', 'here', 'there', now(), \(f.monday(10, 2)), \(f.monday(10, 20)), \(ride.vanID))
-                """)
+        // One more rider overlapping: two seats, fine (the window defaults to 15 minutes from the pickup).
+        try await insert(f.monday(10, 1), f.monday(10, 20))
+        // One with a companion on top: three and four aboard, refused at commit.
+        let overload = try await #require(throws: PGError.self) { try await insert(f.monday(10, 2), f.monday(10, 10), companions: 1) }
+        #expect(overload.sqlState == .checkViolation && overload.message.contains("seats"), "\(overload)")
+        // A planned pickup outside its own promised window, on another hour: refused.
+        let late = try await #require(throws: PGError.self) {
+            try await insert(f.monday(12, 30), f.monday(12, 40), window: (f.monday(12), f.monday(12, 15)))
         }
+        #expect(late.sqlState == .checkViolation && late.message.contains("outside its promised window"), "\(late)")
+        // Moving a booked ride's planned pickup out of its window by hand: refused too.
+        let moved = try await #require(throws: PGError.self) {
+            try await f.db.pool.withConnection { try $0.execute("UPDATE rides SET pickup_at = pickup_at + interval '1 hour', estimated_dropoff_at = estimated_dropoff_at + interval '1 hour' WHERE id = \(ride.id)") }
+        }
+        #expect(moved.sqlState == .checkViolation)
+        // Nothing refused was written; a cancelled ride no longer holds its seat.
+        #expect(try await f.count() == 2)
+        try await f.db.pool.withConnection { try $0.execute("UPDATE rides SET status = 'cancelled' WHERE id = \(ride.id)") }
+        try await insert(f.monday(10, 2), f.monday(10, 10))
+        #expect(try await f.count() == 3)
         await f.db.close()
     }
 

@@ -320,6 +320,9 @@ def main():
         server.admin("hours", "set", "Mon-Sun 00:00-24:00")  # any day the suite runs on
         server.admin("vans", "retire", "Van 2")                # one van: a taken time is easy to make
         server.admin("vans", "retire", "Van 3")
+        # One rider at a time and exact promises, so one booking takes a time (shared rides have their own tests).
+        server.admin("vans", "update", "Van 1", "--seats", "1")
+        server.admin("scheduler", "set", "--window", "0")
         temporary = server.invite("jd123", "Jamie Doe")
         other = server.api_rider("other1", "Other Rider")
         rider = Rider(suite, browser)

@@ -24,6 +24,11 @@ struct DispatchWorld {
         _ = try await DemoData.load(into: pool, actor: "test")
         try await pool.withConnection { conn in
             try conn.execute("UPDATE vans SET active = false WHERE name <> 'Van 1'")
+            try conn.execute("UPDATE vans SET seats = 1")
+            try conn.execute("""
+                INSERT INTO settings (key, value, updated_by) VALUES ('scheduler', '{"windowMinutes": 0, "stepMinutes": 5}', 'test')
+                ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
+                """)
             for rider in ["ann1", "bob2", "cat3"] {
                 try conn.execute("INSERT INTO riders (net_id, name, phone, password_hash) VALUES (\(rider), \(rider.uppercased()), '203-555-0100', 'x')")
             }
@@ -201,22 +206,25 @@ struct DispatcherCommandTests {
         #expect(table.stdout.contains("Van 1"))
     }
 
-    @Test func theManifestListsTheDayInPickupOrderWithDeadhead() async throws {
+    @Test func theManifestIsTheVansStopListWithLoadAboard() async throws {
         let w = try await DispatchWorld()
         _ = try await w.book("bob2", w.at(14))
         _ = try await w.book("ann1", w.at(9), wheelchair: true)
         let sheet = try w.vanadmin(["manifest", "--van", "Van 1", "--date", w.dayText])
         #expect(sheet.status == 0, "\(sheet.stderr)")
         let lines = sheet.stdout.split(separator: "\n").map(String.init)
-        let first = try #require(lines.firstIndex { $0.hasPrefix("1. 9:00 AM") })
-        let second = try #require(lines.firstIndex { $0.hasPrefix("2. 2:00 PM") })
-        #expect(first < second)
+        let first = try #require(lines.firstIndex { $0.hasPrefix("1. 9:00 AM  PICK UP") })
+        let second = try #require(lines.firstIndex { $0.hasPrefix("2. ") && $0.contains("DROP OFF") })
+        let third = try #require(lines.firstIndex { $0.hasPrefix("3. 2:00 PM  PICK UP") })
+        #expect(first < second && second < third)
         #expect(lines[first].contains("ANN1, 203-555-0100"))
         #expect(sheet.stdout.contains("WHEELCHAIR"))
-        #expect(sheet.stdout.contains("drive from last drop-off: ~"))
+        #expect(sheet.stdout.contains("aboard after: 0 of"))
+        #expect(sheet.stdout.contains("1 of 2 wheelchairs"))
+        #expect(sheet.stdout.contains("drive from last stop: ~"))
         let json = try w.vanadmin(["manifest", "--van", "Van 1", "--date", w.dayText, "--json"])
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-        #expect((object?["stops"] as? [Any])?.count == 2)
+        #expect((object?["stops"] as? [Any])?.count == 4)
         let missing = try w.vanadmin(["manifest", "--van", "Van 7", "--date", w.dayText])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("no van named 'Van 7'"))

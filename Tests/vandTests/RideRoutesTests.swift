@@ -19,6 +19,7 @@ struct BookingWorld {
         _ = try await DemoData.load(into: f.database.pool, actor: "test")
         // Keep only `vans` vans (the demo has three), so a slot can be full.
         try await f.database.pool.withConnection { try $0.execute("UPDATE vans SET active = false WHERE name > \("Van \(vans)")") }
+        try await f.database.oneRiderAtATime()
         for rider in riders {
             try await f.activeRider(rider)
             if whitelisted { _ = try await f.whitelist.add(WhitelistPatch(netID: try NetID(rider)), actor: "office") }

@@ -258,7 +258,7 @@ struct WebRoutesTests {
             _ = try await client.webSignIn("ann1", jar: &jar)
             let page = try await client.web("/ride-now", jar: &jar)
             #expect(page.body.contains("the van picks you up at about <strong>7:05 AM today</strong>: be ready until 7:20 AM"))
-            let booked = try await client.web("/ride-now", form: [("csrf", page.csrf ?? ""), ("pickup", "SSS"), ("dropoff", "Bass"), ("companions", "1")], jar: &jar)
+            let booked = try await client.web("/ride-now", form: [("csrf", page.csrf ?? ""), ("pickup", "SSS"), ("dropoff", "Bass"), ("companions", "0")], jar: &jar)
             let location = try #require(booked.headers[.location])
             let id = String(location.dropFirst("/rides/".count).prefix(36))
             let confirm = try await client.web("/rides/\(id)/cancel", jar: &jar)

@@ -15,8 +15,10 @@ public struct NewRide: Sendable, Hashable {
     public var pickup: RideEndpoint
     /// Where to drop off.
     public var dropoff: RideEndpoint
-    /// The requested pickup time.
+    /// The time asked for: the pickup, or the arrival when `promise` is `.arriveBy`.
     public var pickupAt: Date
+    /// Pick up at `pickupAt`, or arrive by it.
+    public var promise: RidePromise.Kind
     /// Needs a wheelchair position.
     public var needsWheelchair: Bool
     /// Companions riding along (0–2).
@@ -30,7 +32,7 @@ public struct NewRide: Sendable, Hashable {
 
     /// Creates a request.
     public init(id: UUID, netID: NetID, kind: RideKind = .scheduled, pickup: RideEndpoint, dropoff: RideEndpoint,
-                pickupAt: Date, needsWheelchair: Bool = false, companions: Int = 0, note: String? = nil,
+                pickupAt: Date, promise: RidePromise.Kind = .pickup, needsWheelchair: Bool = false, companions: Int = 0, note: String? = nil,
                 seriesID: UUID? = nil, status: RideStatus = .pending) {
         self.id = id
         self.netID = netID
@@ -38,6 +40,7 @@ public struct NewRide: Sendable, Hashable {
         self.pickup = pickup
         self.dropoff = dropoff
         self.pickupAt = pickupAt
+        self.promise = promise
         self.needsWheelchair = needsWheelchair
         self.companions = companions
         self.note = note
@@ -104,45 +107,54 @@ public struct BookingService: Sendable {
         try await pool.withConnection { conn in try IdempotencyStore.recordAnswer(key, answer, conn) }
     }
 
+    /// Books each ride: plans it on a snapshot of the routes, locks the chosen van-day, and
+    /// plans again if another writer changed that route in between (at most a few times).
     static func bookAll(_ rides: [NewRide], now: Date, timeZone: TimeZone, _ conn: PGConnection) throws -> [BookingOutcome] {
-        // The fleet and the calendar first: no booking writes them, so reading them before the
-        // locks keeps the locked part (read neighbours, insert, commit) as short as it can be.
+        // The fleet and the calendar first: no booking writes them.
         let vans = try VanStore.list(conn, includeRetired: false)
         let schedulers = try rides.map { try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: $0.pickupAt) }
         if let netID = rides.first?.netID { try TransactionActor.set(netID.rawValue, conn) }
-        // Lock every day involved, in ascending order, before reading any ride: no deadlocks.
-        try BookingLock.lock(conn, around: rides.map(\.pickupAt))
         var outcomes: [BookingOutcome] = []
         for (ride, scheduler) in zip(rides, schedulers) {
-            let reach = scheduler.searchWindow + BookingLock.longestTrip
-            let booked = try RideRecord.booked(conn, overlapping: DateInterval(
-                start: ride.pickupAt.addingTimeInterval(-reach), end: ride.pickupAt.addingTimeInterval(reach)))
-            let request = RideRequest(pickup: ride.pickup.coordinate, dropoff: ride.dropoff.coordinate,
-                                      wheelchair: ride.needsWheelchair, pickupAt: ride.pickupAt, notBefore: now)
-            let feasibility = scheduler.check(request, vans: vans, rides: booked)
-            guard case .feasible(let assignment) = feasibility else {
+            let request = RideRequest(pickup: ride.pickup.coordinate, dropoff: ride.dropoff.coordinate, wheelchair: ride.needsWheelchair,
+                                      pickupAt: ride.pickupAt, promise: ride.promise, companions: ride.companions, notBefore: now)
+            outcomes.append(try book(ride, request, scheduler: scheduler, vans: vans, now: now, conn))
+        }
+        return outcomes
+    }
+
+    private static func book(_ ride: NewRide, _ request: RideRequest, scheduler: Scheduler, vans: [Van], now: Date,
+                             _ conn: PGConnection) throws -> BookingOutcome {
+        for _ in 0..<8 {
+            let snapshot = try VanDayRoutes.snapshot(conn, around: ride.pickupAt, window: scheduler.searchWindow)
+            let feasibility = scheduler.check(request, vans: vans, rides: snapshot.rides)
+            guard case .feasible(let assignment) = feasibility, let day = assignment.serviceDay else {
                 // Kept for the dispatcher's report: a refusal is a denial of service.
                 try conn.execute("""
                     INSERT INTO booking_refusals (net_id, requested_pickup_at, reason, needs_wheelchair, refused_at)
                     VALUES (\(ride.netID.rawValue), \(ride.pickupAt), \(feasibility.reason?.code ?? "occupied"), \(ride.needsWheelchair), \(now))
                     """)
-                outcomes.append(.refused(feasibility, sentence: scheduler.sentence(for: feasibility, requested: ride.pickupAt)))
-                continue
+                return .refused(feasibility, sentence: scheduler.sentence(for: feasibility, requested: ride.pickupAt))
             }
-            // A savepoint, so a constraint that only a by-hand writer could trip refuses this
+            let vanDay = VanDayRoutes.VanDay(vanID: assignment.vanID, day: day)
+            guard try VanDayRoutes.lock(vanDay, unchangedSince: snapshot, conn) else { continue }  // re-plan
+            // A savepoint, so a promise that only a by-hand writer could break refuses this
             // occurrence and keeps the rest of the series.
             try conn.execute(simple: "SAVEPOINT booking")
             do {
                 let booked = try insert(ride, assignment: assignment, requestedAt: now, conn)
+                try VanDayRoutes.commit(vanDay, replanned: assignment.replanned, now: now, conn)
+                try VanDayRoutes.checkNow(conn)
                 try conn.execute(simple: "RELEASE SAVEPOINT booking")
-                outcomes.append(.booked(booked))
-            } catch let error as PGError where error.sqlState == .exclusionViolation {
+                return .booked(booked)
+            } catch let error as PGError where error.sqlState == .checkViolation {
                 try conn.execute(simple: "ROLLBACK TO SAVEPOINT booking")
                 let occupied = Feasibility.infeasible(reason: .occupied, earlier: nil, later: nil)
-                outcomes.append(.refused(occupied, sentence: scheduler.sentence(for: occupied, requested: ride.pickupAt)))
+                return .refused(occupied, sentence: scheduler.sentence(for: occupied, requested: ride.pickupAt))
             }
         }
-        return outcomes
+        let busy = Feasibility.infeasible(reason: .occupied, earlier: nil, later: nil)
+        return .refused(busy, sentence: scheduler.sentence(for: busy, requested: ride.pickupAt))
     }
 
     /// The free intervals on `day` in which a typical ride could start.
@@ -153,7 +165,7 @@ public struct BookingService: Sendable {
             let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: interval.start)
             let vans = try VanStore.list(conn, includeRetired: false)
             let booked = try RideRecord.booked(conn, overlapping: DateInterval(
-                start: interval.start.addingTimeInterval(-BookingLock.longestTrip), end: interval.end.addingTimeInterval(BookingLock.longestTrip)))
+                start: interval.start.addingTimeInterval(-VanDayRoutes.reach), end: interval.end.addingTimeInterval(VanDayRoutes.reach)))
             return scheduler.availability(on: day, wheelchair: wheelchair, vans: vans, rides: booked)
         }
     }
@@ -165,12 +177,15 @@ public struct BookingService: Sendable {
                 INSERT INTO rides (id, net_id, kind,
                     pickup_address, pickup_lat, pickup_lon, pickup_place_id,
                     dropoff_address, dropoff_lat, dropoff_lon, dropoff_place_id,
-                    requested_at, pickup_at, estimated_dropoff_at, needs_wheelchair, companions, note, status, van_id, series_id)
+                    requested_at, pickup_at, estimated_dropoff_at, needs_wheelchair, companions, note, status, van_id, series_id,
+                    promise, window_start, window_end, max_ride_seconds)
                 VALUES (\(ride.id), \(ride.netID.rawValue), \(ride.kind.rawValue),
                     \(ride.pickup.address), \(ride.pickup.coordinate?.latitude), \(ride.pickup.coordinate?.longitude), \(ride.pickup.placeID),
                     \(ride.dropoff.address), \(ride.dropoff.coordinate?.latitude), \(ride.dropoff.coordinate?.longitude), \(ride.dropoff.placeID),
                     \(requestedAt), \(assignment.pickupAt), \(assignment.dropoffAt), \(ride.needsWheelchair), \(ride.companions),
-                    \(ride.note), \(ride.status.rawValue), \(assignment.vanID), \(ride.seriesID))
+                    \(ride.note), \(ride.status.rawValue), \(assignment.vanID), \(ride.seriesID),
+                    \(assignment.promise.kind.rawValue), \(assignment.promise.window.start), \(assignment.promise.window.end),
+                    \(Int(assignment.maxRideTime)))
                 RETURNING *
             )
             \(RideRecord.columns) FROM r \(RideRecord.joins)

@@ -14,7 +14,8 @@ enum RideRecord {
         SELECT r.id, r.net_id, r.kind, r.pickup_address, r.pickup_lat, r.pickup_lon, r.pickup_place_id, pp.name,
                r.dropoff_address, r.dropoff_lat, r.dropoff_lon, r.dropoff_place_id, dp.name,
                r.requested_at, r.pickup_at, r.estimated_dropoff_at, r.needs_wheelchair, r.companions, r.status,
-               r.van_id, r.note, r.reason, r.series_id, r.created_at, r.updated_at, v.name
+               r.van_id, r.note, r.reason, r.series_id, r.created_at, r.updated_at, v.name,
+               r.promise, r.window_start, r.window_end, r.max_ride_seconds
         """
 
     /// The places' and van's names for a ride aliased `r`.
@@ -32,34 +33,41 @@ enum RideRecord {
             if let lat, let lon { coordinate = try Coordinate(latitude: lat, longitude: lon) }
             return RideEndpoint(address: try row.decode(at: at), coordinate: coordinate, placeID: try row.decode(at: at + 3), placeName: try row.decode(at: at + 4))
         }
-        guard let kind = RideKind(rawValue: try row.decode(at: 2)), let status = RideStatus(rawValue: try row.decode(at: 18)) else {
-            throw PGError(kind: .decoding, message: "ride has an unknown kind or status")
+        guard let kind = RideKind(rawValue: try row.decode(at: 2)), let status = RideStatus(rawValue: try row.decode(at: 18)),
+              let promiseKind = RidePromise.Kind(rawValue: try row.decode(at: 26)) else {
+            throw PGError(kind: .decoding, message: "ride has an unknown kind, status or promise")
         }
+        let promise = RidePromise(kind: promiseKind, window: DateInterval(start: try row.decode(at: 27), end: try row.decode(at: 28)))
         return Ride(
             id: try row.decode(at: 0), netID: try NetID(try row.decode(String.self, at: 1)), kind: kind,
             pickup: try endpoint(3), dropoff: try endpoint(8),
             requestedAt: try row.decode(at: 13), pickupAt: try row.decode(at: 14), estimatedDropoffAt: try row.decode(at: 15),
+            promise: promise, maxRideTime: TimeInterval(try row.decode(Int.self, at: 29)),
             needsWheelchair: try row.decode(at: 16), companions: try row.decode(at: 17), status: status,
             vanID: try row.decode(at: 19), vanName: try row.decode(at: 25), note: try row.decode(at: 20), reason: try row.decode(at: 21),
             seriesID: try row.decode(at: 22), createdAt: try row.decode(at: 23), updatedAt: try row.decode(at: 24)
         )
     }
 
-    /// The rides holding a van (pending or approved) that overlap `interval`, for the scheduler.
+    /// The rides holding a van (pending or approved) with a pickup in `interval`, for the scheduler.
     static func booked(_ conn: PGConnection, overlapping interval: DateInterval) throws -> [BookedRide] {
         try conn.query("""
-            SELECT id, van_id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon
+            SELECT id, van_id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon,
+                   needs_wheelchair, companions, promise, window_start, window_end, max_ride_seconds
             FROM rides
             WHERE ride_holds_van(status) AND van_id IS NOT NULL
-              AND pickup_at < \(interval.end) AND pickup_at > \(interval.start.addingTimeInterval(-BookingLock.longestTrip))
-              AND estimated_dropoff_at > \(interval.start)
+              AND pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
             """).map { row in
             func coordinate(_ at: Int) throws -> Coordinate? {
                 guard let lat: Double = try row.decode(at: at), let lon: Double = try row.decode(at: at + 1) else { return nil }
                 return try Coordinate(latitude: lat, longitude: lon)
             }
+            let promise = RidePromise(kind: RidePromise.Kind(rawValue: try row.decode(at: 10)) ?? .pickup,
+                                      window: DateInterval(start: try row.decode(at: 11), end: try row.decode(at: 12)))
             return BookedRide(id: try row.decode(at: 0), vanID: try row.decode(at: 1), pickupAt: try row.decode(at: 2),
-                              dropoffAt: try row.decode(at: 3), pickup: try coordinate(4), dropoff: try coordinate(6))
+                              dropoffAt: try row.decode(at: 3), pickup: try coordinate(4), dropoff: try coordinate(6),
+                              wheelchair: try row.decode(at: 8), companions: try row.decode(at: 9), promise: promise,
+                              maxRideTime: TimeInterval(try row.decode(Int.self, at: 13)))
         }
     }
 }

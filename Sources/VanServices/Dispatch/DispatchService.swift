@@ -116,9 +116,6 @@ public struct DispatchService: Sendable {
         return try await pool.withTransaction { conn in
             let rideID = try RideQueries.resolve(id, conn)
             try TransactionActor.set(actor, conn)
-            // Lock the schedule around both the old and the new time (ascending), then the row.
-            let current = try conn.query("SELECT pickup_at FROM rides WHERE id = \(rideID)").first!.decode(Date.self, at: 0)
-            try BookingLock.lock(conn, around: [current, newTime ?? current])
             guard let row = try conn.query("\(RideRecord.select) WHERE r.id = \(rideID) FOR UPDATE OF r").first else { throw DispatchError.notFound(id) }
             var ride = try RideRecord.ride(row)
             if let status {
@@ -133,29 +130,43 @@ public struct DispatchService: Sendable {
                 vanID = found.id
             }
             var dropoff = ride.estimatedDropoffAt
-            // A ride that keeps holding a van is checked like a booking when its time or van changes —
-            // or, when approved, simply re-checked: the schedule may have moved since the request.
+            // A new time or van is a new promise, placed like a booking (the ride leaves its old
+            // route, whose other stops keep their times). An approval re-checks the ride on its
+            // route with its own promise: service hours or the fleet may have changed since.
             if ride.status.holdsVan && (newTime != nil || vanName != nil || status == .approved) {
-                let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: newTime ?? ride.pickupAt)
-                let at = newTime ?? ride.pickupAt
-                let reach = scheduler.searchWindow + BookingLock.longestTrip
-                let booked = try RideRecord.booked(conn, overlapping: DateInterval(start: at.addingTimeInterval(-reach), end: at.addingTimeInterval(reach)))
+                let asked = newTime ?? ride.promise.asked
+                let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: asked)
                 let vans = try VanStore.list(conn, includeRetired: false)
                 // Keep the ride's van unless a new one is named, or it no longer exists.
                 let forced = vanName != nil ? vanID : (vans.contains { $0.id == ride.vanID } ? ride.vanID : nil)
                 let request = RideRequest(pickup: ride.pickup.coordinate, dropoff: ride.dropoff.coordinate, wheelchair: ride.needsWheelchair,
-                                          pickupAt: at, excludingRideID: ride.id, vanID: forced, notBefore: now)
-                let feasibility = scheduler.check(request, vans: vans, rides: booked)
-                guard case .feasible(let assignment) = feasibility else {
-                    throw DispatchError.doesNotFit(scheduler.sentence(for: feasibility, requested: at))
+                                          pickupAt: asked, promise: ride.promise.kind, companions: ride.companions,
+                                          excludingRideID: ride.id, vanID: forced, notBefore: now)
+                var placed: Assignment?
+                for _ in 0..<8 {
+                    let snapshot = try VanDayRoutes.snapshot(conn, around: asked, window: scheduler.searchWindow)
+                    let feasibility = scheduler.check(request, vans: vans, rides: snapshot.rides)
+                    guard case .feasible(let assignment) = feasibility, let day = assignment.serviceDay else {
+                        throw DispatchError.doesNotFit(scheduler.sentence(for: feasibility, requested: asked))
+                    }
+                    let vanDay = VanDayRoutes.VanDay(vanID: assignment.vanID, day: day)
+                    guard try VanDayRoutes.lock(vanDay, unchangedSince: snapshot, conn) else { continue }
+                    try VanDayRoutes.commit(vanDay, replanned: assignment.replanned, now: now, conn)
+                    placed = assignment
+                    break
                 }
-                ride.pickupAt = assignment.pickupAt
-                dropoff = assignment.dropoffAt
-                vanID = assignment.vanID
+                guard let placed else { throw DispatchError.doesNotFit("The van's route kept changing; try again.") }
+                ride.pickupAt = placed.pickupAt
+                ride.promise = placed.promise
+                ride.maxRideTime = placed.maxRideTime
+                dropoff = placed.dropoffAt
+                vanID = placed.vanID
             }
             let decided = status == .approved || status == .rejected
             try conn.execute("""
                 UPDATE rides SET status = \(ride.status.rawValue), pickup_at = \(ride.pickupAt), estimated_dropoff_at = \(dropoff),
+                       promise = \(ride.promise.kind.rawValue), window_start = \(ride.promise.window.start),
+                       window_end = \(ride.promise.window.end), max_ride_seconds = \(Int(ride.maxRideTime.rounded(.up))),
                        van_id = \(vanID), reason = COALESCE(\(reason), reason), updated_at = \(now),
                        decided_by = CASE WHEN \(decided) THEN \(actor) ELSE decided_by END,
                        decided_at = CASE WHEN \(decided) THEN \(now) ELSE decided_at END,
@@ -164,6 +175,11 @@ public struct DispatchService: Sendable {
                        reminded_at = CASE WHEN \(newTime != nil) THEN NULL ELSE reminded_at END
                 WHERE id = \(rideID)
                 """)
+            do {
+                try VanDayRoutes.checkNow(conn)
+            } catch let error as PGError where error.sqlState == .checkViolation {
+                throw DispatchError.doesNotFit("That would break a promise on the van's route (\(error.message)).")
+            }
             var details = ["status": ride.status.rawValue]
             if let newTime { details["pickup_at"] = PGTimestamp.format(newTime) }
             if let vanName { details["van"] = vanName }

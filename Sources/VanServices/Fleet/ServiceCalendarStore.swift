@@ -118,7 +118,9 @@ public struct ServiceCalendarStore: Sendable {
             hours: ServiceHours(timeZone: timeZone, windows: windows),
             closures: Set(closures),
             searchWindow: TimeInterval(settings.searchWindowMinutes * 60),
-            step: TimeInterval(settings.stepMinutes * 60)
+            step: TimeInterval(settings.stepMinutes * 60),
+            windowWidth: TimeInterval(settings.windowMinutes * 60),
+            rideTimeLimit: RideTimeLimit(factor: settings.maxRideFactor, extra: TimeInterval(settings.maxRideExtraMinutes * 60))
         )
     }
 
@@ -157,8 +159,14 @@ public struct SchedulerSettings: Codable, Sendable, Equatable {
     public var estimator = TripEstimator()
     /// How far either side of a taken time to look for suggestions (default 120 minutes).
     public var searchWindowMinutes = 120
-    /// The grid suggestions lie on (default 5 minutes).
-    public var stepMinutes = 5
+    /// The grid suggestions lie on (default 1 minute: the nearest feasible minute).
+    public var stepMinutes = 1
+    /// The width of a promised window (default 15 minutes): pickup in `[t, t + W]`, or arrival in `[t − W, t]`.
+    public var windowMinutes = 15
+    /// A ride may take the longer of `maxRideFactor` × the direct ride (default 2) …
+    public var maxRideFactor = 2.0
+    /// … and the direct ride plus `maxRideExtraMinutes` (default 15).
+    public var maxRideExtraMinutes = 15
 
     /// Defaults.
     public init() {}
@@ -167,6 +175,9 @@ public struct SchedulerSettings: Codable, Sendable, Equatable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         estimator = try c.decodeIfPresent(TripEstimator.self, forKey: .estimator) ?? TripEstimator()
         searchWindowMinutes = try c.decodeIfPresent(Int.self, forKey: .searchWindowMinutes) ?? 120
-        stepMinutes = try c.decodeIfPresent(Int.self, forKey: .stepMinutes) ?? 5
+        stepMinutes = try c.decodeIfPresent(Int.self, forKey: .stepMinutes) ?? 1
+        windowMinutes = try c.decodeIfPresent(Int.self, forKey: .windowMinutes) ?? 15
+        maxRideFactor = try c.decodeIfPresent(Double.self, forKey: .maxRideFactor) ?? 2
+        maxRideExtraMinutes = try c.decodeIfPresent(Int.self, forKey: .maxRideExtraMinutes) ?? 15
     }
 }

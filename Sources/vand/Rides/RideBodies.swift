@@ -8,6 +8,8 @@ struct BookRideRequest: Decodable, Sendable {
     /// "scheduled" (give pickup_at) or "on_demand" (pickup in 5 minutes).
     var kind: RideKind = .scheduled
     var pickupAt: String?
+    /// Instead of `pickup_at`: the time to arrive at the drop-off by.
+    var arriveBy: String?
     var pickup: EndpointInput
     var dropoff: EndpointInput
     var needsWheelchair = false
@@ -21,13 +23,14 @@ struct BookRideRequest: Decodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case kind, pickupAt = "pickup_at", pickup, dropoff, needsWheelchair = "needs_wheelchair", companions, note, `repeat`
+        case kind, pickupAt = "pickup_at", arriveBy = "arrive_by", pickup, dropoff, needsWheelchair = "needs_wheelchair", companions, note, `repeat`
     }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         kind = try c.decodeIfPresent(RideKind.self, forKey: .kind) ?? .scheduled
         pickupAt = try c.decodeIfPresent(String.self, forKey: .pickupAt)
+        arriveBy = try c.decodeIfPresent(String.self, forKey: .arriveBy)
         pickup = try c.decode(EndpointInput.self, forKey: .pickup)
         dropoff = try c.decode(EndpointInput.self, forKey: .dropoff)
         needsWheelchair = try c.decodeIfPresent(Bool.self, forKey: .needsWheelchair) ?? false
@@ -76,6 +79,9 @@ struct RideView: Encodable, Sendable {
     let dropoff: Endpoint
     let pickupAt: String
     let estimatedDropoffAt: String
+    let promise: PromiseView
+    let maxRideMinutes: Int
+    let mayShare: Bool
     let needsWheelchair: Bool
     let companions: Int
     let note: String?
@@ -87,6 +93,7 @@ struct RideView: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case id, kind, status, pickup, dropoff, pickupAt = "pickup_at", estimatedDropoffAt = "estimated_dropoff_at"
+        case promise, maxRideMinutes = "max_ride_minutes", mayShare = "may_share"
         case needsWheelchair = "needs_wheelchair", companions, note, van, reason, seriesID = "series_id"
         case requestedAt = "requested_at", updatedAt = "updated_at"
     }
@@ -102,6 +109,9 @@ struct RideView: Encodable, Sendable {
         dropoff = endpoint(ride.dropoff)
         pickupAt = clock.format(ride.pickupAt)
         estimatedDropoffAt = clock.format(ride.estimatedDropoffAt)
+        promise = PromiseView(ride.promise, clock: clock)
+        maxRideMinutes = Int((ride.maxRideTime / 60).rounded(.down))
+        mayShare = true
         needsWheelchair = ride.needsWheelchair
         companions = ride.companions
         note = ride.note
@@ -135,29 +145,54 @@ struct SeriesView: Encodable, Sendable {
     enum CodingKeys: String, CodingKey { case seriesID = "series_id", booked, conflicts }
 }
 
-/// A time the scheduler offers instead.
+/// What a rider was promised: `pickup` (the van comes within the window) or `arrive_by`
+/// (the rider arrives within it).
+struct PromiseView: Encodable, Sendable {
+    let kind: String
+    let windowStart: String
+    let windowEnd: String
+
+    enum CodingKeys: String, CodingKey { case kind, windowStart = "window_start", windowEnd = "window_end" }
+
+    init(_ promise: RidePromise, clock: ServiceTime) {
+        kind = promise.kind.rawValue
+        windowStart = clock.format(promise.window.start)
+        windowEnd = clock.format(promise.window.end)
+    }
+}
+
+/// A time the scheduler offers instead. Send `pickup_at` (or `arrive_by`) back exactly as
+/// given to book it; `planned_pickup_at` and `estimated_dropoff_at` say what the rider would get.
 struct SuggestionView: Encodable, Sendable {
-    let pickupAt: String
+    let pickupAt: String?
+    let arriveBy: String?
+    let plannedPickupAt: String
     let estimatedDropoffAt: String
     let withinAdaWindow: Bool
     let minutesFromRequested: Int
 
     enum CodingKeys: String, CodingKey {
-        case pickupAt = "pickup_at", estimatedDropoffAt = "estimated_dropoff_at"
+        case pickupAt = "pickup_at", arriveBy = "arrive_by", plannedPickupAt = "planned_pickup_at"
+        case estimatedDropoffAt = "estimated_dropoff_at"
         case withinAdaWindow = "within_ada_window", minutesFromRequested = "minutes_from_requested"
     }
 
     init(_ suggestion: Suggestion, clock: ServiceTime) {
-        pickupAt = clock.format(suggestion.pickupAt)
+        pickupAt = suggestion.promise == .pickup ? clock.format(suggestion.asked) : nil
+        arriveBy = suggestion.promise == .arriveBy ? clock.format(suggestion.asked) : nil
+        plannedPickupAt = clock.format(suggestion.pickupAt)
         estimatedDropoffAt = clock.format(suggestion.dropoffAt)
         withinAdaWindow = suggestion.withinADAWindow
         minutesFromRequested = suggestion.minutesFromRequested
     }
 
     var json: JSONValue {
-        .object([
-            "pickup_at": .string(pickupAt), "estimated_dropoff_at": .string(estimatedDropoffAt),
+        var object: [String: JSONValue] = [
+            "planned_pickup_at": .string(plannedPickupAt), "estimated_dropoff_at": .string(estimatedDropoffAt),
             "within_ada_window": .bool(withinAdaWindow), "minutes_from_requested": .number(Double(minutesFromRequested)),
-        ])
+        ]
+        if let pickupAt { object["pickup_at"] = .string(pickupAt) }
+        if let arriveBy { object["arrive_by"] = .string(arriveBy) }
+        return .object(object)
     }
 }

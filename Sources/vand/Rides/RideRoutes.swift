@@ -73,13 +73,23 @@ struct RideRoutes: Sendable {
         func check(_ work: () throws -> Void) throws {
             do { try work() } catch let error as ValidationError { problems.append(error) }
         }
-        var pickupAt = now.addingTimeInterval(policy.onDemandLead)
+        // Whole seconds: a promise is stored and compared to the second.
+        var pickupAt = Date(timeIntervalSince1970: now.addingTimeInterval(policy.onDemandLead).timeIntervalSince1970.rounded(.up))
+        var promise = RidePromise.Kind.pickup
         if body.kind == .scheduled {
-            if let text = body.pickupAt {
+            switch (body.pickupAt, body.arriveBy) {
+            case (let text?, nil):
                 try check { pickupAt = try clock.parse(text, field: "pickup_at") }
-            } else {
-                problems.append(ValidationError(field: "pickup_at", reason: "is required for a scheduled ride (or send kind \"on_demand\")"))
+            case (nil, let text?):
+                promise = .arriveBy
+                try check { pickupAt = try clock.parse(text, field: "arrive_by") }
+            case (_?, _?):
+                problems.append(ValidationError(field: "arrive_by", reason: "give pickup_at or arrive_by, not both"))
+            case (nil, nil):
+                problems.append(ValidationError(field: "pickup_at", reason: "is required for a scheduled ride (or send arrive_by, or kind \"on_demand\")"))
             }
+        } else if body.arriveBy != nil {
+            problems.append(ValidationError(field: "arrive_by", reason: "an on-demand ride is picked up as soon as possible; book a scheduled ride to arrive by a time"))
         } else if body.repeat != nil {
             problems.append(ValidationError(field: "repeat", reason: "an on-demand ride cannot repeat; book a scheduled series"))
         }
@@ -108,7 +118,7 @@ struct RideRoutes: Sendable {
         let status: RideStatus = settings.autoApprove ? .approved : .pending
         let note = body.note?.trimmingCharacters(in: .whitespacesAndNewlines)
         let rides = times.map { at in
-            NewRide(id: .timeOrdered(at: now), netID: netID, kind: body.kind, pickup: pickup, dropoff: dropoff, pickupAt: at,
+            NewRide(id: .timeOrdered(at: now), netID: netID, kind: body.kind, pickup: pickup, dropoff: dropoff, pickupAt: at, promise: promise,
                     needsWheelchair: body.needsWheelchair, companions: body.companions,
                     note: note?.isEmpty == true ? nil : note, seriesID: seriesID, status: status)
         }

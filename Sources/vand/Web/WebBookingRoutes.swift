@@ -110,7 +110,7 @@ struct WebBookingRoutes: Sendable {
             page.values["conflict"] = [
                 "sentence": sentence,
                 "suggestions": feasibility.suggestions.map { suggestion in
-                    suggestionForm(submitted.at(suggestion.pickupAt, timeZone: actions.timeZone), label: words.words(suggestion.pickupAt, now: now))
+                    suggestionForm(submitted.at(suggestion.asked, timeZone: actions.timeZone), label: words.words(suggestion.asked, now: now))
                 },
             ] as [String: Any]
         }
@@ -134,7 +134,7 @@ struct WebBookingRoutes: Sendable {
             case .booked(let ride): booked.append(pages.words.words(ride.pickupAt, now: now))
             case .refused(let feasibility, let sentence):
                 conflicts.append(["sentence": sentence, "suggestions": feasibility.suggestions.map { suggestion in
-                    suggestionForm(submitted.at(suggestion.pickupAt, timeZone: actions.timeZone), label: pages.words.words(suggestion.pickupAt, now: now))
+                    suggestionForm(submitted.at(suggestion.asked, timeZone: actions.timeZone), label: pages.words.words(suggestion.asked, now: now))
                 }])
             }
         }

@@ -11,7 +11,7 @@ struct RideEventTriggerTests {
         let f = try await EventFixture()
         let ride = try await f.insertRide(pickupIn: 120)
         try await f.sql("UPDATE rides SET status = 'approved', decided_by = 'dispatcher' WHERE id = \(ride)")
-        try await f.sql("UPDATE rides SET pickup_at = pickup_at + interval '15 minutes', estimated_dropoff_at = estimated_dropoff_at + interval '15 minutes' WHERE id = \(ride)")
+        try await f.sql("UPDATE rides SET pickup_at = pickup_at + interval '15 minutes', estimated_dropoff_at = estimated_dropoff_at + interval '15 minutes', window_start = window_start + interval '15 minutes', window_end = window_end + interval '15 minutes' WHERE id = \(ride)")
         try await f.sql("UPDATE rides SET reminded_at = now() WHERE id = \(ride)")
         try await f.sql("UPDATE rides SET note = 'ramp please' WHERE id = \(ride)")
         try await f.sql("UPDATE rides SET note = 'ramp please' WHERE id = \(ride)")  // no change: no event
@@ -70,7 +70,7 @@ struct RideEventTriggerTests {
         let f = try await EventFixture()
         let ride = try await f.insertRide(pickupIn: 10, status: "approved")
         try await f.loop().runOnce(now: f.now)
-        try await f.sql("UPDATE rides SET pickup_at = pickup_at + interval '1 hour', estimated_dropoff_at = estimated_dropoff_at + interval '1 hour' WHERE id = \(ride)")
+        try await f.sql("UPDATE rides SET pickup_at = pickup_at + interval '1 hour', estimated_dropoff_at = estimated_dropoff_at + interval '1 hour', window_start = window_start + interval '1 hour', window_end = window_end + interval '1 hour' WHERE id = \(ride)")
         #expect(try await f.count("SELECT count(*) FROM rides WHERE reminded_at IS NULL AND id = \(ride)") == 1)
         await f.db.close()
     }

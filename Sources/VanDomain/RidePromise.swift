@@ -1,0 +1,67 @@
+import Foundation
+
+/// What a rider is promised: a window, not an instant. The van arrives at the pickup within
+/// the window (`pickup`), or the rider arrives at the drop-off within it (`arriveBy`).
+/// The planner may move the planned stops anywhere inside it; changing it is a dispatcher's
+/// re-timing, and the rider hears of it.
+public struct RidePromise: Hashable, Sendable, Codable {
+    /// Which stop the window is on.
+    public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
+        /// "Pick me up at 3:00 PM": the van arrives at the pickup between 3:00 and 3:00 + W.
+        case pickup
+        /// "Get me there by 3:00 PM": the van arrives at the drop-off between 3:00 − W and 3:00.
+        case arriveBy = "arrive_by"
+    }
+
+    /// Pickup or arrive-by.
+    public var kind: Kind
+    /// The promised window for that stop.
+    public var window: DateInterval
+
+    /// A promise of `kind` with `window`.
+    public init(kind: Kind, window: DateInterval) {
+        self.kind = kind
+        self.window = window
+    }
+
+    /// The promise for a rider who asked for `time`: `[time, time + width]` for a pickup,
+    /// `[time − width, time]` for an arrival.
+    public init(kind: Kind, asked time: Date, width: TimeInterval) {
+        self.kind = kind
+        switch kind {
+        case .pickup: window = DateInterval(start: time, duration: max(0, width))
+        case .arriveBy: window = DateInterval(start: time.addingTimeInterval(-max(0, width)), end: time)
+        }
+    }
+
+    /// The time the rider asked for: the window's start for a pickup, its end for an arrival.
+    public var asked: Date { kind == .pickup ? window.start : window.end }
+
+    /// Whether planned times keep the promise.
+    public func isKept(pickupAt: Date, dropoffAt: Date) -> Bool {
+        window.contains(kind == .pickup ? pickupAt : dropoffAt)
+    }
+}
+
+/// How long a ride may take, relative to the direct trip.
+///
+/// The default, the longer of twice the direct trip and the direct trip plus 15 minutes, follows
+/// common paratransit practice: a shared ride should be comparable to riding alone, so a short
+/// campus hop (7 minutes) never takes more than 22, and a long one at most doubles. A setting.
+public struct RideTimeLimit: Hashable, Sendable {
+    /// The limit as a multiple of the direct trip.
+    public var factor: Double
+    /// The limit as the direct trip plus this much.
+    public var extra: TimeInterval
+
+    /// A limit of `max(direct × factor, direct + extra)`.
+    public init(factor: Double = 2, extra: TimeInterval = 900) {
+        self.factor = factor
+        self.extra = extra
+    }
+
+    /// The longest ride allowed for a direct trip of `direct` seconds.
+    public func limit(direct: TimeInterval) -> TimeInterval {
+        max(direct * factor, direct + extra)
+    }
+}

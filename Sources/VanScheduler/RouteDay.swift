@@ -1,0 +1,238 @@
+import Foundation
+import VanDomain
+
+/// One stretch of service on some vans as a dial-a-ride problem for the routing engine: each
+/// van's route (its rides in the order of their planned stops) and one more ride to place.
+///
+/// Times are seconds from the stretch's start. Every van starts and ends the stretch
+/// "anywhere" (a depot with no travel to or from it) and runs only inside the stretch. A ride
+/// planned to start before `lockBefore` is under way or about to be: its stops are pinned to
+/// their planned times and nothing is inserted before them.
+struct RouteDay {
+    /// The stretch of service the routes lie in.
+    let stretch: DateInterval
+    /// The vans, in vehicle order.
+    let vans: [Van]
+    /// The rides already on the routes, in request order; the ride being placed comes after them.
+    let rides: [BookedRide]
+    /// Trip figures.
+    let estimator: TripEstimator
+    /// The routes as they are, the new ride unassigned.
+    let plan: RoutePlan
+    private let nodes: [RouteNode]
+    private let requests: [RouteRequest]
+    private let vehicles: [RouteVehicle]
+    private let travel: TravelMatrix
+
+    /// The request index of the ride being placed.
+    var newRequest: Int { rides.count }
+
+    /// The new ride's ends, wheelchair and companions, and its direct trip (pickup to arrival).
+    struct NewRide {
+        let pickup: Coordinate?
+        let dropoff: Coordinate?
+        let wheelchair: Bool
+        let companions: Int
+    }
+
+    init(stretch: DateInterval, vans: [Van], rides: [BookedRide], newRide: NewRide?, estimator: TripEstimator, lockBefore: Date?) {
+        self.stretch = stretch
+        self.vans = vans
+        self.estimator = estimator
+        let vanIndex = Dictionary(uniqueKeysWithValues: vans.enumerated().map { ($1.id, $0) })
+        let rides = rides.filter { vanIndex[$0.vanID] != nil && stretch.contains($0.pickupAt) }
+        self.rides = rides
+
+        // Locations: 0 is the depot ("anywhere"); known points are shared; an unknown point is its own.
+        var locationOf: [String: Int] = [:]
+        var points: [Coordinate?] = [nil]
+        // An unknown point's other end, when that is unknown too: the estimator's leg between them.
+        var partner: [Int: Int] = [:]
+        func location(_ coordinate: Coordinate?) -> Int {
+            guard let coordinate else { points.append(nil); return points.count - 1 }
+            let key = "\(coordinate.latitude),\(coordinate.longitude)"
+            if let known = locationOf[key] { return known }
+            points.append(coordinate)
+            locationOf[key] = points.count - 1
+            return points.count - 1
+        }
+        let span = stretch.duration
+        let whole = TimeWindow(earliest: 0, latest: span)
+        func seconds(_ date: Date) -> Double { date.timeIntervalSince(stretch.start) }
+        func window(_ interval: DateInterval) -> TimeWindow {
+            whole.intersection(TimeWindow(earliest: seconds(interval.start), latest: seconds(interval.end)))
+        }
+
+        var nodes = [RouteNode(window: whole), RouteNode(window: whole)]
+        var nodeLocations = [0, 0]
+        var requests: [RouteRequest] = []
+        for ride in rides {
+            let pinned = lockBefore.map { ride.pickupAt < $0 } ?? false
+            let boarding = Self.boarding(estimator, wheelchair: ride.wheelchair)
+            let pickupWindow = pinned ? TimeWindow(earliest: seconds(ride.pickupAt), latest: seconds(ride.pickupAt))
+                : ride.promise.kind == .pickup ? window(ride.promise.window) : whole
+            let dropoffWindow = pinned ? TimeWindow(earliest: seconds(ride.dropoffAt), latest: seconds(ride.dropoffAt))
+                : ride.promise.kind == .arriveBy ? window(ride.promise.window) : whole
+            nodes.append(RouteNode(serviceDuration: boarding, window: pickupWindow))
+            nodes.append(RouteNode(serviceDuration: Self.alighting(estimator, wheelchair: ride.wheelchair), window: dropoffWindow))
+            nodeLocations.append(location(ride.pickup))
+            nodeLocations.append(location(ride.dropoff))
+            if ride.pickup == nil, ride.dropoff == nil { partner[nodeLocations[nodeLocations.count - 2]] = nodeLocations[nodeLocations.count - 1] }
+            requests.append(RouteRequest(
+                pickup: nodes.count - 2, dropoff: nodes.count - 1,
+                load: Capacity(seats: Ride.seats(wheelchair: ride.wheelchair, companions: ride.companions), wheelchairs: ride.wheelchair ? 1 : 0),
+                maxRideTime: pinned ? .infinity : Self.engineRideTime(ride.maxRideTime, boarding: boarding),
+                locked: pinned
+            ))
+        }
+        // The new ride, with an open window until a promise is given (see `placing`).
+        if let newRide {
+            nodes.append(RouteNode(serviceDuration: Self.boarding(estimator, wheelchair: newRide.wheelchair), window: whole))
+            nodes.append(RouteNode(serviceDuration: Self.alighting(estimator, wheelchair: newRide.wheelchair), window: whole))
+            nodeLocations.append(location(newRide.pickup))
+            nodeLocations.append(location(newRide.dropoff))
+            if newRide.pickup == nil, newRide.dropoff == nil { partner[nodeLocations[nodeLocations.count - 2]] = nodeLocations[nodeLocations.count - 1] }
+            requests.append(RouteRequest(
+                pickup: nodes.count - 2, dropoff: nodes.count - 1,
+                load: Capacity(seats: Ride.seats(wheelchair: newRide.wheelchair, companions: newRide.companions), wheelchairs: newRide.wheelchair ? 1 : 0)
+            ))
+        }
+
+        let unknown = estimator.unknownDeadhead, unknownLeg = estimator.unknownLegDuration
+        let travel = TravelMatrix(locations: nodeLocations, locationCount: points.count, time: { from, to in
+            if from == to || from == 0 || to == 0 { return 0 }
+            if partner[from] == to { return unknownLeg }
+            guard let a = points[from], let b = points[to] else { return unknown }
+            return estimator.deadhead(from: a, to: b)
+        }, triangleInequality: false)
+        let vehicles = vans.map { van in
+            RouteVehicle(capacity: Capacity(seats: van.seats, wheelchairs: van.wheelchairPositions),
+                         startDepot: 0, endDepot: 1, maxDuration: .infinity, availability: whole)
+        }
+
+        var routes = vans.indices.map { VehicleRoute(vehicle: $0) }
+        var stops: [[(at: Date, stop: RouteStop)]] = Array(repeating: [], count: vans.count)
+        for (index, ride) in rides.enumerated() {
+            let van = vanIndex[ride.vanID]!
+            stops[van].append((ride.pickupAt, .pickup(index)))
+            stops[van].append((ride.dropoffAt, .dropoff(index)))
+        }
+        for van in vans.indices {
+            let ordered = stops[van].sorted { a, b in
+                a.at != b.at ? a.at < b.at : (a.stop.kind == .dropoff && b.stop.kind == .pickup)
+            }
+            routes[van].stops = ordered.map(\.stop)
+            if let lockBefore { routes[van].lockedPrefixCount = ordered.prefix { $0.at < lockBefore }.count }
+        }
+        self.nodes = nodes
+        self.requests = requests
+        self.vehicles = vehicles
+        self.travel = travel
+        self.plan = RoutePlan(routes: routes, unassigned: newRide == nil ? [] : [rides.count])
+    }
+
+    /// The problem with the new ride promised `promise` (clipped to the stretch and to `notBefore`)
+    /// and limited to `maxRideTime`.
+    func problem(placing promise: RidePromise, maxRideTime: TimeInterval, notBefore: Date?) -> RoutingProblem {
+        var nodes = self.nodes
+        let request = requests[newRequest]
+        let whole = TimeWindow(earliest: 0, latest: stretch.duration)
+        let promised = whole.intersection(TimeWindow(
+            earliest: promise.window.start.timeIntervalSince(stretch.start), latest: promise.window.end.timeIntervalSince(stretch.start)))
+        let earliest = notBefore.map { TimeWindow(earliest: $0.timeIntervalSince(stretch.start), latest: .infinity) } ?? .unbounded
+        nodes[request.pickup].window = (promise.kind == .pickup ? promised : whole).intersection(earliest)
+        nodes[request.dropoff].window = promise.kind == .arriveBy ? promised : whole
+        var requests = self.requests
+        requests[newRequest].maxRideTime = Self.engineRideTime(maxRideTime, boarding: nodes[request.pickup].serviceDuration)
+        return RoutingProblem(nodes: nodes, requests: requests, vehicles: vehicles, travel: travel)
+    }
+
+    /// The cheapest place for the new ride under `promise`, with the van's route re-planned; nil if none.
+    func placement(promise: RidePromise, maxRideTime: TimeInterval, notBefore: Date?) -> Assignment? {
+        let problem = problem(placing: promise, maxRideTime: maxRideTime, notBefore: notBefore)
+        guard let option = CheapestInsertion(problem: problem).bestInsertion(of: newRequest, into: plan) else { return nil }
+        let route = option.applied(to: plan, request: newRequest).routes[option.vehicle]
+        guard case .success(let schedule) = RouteEvaluator(problem: problem).earliestSchedule(for: route) else { return nil }
+        var pickupAt = stretch.end, dropoffAt = stretch.end
+        var replanned: [UUID: PlannedStops] = [:]
+        var times: [Int: (pickup: Date?, dropoff: Date?)] = [:]
+        for (position, stop) in route.stops.enumerated() {
+            let at = stretch.start.addingTimeInterval(schedule.serviceStart[position].rounded())
+            if stop.kind == .pickup { times[stop.request, default: (nil, nil)].pickup = at } else { times[stop.request, default: (nil, nil)].dropoff = at }
+        }
+        for (request, planned) in times {
+            guard let pickup = planned.pickup, let dropoff = planned.dropoff else { continue }
+            if request == newRequest {
+                (pickupAt, dropoffAt) = Self.kept(promise, pickup: pickup, dropoff: dropoff)
+                continue
+            }
+            let ride = rides[request]
+            let kept = Self.kept(ride.promise, pickup: pickup, dropoff: dropoff)
+            if kept.pickup != ride.pickupAt || kept.dropoff != ride.dropoffAt {
+                replanned[ride.id] = PlannedStops(pickupAt: kept.pickup, dropoffAt: kept.dropoff)
+            }
+        }
+        return Assignment(
+            vanID: vans[option.vehicle].id, pickupAt: pickupAt, dropoffAt: dropoffAt, idleGap: option.addedWaiting,
+            promise: promise, maxRideTime: maxRideTime, addedDriving: option.addedCost, replanned: replanned
+        )
+    }
+
+    /// The routes as they stand (no new ride), for improvement.
+    var problem: RoutingProblem {
+        RoutingProblem(nodes: nodes, requests: requests, vehicles: vehicles, travel: travel)
+    }
+
+    /// Planned times and vans of `plan` for every ride, by ride id (rides on no route are left out).
+    func plannedStops(of plan: RoutePlan, in problem: RoutingProblem) -> [UUID: (vanID: Int64, stops: PlannedStops)] {
+        let evaluator = RouteEvaluator(problem: problem)
+        var result: [UUID: (vanID: Int64, stops: PlannedStops)] = [:]
+        for route in plan.routes {
+            guard case .success(let schedule) = evaluator.earliestSchedule(for: route) else { continue }
+            var times: [Int: (pickup: Date?, dropoff: Date?)] = [:]
+            for (position, stop) in route.stops.enumerated() where stop.request < rides.count {
+                let at = stretch.start.addingTimeInterval(schedule.serviceStart[position].rounded())
+                if stop.kind == .pickup { times[stop.request, default: (nil, nil)].pickup = at } else { times[stop.request, default: (nil, nil)].dropoff = at }
+            }
+            for (request, planned) in times {
+                guard let pickup = planned.pickup, let dropoff = planned.dropoff else { continue }
+                let kept = Self.kept(rides[request].promise, pickup: pickup, dropoff: dropoff)
+                result[rides[request].id] = (vans[route.vehicle].id, PlannedStops(pickupAt: kept.pickup, dropoffAt: kept.dropoff))
+            }
+        }
+        return result
+    }
+
+    /// Driving, vans used and busy time of `plan`.
+    func measure(_ plan: RoutePlan, in problem: RoutingProblem) -> PlanMeasures {
+        let evaluator = RouteEvaluator(problem: problem)
+        var busy = 0.0
+        for route in plan.routes where !route.stops.isEmpty {
+            if case .success(let schedule) = evaluator.earliestSchedule(for: route), let first = schedule.serviceStart.first,
+               let last = schedule.serviceStart.last {
+                busy += last - first
+            }
+        }
+        return PlanMeasures(rides: plan.servedCount, driving: plan.cost(in: problem), vansUsed: plan.vehiclesUsed, busy: busy)
+    }
+
+    /// Times rounded to the second, with the promised stop kept inside its window.
+    private static func kept(_ promise: RidePromise, pickup: Date, dropoff: Date) -> (pickup: Date, dropoff: Date) {
+        func clamp(_ date: Date) -> Date { min(max(date, promise.window.start), promise.window.end) }
+        return promise.kind == .pickup ? (clamp(pickup), dropoff) : (pickup, clamp(dropoff))
+    }
+
+    /// The engine measures ride time from the end of boarding to the arrival at the drop-off;
+    /// a second of margin absorbs rounding planned times to whole seconds.
+    private static func engineRideTime(_ limit: TimeInterval, boarding: TimeInterval) -> Double {
+        limit.isFinite ? max(0, limit - boarding - 1) : .infinity
+    }
+
+    static func boarding(_ estimator: TripEstimator, wheelchair: Bool) -> TimeInterval {
+        wheelchair ? estimator.wheelchairBoarding : estimator.boarding
+    }
+
+    static func alighting(_ estimator: TripEstimator, wheelchair: Bool) -> TimeInterval {
+        wheelchair ? estimator.wheelchairAlighting : estimator.alighting
+    }
+}

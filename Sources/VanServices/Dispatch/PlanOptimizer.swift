@@ -1,0 +1,87 @@
+import Foundation
+import NIOPosix
+import VanDomain
+import VanPostgres
+import VanScheduler
+
+/// Improves a day's routes: plans on a snapshot without holding any lock (the search takes
+/// seconds), then locks every van-day of that day and writes the better plan only if no route
+/// changed meanwhile. Bookings are never blocked for the length of a search.
+public struct PlanOptimizer: Sendable {
+    let pool: PGPool
+    let timeZone: TimeZone
+
+    /// An optimizer over `pool` for a service in `timeZone`.
+    public init(pool: PGPool, timeZone: TimeZone) {
+        self.pool = pool
+        self.timeZone = timeZone
+    }
+
+    /// What a run came to.
+    public struct Outcome: Sendable {
+        /// The day's routes before.
+        public var before: PlanMeasures
+        /// After (the same as before when nothing better was found or written).
+        public var after: PlanMeasures
+        /// Rides given another van or other planned times.
+        public var ridesChanged: Int
+        /// False when a route changed while planning, so nothing was written (run again).
+        public var written: Bool
+    }
+
+    /// Improves `day` for about `seconds` of search per stretch of service. Rides planned to start
+    /// before `now` plus the scheduler's lock lead are not moved. `clock` measures the budget.
+    public func optimize(day: LocalDate, seconds: Double, now: Date, clock: any TimeSource, actor: String) async throws -> Outcome {
+        let timeZone = self.timeZone
+        let interval = day.interval(in: timeZone)
+        let (scheduler, vans, snapshot) = try await pool.withConnection { conn in
+            (try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: interval.start),
+             try VanStore.list(conn, includeRetired: false).filter(\.active),
+             try VanDayRoutes.snapshot(conn, around: interval.start.addingTimeInterval(interval.duration / 2), window: 0))
+        }
+        var before = PlanMeasures(rides: 0, driving: 0, vansUsed: 0, busy: 0), after = before
+        var changes: [UUID: (vanID: Int64, stops: PlannedStops)] = [:]
+        for stretch in scheduler.stretches(on: day) {
+            // CPU-bound for `seconds`: on a thread of its own, never on the cooperative pool.
+            let start = clock.now
+            let result = try await NIOThreadPool.singleton.runIfActive {
+                scheduler.improve(stretch: stretch, vans: vans, rides: snapshot.rides, lockBefore: now.addingTimeInterval(scheduler.lockLead),
+                                  progress: { clock.now.timeIntervalSince(start) / max(seconds, 0.001) })
+            }
+            before = before.adding(result.before)
+            after = after.adding(result.after)
+            changes.merge(result.changes) { $1 }
+        }
+        guard !changes.isEmpty else { return Outcome(before: before, after: before, ridesChanged: 0, written: true) }
+        let (planned, measured) = (changes, (before: before, after: after))
+        let written = try await pool.withTransaction { conn -> Bool in
+            try TransactionActor.set(actor, conn)
+            let vanDays = vans.map { VanDayRoutes.VanDay(vanID: $0.id, day: day) }
+            for vanDay in vanDays.sorted(by: { $0.vanID < $1.vanID }) {
+                guard try VanDayRoutes.lock(vanDay, unchangedSince: snapshot, conn) else { return false }
+            }
+            for (id, change) in planned.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+                try conn.execute("""
+                    UPDATE rides SET van_id = \(change.vanID), pickup_at = \(change.stops.pickupAt),
+                           estimated_dropoff_at = \(change.stops.dropoffAt), updated_at = \(now)
+                    WHERE id = \(id) AND ride_holds_van(status)
+                    """)
+            }
+            for vanDay in vanDays { try VanDayRoutes.commit(vanDay, replanned: [:], now: now, conn) }
+            try VanDayRoutes.checkNow(conn)
+            try AuditLog.record(conn, actor: actor, action: "plan.optimize", subject: day.description,
+                                details: ["rides_changed": String(planned.count),
+                                          "driving_minutes_before": String(Int(measured.before.driving / 60)),
+                                          "driving_minutes_after": String(Int(measured.after.driving / 60))])
+            return true
+        }
+        return Outcome(before: before, after: written ? after : before, ridesChanged: written ? changes.count : 0, written: written)
+    }
+}
+
+extension PlanMeasures {
+    /// Two stretches' measures together.
+    func adding(_ other: PlanMeasures) -> PlanMeasures {
+        PlanMeasures(rides: rides + other.rides, driving: driving + other.driving, vansUsed: max(vansUsed, other.vansUsed), busy: busy + other.busy)
+    }
+}
