@@ -36,6 +36,7 @@ struct AppConfiguration: Sendable {
           VAND_SQL_DIR        Folder of migrations (default: found beside the binary or checkout).
           VAND_HOTLINE        The office's phone number, shown to riders who must call
                               (e.g. when not cleared to book; default: none shown).
+        \(DatabaseSettings.helpText)
         \(AccountSettings.helpText)
         \(BookingSettings.helpText)
         \(EventSettings.helpText)
