@@ -83,6 +83,10 @@ func runVand(http: Bool, loop: Bool) async throws {
             notifier.ready(status: "\(what) on \(address)")
         }
         services.append(.init(service: app))
+        let metricsApp = buildMetricsApplication(configuration: configuration, database: database, logger: logger, metrics: metrics) { channel in
+            logger.info("serving /metrics on its own listener", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
+        }
+        if let metricsApp { services.append(.init(service: metricsApp)) }
     } else {
         notifier.ready(status: "running the trigger loop")
     }

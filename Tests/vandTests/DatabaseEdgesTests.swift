@@ -3,6 +3,7 @@ import Glibc
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import ServiceLifecycle
 import Synchronization
 import Testing
 import VanServices
@@ -104,6 +105,63 @@ struct DatabaseEdgesTests {
         await gone.close()
     }
 
+    @Test func metricsOnTheirOwnListenerAndNotOnTheRidersPort() async throws {
+        let database = try await TestCluster.makeDatabase(poolSize: 2)
+        var configuration = Self.configuration()
+        configuration.metricsAddress = ("127.0.0.1", 0)
+        let metrics = VandMetrics()
+        let (ports, portsIn) = AsyncStream.makeStream(of: Int.self)
+        let metricsApp = try #require(buildMetricsApplication(configuration: configuration, database: database, logger: TestCluster.quietLogger, metrics: metrics) { channel in
+            portsIn.yield(channel.localAddress?.port ?? 0)
+        })
+        let group = ServiceGroup(services: [metricsApp], logger: TestCluster.quietLogger)
+        let serving = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        let port = try #require(await iterator.next())
+        @Sendable func get(_ port: Int, _ path: String) async -> String {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: DaemonTests.exchange(port: port, request: "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+                }
+            }
+        }
+        let app = buildApplication(configuration: configuration, database: database, logger: TestCluster.quietLogger, metrics: metrics)
+        try await app.test(.live) { client in
+            let places = try await client.execute(uri: "/v1/places?q=SCL", method: .get)
+            #expect(places.status == .ok)
+            let hidden = try await client.execute(uri: "/metrics", method: .get)
+            #expect(hidden.status == .notFound)
+            let scraped = await get(port, "/metrics")
+            #expect(scraped.hasPrefix("HTTP/1.1 200"))
+            #expect(scraped.contains(#"vand_http_requests_total{method="GET",route="/v1/places",status="200"} 1"#))
+            #expect(await get(port, "/v1/places?q=SCL").hasPrefix("HTTP/1.1 404"), "the metrics listener serves only /metrics")
+        }
+        await group.triggerGracefulShutdown()
+        try await serving.value
+        await database.close()
+    }
+
+    @Test func withoutAMetricsAddressMetricsStayOnTheMainPort() async throws {
+        let database = try await TestCluster.makeDatabase(poolSize: 1)
+        let configuration = Self.configuration()
+        #expect(buildMetricsApplication(configuration: configuration, database: database, logger: TestCluster.quietLogger, metrics: VandMetrics()) == nil)
+        let app = buildApplication(configuration: configuration, database: database, logger: TestCluster.quietLogger)
+        try await app.test(.router) { client in
+            let scraped = try await client.execute(uri: "/metrics", method: .get)
+            #expect(scraped.status == .ok)
+        }
+        await database.close()
+    }
+
+    @Test(arguments: [
+        ("9100", "127.0.0.1", 9100), ("0.0.0.0:9100", "0.0.0.0", 9100), ("[::1]:9100", "::1", 9100), ("localhost:0", "localhost", 0),
+    ])
+    func metricsAddressReadsAPortAloneAsLoopback(_ text: String, _ host: String, _ port: Int) throws {
+        let configuration = try AppConfiguration.fromEnvironment(["VAND_METRICS_ADDRESS": text])
+        #expect(configuration.metricsAddress?.host == host)
+        #expect(configuration.metricsAddress?.port == port)
+    }
+
     @Test func databaseTimeoutsHaveDefaultsAndSettings() throws {
         let defaults = try DatabaseSettings.fromEnvironment(["DATABASE_URL": "host=/tmp dbname=vand"])
         let standard = defaults.configuration(connectionString: "host=/tmp")
@@ -130,6 +188,7 @@ struct DatabaseEdgesTests {
         ("VAND_DB_ACQUIRE_TIMEOUT", "0"), ("VAND_DB_STATEMENT_TIMEOUT", "-1"), ("VAND_DB_STATEMENT_TIMEOUT", "soon"),
         ("VAND_DB_IDLE_IN_TRANSACTION_TIMEOUT", "4000"), ("VAND_DB_KEEPALIVES_IDLE", "0"), ("VAND_DB_KEEPALIVES_INTERVAL", "601"),
         ("VAND_DB_KEEPALIVES_COUNT", "0"), ("VAND_DB_TCP_USER_TIMEOUT", "1e9"),
+        ("VAND_METRICS_ADDRESS", "nowhere"), ("VAND_METRICS_ADDRESS", "127.0.0.1:70000"), ("VAND_METRICS_ADDRESS", ":9100"),
     ])
     func badEdgeSettingNamesTheVariable(_ variable: String, _ value: String) {
         let error = #expect(throws: SettingError.self) { try AppConfiguration.fromEnvironment([variable: value]) }
