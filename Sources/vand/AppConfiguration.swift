@@ -39,9 +39,10 @@ struct AppConfiguration: Sendable {
           VAND_HOTLINE        The office's phone number, shown to riders who must call
                               (e.g. when not cleared to book; default: none shown).
           VAND_METRICS_ADDRESS
-                              Serve /metrics on its own listener, host:port or a port alone
-                              (127.0.0.1 then), and not on VAND_PORT (default: unset,
-                              /metrics on VAND_PORT). Keep it off the public port.
+                              Serve /metrics on its own listener (host:port,
+                              or a port alone on 127.0.0.1) and not on
+                              VAND_PORT (default unset: on VAND_PORT).
+                              Keep it off the public port.
         \(DatabaseSettings.helpText)
         \(AccountSettings.helpText)
         \(BookingSettings.helpText)

@@ -53,23 +53,28 @@ public struct DatabaseSettings: Sendable {
     /// The lines `vand --help` shows for the connection's timeouts.
     public static let helpText = """
           VAND_DB_ACQUIRE_TIMEOUT
-                              Seconds a request waits for a free connection before it is
-                              answered 503, 0.1 to 300 (default 3).
+                              Seconds a request waits for a free connection
+                              before it gets 503, 0.1 to 300 (default 3).
           VAND_DB_STATEMENT_TIMEOUT
-                              Seconds a statement may run (the server's statement_timeout; the
-                              client drops a connection that has not answered 1 s later),
-                              0 (none) to 3600 (default 5). Migrations run without it.
+                              Seconds a statement may run (statement_timeout;
+                              a connection with no answer 1 s later is
+                              dropped), 0 (none) to 3600 (default 5).
+                              Migrations run without it.
           VAND_DB_IDLE_IN_TRANSACTION_TIMEOUT
-                              Seconds a session may sit idle inside a transaction,
-                              0 (none) to 3600 (default 30).
-          VAND_DB_KEEPALIVES_IDLE, VAND_DB_KEEPALIVES_INTERVAL, VAND_DB_KEEPALIVES_COUNT
-                              TCP keepalives: first probe after this many seconds of silence
-                              (1 to 7200, default 30), then every so many seconds (1 to 600,
-                              default 10); after this many unanswered (1 to 100, default 3)
-                              the connection is dropped.
+                              Seconds a session may sit idle in a
+                              transaction, 0 (none) to 3600 (default 30).
+          VAND_DB_KEEPALIVES_IDLE
+                              TCP keepalives: seconds of silence before the
+                              first probe, 1 to 7200 (default 30).
+          VAND_DB_KEEPALIVES_INTERVAL
+                              Seconds between probes, 1 to 600 (default 10).
+          VAND_DB_KEEPALIVES_COUNT
+                              Unanswered probes before the connection is
+                              dropped, 1 to 100 (default 3).
           VAND_DB_TCP_USER_TIMEOUT
-                              Seconds sent data may go unacknowledged before the connection is
-                              dropped, 0 (the kernel's default) to 3600 (default 30).
+                              Seconds sent data may go unacknowledged before
+                              the connection is dropped, 0 (the kernel's
+                              default) to 3600 (default 30).
         """
 
     /// Reads the settings; a bad value is an error naming the variable.
