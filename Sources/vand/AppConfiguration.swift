@@ -20,6 +20,8 @@ struct AppConfiguration: Sendable {
     var events = EventSettings()
     /// The rider web app: where its files are, whether cookies are Secure.
     var web = WebSettings()
+    /// Where `/metrics` is served on its own (VAND_METRICS_ADDRESS); nil: on the riders' port.
+    var metricsAddress: (host: String, port: Int)?
 
     /// One line per setting for `vand --help`.
     static let helpText = """
@@ -36,6 +38,12 @@ struct AppConfiguration: Sendable {
           VAND_SQL_DIR        Folder of migrations (default: found beside the binary or checkout).
           VAND_HOTLINE        The office's phone number, shown to riders who must call
                               (e.g. when not cleared to book; default: none shown).
+          VAND_METRICS_ADDRESS
+                              Serve /metrics on its own listener (host:port,
+                              or a port alone on 127.0.0.1) and not on
+                              VAND_PORT (default unset: on VAND_PORT).
+                              Keep it off the public port.
+        \(DatabaseSettings.helpText)
         \(AccountSettings.helpText)
         \(BookingSettings.helpText)
         \(EventSettings.helpText)
@@ -71,10 +79,34 @@ struct AppConfiguration: Sendable {
             }
             configuration.hotline = hotline
         }
+        if let text = environment["VAND_METRICS_ADDRESS"], !text.isEmpty {
+            guard let address = Self.listenAddress(text) else {
+                throw SettingError(variable: "VAND_METRICS_ADDRESS", value: text, expected: "host:port, [IPv6]:port or a port alone (on 127.0.0.1), port 0 to 65535")
+            }
+            configuration.metricsAddress = address
+        }
         configuration.accounts = try AccountSettings.fromEnvironment(environment)
         configuration.booking = try BookingSettings.fromEnvironment(environment)
         configuration.events = try EventSettings.fromEnvironment(environment)
         configuration.web = try WebSettings.fromEnvironment(environment)
         return configuration
+    }
+
+    /// `9100` (loopback), `host:9100` or `[::1]:9100`.
+    static func listenAddress(_ text: String) -> (host: String, port: Int)? {
+        func port(_ digits: Substring) -> Int? {
+            guard let port = Int(digits), (0...65535).contains(port) else { return nil }
+            return port
+        }
+        if let only = port(Substring(text)) { return ("127.0.0.1", only) }
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            let host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            guard !host.isEmpty, rest.hasPrefix(":"), let number = port(rest.dropFirst()) else { return nil }
+            return (String(host), number)
+        }
+        guard let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":"), colon != text.startIndex,
+              let number = port(text[text.index(after: colon)...]) else { return nil }
+        return (String(text[..<colon]), number)
     }
 }

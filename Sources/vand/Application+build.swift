@@ -27,6 +27,26 @@ func buildApplication(
     return app
 }
 
+/// `/metrics` alone on `VAND_METRICS_ADDRESS`, when that is set (nil otherwise), so the
+/// riders' port never shows it.
+func buildMetricsApplication(
+    configuration: AppConfiguration,
+    database: Database,
+    logger: Logger,
+    metrics: VandMetrics,
+    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+) -> Application<RouterResponder<AppRequestContext>>? {
+    guard let address = configuration.metricsAddress else { return nil }
+    let router = Router(context: AppRequestContext.self)
+    MetricsRoute(metrics: metrics, pool: database.pool, reminderLead: configuration.events.reminderLead).register(on: router)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(address.host, port: address.port), serverName: "vand-metrics"),
+        onServerRunning: onServerRunning,
+        logger: logger
+    )
+}
+
 /// The router alone, for in-process tests.
 func buildRouter(
     configuration: AppConfiguration, database: Database, clock: any TimeSource = SystemTimeSource(), metrics: VandMetrics = VandMetrics()
@@ -35,7 +55,9 @@ func buildRouter(
     router.add(middleware: RequestObservation(metrics: metrics))
     router.add(middleware: ErrorResponder(hotline: configuration.hotline, clock: clock))
     HealthRoutes(database: database).register(on: router)
-    MetricsRoute(metrics: metrics, pool: database.pool, reminderLead: configuration.events.reminderLead).register(on: router)
+    if configuration.metricsAddress == nil {
+        MetricsRoute(metrics: metrics, pool: database.pool, reminderLead: configuration.events.reminderLead).register(on: router)
+    }
     // Booking routes take the same `riderAuth`: .authenticator(), then POST /v1/rides checks the whitelist.
     let riderAuth = makeRiderAuth(configuration: configuration, database: database, clock: clock)
     let serviceClock = ServiceTime(timeZone: configuration.timeZone)

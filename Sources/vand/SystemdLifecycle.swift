@@ -8,13 +8,16 @@ import UnixSignals
 import VanServices
 
 /// Talks to systemd for the whole process: `WATCHDOG=1` at half of `WATCHDOG_USEC`
-/// while running, `STOPPING=1` when graceful shutdown starts, and — since a
+/// while running and `check` finds nothing wrong (no answer from the database or a stuck
+/// event loop skips it, so systemd restarts a vand that stays stuck), `STOPPING=1` when graceful shutdown starts, and — since a
 /// graceful shutdown may take a while — a second SIGTERM or SIGINT exits at once.
 /// (`READY=1` is sent by whoever knows start-up is complete: the HTTP server once
 /// it is bound, or the worker once its loop runs.)
 struct SystemdLifecycle: Service {
     let notifier: SystemdNotifier
     let logger: Logger
+    /// Nil when healthy, else what is wrong (see ``WatchdogCheck``).
+    let check: @Sendable () async -> String?
 
     func run() async throws {
         await withGracefulShutdownHandler {
@@ -23,9 +26,16 @@ struct SystemdLifecycle: Service {
                 try? await gracefulShutdown()
                 return
             }
+            let clock = ContinuousClock()
+            var next = clock.now
             while !Task.isCancelled && !Task.isShuttingDownGracefully {
-                notifier.watchdog()
-                try? await Task.sleep(for: interval)
+                if let problem = await check() {
+                    logger.warning("not petting the systemd watchdog: \(problem)")
+                } else {
+                    notifier.watchdog()
+                }
+                next += interval
+                try? await Task.sleep(until: max(next, clock.now), clock: clock)
             }
         } onGracefulShutdown: {
             notifier.stopping()
@@ -56,9 +66,12 @@ func runVand(http: Bool, loop: Bool) async throws {
         throw ExitCode(1)
     }
     let metrics = VandMetrics()
+    // Each check gets at most half the time between two pets, and never more than 5 s.
+    let checkTimeout = min(.seconds(5), (notifier.watchdogInterval ?? .seconds(10)) / 2)
+    let watchdogCheck = WatchdogCheck(database: database, timeout: checkTimeout)
     // The database first: services stop in reverse order, so it closes after everything that uses it.
     var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-        .init(service: database), .init(service: SystemdLifecycle(notifier: notifier, logger: logger)),
+        .init(service: database), .init(service: SystemdLifecycle(notifier: notifier, logger: logger, check: watchdogCheck.problem)),
     ]
     if loop {
         services.append(.init(service: makeTriggerLoop(configuration: configuration, database: database, logger: logger, metrics: metrics)))
@@ -70,6 +83,10 @@ func runVand(http: Bool, loop: Bool) async throws {
             notifier.ready(status: "\(what) on \(address)")
         }
         services.append(.init(service: app))
+        let metricsApp = buildMetricsApplication(configuration: configuration, database: database, logger: logger, metrics: metrics) { channel in
+            logger.info("serving /metrics on its own listener", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
+        }
+        if let metricsApp { services.append(.init(service: metricsApp)) }
     } else {
         notifier.ready(status: "running the trigger loop")
     }

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 
 /// A datagram socket the test binds, standing in for systemd.
-public final class NotifyListener {
+public final class NotifyListener: @unchecked Sendable {  // only its fd, which recv may use from any thread
     let fd: Int32
     /// The path to put in NOTIFY_SOCKET.
     public let path: String

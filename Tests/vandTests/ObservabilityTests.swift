@@ -50,4 +50,25 @@ struct ObservabilityTests {
         #expect(written[1].hasSuffix(" info vand: started"))
         #expect(written[1].first?.isNumber == true)
     }
+
+    @Test func aMultiLineLibpqErrorStaysOneLineAndKeepsItsPriority() async throws {
+        // A real libpq error: "connection to server on socket … failed: …\n\tIs the server running locally …?"
+        let pool = PGPool(configuration: PGConfiguration(connectionString: "host=/nonexistent-vand-socket dbname=vand user=postgres"), size: 1)
+        let error = try await #require(throws: PGError.self) { try await pool.withConnection { try $0.query("SELECT 1") } }
+        await pool.shutdown()
+        #expect("\(error)".contains("\n"), "expected libpq's message to span lines: \(error)")
+        let output = Mutex("")
+        let handler = LineLogHandler(label: "vand", journald: true) { line in output.withLock { $0 += line + "\n" } }
+        handler.log(event: LogEvent(
+            level: .error, message: "cannot start: \(error)\nforged line\u{2028}", metadata: ["error": "\(error)", "key\nforged": "v\r\u{1b}[31m\\"],
+            source: "vand", file: #file, function: #function, line: #line
+        ))
+        let written = output.withLock { $0 }
+        let lines = written.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 2 && lines[1].isEmpty, "one record, one line: \(written)")
+        #expect(written.hasPrefix("<3>error vand: cannot start: could not connect to PostgreSQL: "))
+        #expect(!lines[0].unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{2028}" })
+        #expect(lines[0].contains(#"\n\tIs the server running"#))
+        #expect(lines[0].hasSuffix(#" key\nforged=v\r\u{1b}[31m\\"#))
+    }
 }

@@ -11,12 +11,83 @@ public struct PGConfiguration: Sendable, CustomStringConvertible {
     public var applicationName: String
     /// Seconds to wait for a new connection before giving up.
     public var connectTimeoutSeconds: Int
+    /// TCP keepalive probes, so a peer that vanished without a word is noticed
+    /// (nil: the operating system's defaults, typically two hours). Ignored on Unix sockets.
+    public var keepalives: Keepalives?
+    /// `tcp_user_timeout`: how long sent data may stay unacknowledged before the
+    /// kernel drops the connection (nil: the operating system's default). Ignored on Unix sockets.
+    public var tcpUserTimeout: Duration?
+    /// The server's `statement_timeout` for every session (nil: the server's setting).
+    public var statementTimeout: Duration?
+    /// The server's `idle_in_transaction_session_timeout` (nil: the server's setting).
+    public var idleInTransactionSessionTimeout: Duration?
+    /// How long the client waits for the server's answer to a statement before it gives
+    /// the connection up as dead (nil: forever). Catches what no server-side timeout can:
+    /// a server that is frozen or cut off. Keep it above ``statementTimeout``.
+    public var responseTimeout: Duration?
 
-    /// Creates a configuration.
-    public init(connectionString: String, applicationName: String = "vand", connectTimeoutSeconds: Int = 5) {
+    /// TCP keepalive settings: the first probe after `idle` of silence, then one every
+    /// `interval`; `count` unanswered probes and the connection is dead.
+    public struct Keepalives: Sendable, Equatable {
+        /// Silence before the first probe.
+        public var idle: Duration
+        /// Time between probes.
+        public var interval: Duration
+        /// Unanswered probes before the connection is dropped.
+        public var count: Int
+
+        /// Creates keepalive settings.
+        public init(idle: Duration, interval: Duration, count: Int) {
+            self.idle = idle
+            self.interval = interval
+            self.count = count
+        }
+    }
+
+    /// Creates a configuration. Timeouts and keepalives left nil keep libpq's and the server's defaults.
+    public init(
+        connectionString: String, applicationName: String = "vand", connectTimeoutSeconds: Int = 5,
+        keepalives: Keepalives? = nil, tcpUserTimeout: Duration? = nil, statementTimeout: Duration? = nil,
+        idleInTransactionSessionTimeout: Duration? = nil, responseTimeout: Duration? = nil
+    ) {
         self.connectionString = connectionString
         self.applicationName = applicationName
         self.connectTimeoutSeconds = connectTimeoutSeconds
+        self.keepalives = keepalives
+        self.tcpUserTimeout = tcpUserTimeout
+        self.statementTimeout = statementTimeout
+        self.idleInTransactionSessionTimeout = idleInTransactionSessionTimeout
+        self.responseTimeout = responseTimeout
+    }
+
+    /// libpq keywords sent before the connection string, so a string's own values win.
+    var defaultParameters: [(String, String)] {
+        var parameters = [
+            ("connect_timeout", String(connectTimeoutSeconds)), ("application_name", applicationName), ("client_encoding", "UTF8"),
+        ]
+        if let keepalives {
+            parameters += [
+                ("keepalives", "1"), ("keepalives_idle", String(max(1, keepalives.idle.wholeSeconds))),
+                ("keepalives_interval", String(max(1, keepalives.interval.wholeSeconds))), ("keepalives_count", String(keepalives.count)),
+            ]
+        }
+        if let tcpUserTimeout { parameters.append(("tcp_user_timeout", String(tcpUserTimeout.wholeMilliseconds))) }
+        return parameters
+    }
+
+    /// The startup `options` (`-c name=value …`) carrying the session timeouts, so setting
+    /// them costs no round trip. Sent after the connection string; the string's own
+    /// `options` (or `PGOPTIONS`) are kept and, coming later, win over ours.
+    var startupOptions: String? {
+        var settings: [String] = []
+        if let statementTimeout { settings.append("-c statement_timeout=\(statementTimeout.wholeMilliseconds)") }
+        if let idleInTransactionSessionTimeout {
+            settings.append("-c idle_in_transaction_session_timeout=\(idleInTransactionSessionTimeout.wholeMilliseconds)")
+        }
+        guard !settings.isEmpty else { return nil }
+        let theirs = Self.parameter("options", in: connectionString) ?? getenv("PGOPTIONS").map { String(cString: $0) }
+        if let theirs, !theirs.isEmpty { settings.append(theirs) }
+        return settings.joined(separator: " ")
     }
 
     /// The password in the connection string or `PGPASSWORD`, so messages can be scrubbed of it.
@@ -76,6 +147,17 @@ public struct PGConfiguration: Sendable, CustomStringConvertible {
         let db = Self.parameter("dbname", in: connectionString) ?? "(PGDATABASE or default)"
         return "postgres \(db) at \(host)"
     }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds (rounded down), as libpq and the server take it.
+    var wholeMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+
+    /// The duration in whole seconds (rounded down).
+    var wholeSeconds: Int { Int(components.seconds) }
 }
 
 extension String {

@@ -9,18 +9,29 @@ public final class PGConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     private let configuration: PGConfiguration
     private var closed = false
+    /// Set when the server did not answer in time: the protocol state is unknown, so the
+    /// handle is never used again (only closed).
+    private var broken = false
+    /// How long to wait for an answer; see ``PGConfiguration/responseTimeout``.
+    private var responseTimeout: Duration?
 
     /// Opens a connection. Blocks; call it from a dedicated thread.
     public init(configuration: PGConfiguration) throws(PGError) {
         try configuration.validate()
         self.configuration = configuration
+        self.responseTimeout = configuration.responseTimeout
         // Earlier keywords are defaults; the connection string (expanded from
-        // dbname) overrides them, so a URL's own connect_timeout wins.
-        var keywords = ["connect_timeout", "application_name", "client_encoding"]
-        var values = [String(configuration.connectTimeoutSeconds), configuration.applicationName, "UTF8"]
+        // dbname) overrides them, so a URL's own connect_timeout wins. The session
+        // timeouts ride in `options` after it (merged with the string's own options).
+        var keywords = configuration.defaultParameters.map(\.0)
+        var values = configuration.defaultParameters.map(\.1)
         if !configuration.connectionString.isEmpty {
             keywords.append("dbname")
             values.append(configuration.connectionString)
+        }
+        if let options = configuration.startupOptions {
+            keywords.append("options")
+            values.append(options)
         }
         let connection = withCStringArray(keywords) { keywordPointers in
             withCStringArray(values) { valuePointers in
@@ -45,23 +56,69 @@ public final class PGConnection: @unchecked Sendable {
         if !closed { PQfinish(handle) }
     }
 
-    /// Whether the connection is still usable. A broken one must be dropped, not reused.
+    /// Whether the connection is still usable as far as libpq knows (no I/O). A broken one
+    /// must be dropped, not reused.
     public var isHealthy: Bool {
-        !closed && PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE
+        !closed && !broken && PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE
+    }
+
+    /// Whether an idle connection is still alive, checked before it is lent. In the common
+    /// case this costs one `poll` with no wait and no round trip: a quiet socket is alive.
+    /// Data or end-of-file waiting on an idle connection means the server spoke unasked —
+    /// usually the notice it sends before closing (shutdown, restart, a terminated backend) —
+    /// so libpq reads it, and only if the connection still looks fine is it asked a trivial
+    /// question, answered within `timeout`.
+    public func isAlive(timeout: Duration = .seconds(2)) -> Bool {
+        guard isHealthy else { return false }
+        let socket = PQsocket(handle)
+        guard socket >= 0 else { return false }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, 0)
+        if ready == 0 { return true }
+        if ready < 0 && errno != EINTR { return false }
+        if Int32(descriptor.revents) & (POLLERR | POLLNVAL) != 0 { return false }
+        // Readable or hung up: let libpq read what is there (a hang-up shows as end-of-file).
+        guard PQconsumeInput(handle) == 1, PQstatus(handle) == CONNECTION_OK else { return false }
+        // In doubt: one round trip with a deadline.
+        let saved = responseTimeout
+        responseTimeout = min(timeout, saved ?? timeout)
+        defer { responseTimeout = saved }
+        do {
+            try execute(simple: "")
+            return isHealthy
+        } catch {
+            return false
+        }
+    }
+
+    /// Runs `body` with no `statement_timeout` and no client-side answer deadline
+    /// (migrations, which may take long or wait for another process's lock), then
+    /// restores both. Costs two round trips.
+    public func withoutStatementTimeout<Value>(_ body: () throws -> Value) throws -> Value {
+        let saved = responseTimeout
+        try execute(simple: "SET statement_timeout = 0")
+        responseTimeout = nil
+        defer {
+            responseTimeout = saved
+            let restore = configuration.statementTimeout.map { "SET statement_timeout = \($0.wholeMilliseconds)" } ?? "RESET statement_timeout"
+            _ = try? execute(simple: restore)
+        }
+        return try body()
     }
 
     /// The server process id, e.g. for `pg_terminate_backend` in tests.
-    public var backendPID: Int32 { PQbackendPID(handle) }
+    public var backendPID: Int32 { closed ? 0 : PQbackendPID(handle) }
 
     /// Runs one statement with bind parameters and returns its rows.
     @discardableResult
     public func query(_ query: SQLQuery) throws(PGError) -> PGRows {
-        let result: OpaquePointer? = withCStringArray(query.binds) { values in
+        try ensureUsable()
+        let sent = withCStringArray(query.binds) { values in
             query.types.withUnsafeBufferPointer { types in
-                PQexecParams(handle, query.sql, Int32(query.binds.count), types.baseAddress, values, nil, nil, 0)
+                PQsendQueryParams(handle, query.sql, Int32(query.binds.count), types.baseAddress, values, nil, nil, 0)
             }
         }
-        return try consume(result)
+        return try consume(try awaitResult(sent: sent == 1))
     }
 
     /// Runs one statement and returns how many rows it touched.
@@ -73,11 +130,13 @@ public final class PGConnection: @unchecked Sendable {
     /// Runs SQL text that may hold several statements and takes no parameters
     /// (migrations, fixed session settings). Never pass user text here.
     public func execute(simple sql: String) throws(PGError) {
-        _ = try consume(PQexec(handle, sql))
+        try ensureUsable()
+        _ = try consume(try awaitResult(sent: PQsendQuery(handle, sql) == 1))
     }
 
     /// Quotes an identifier (e.g. a LISTEN channel) with libpq's own escaping.
     public func escapeIdentifier(_ identifier: String) throws(PGError) -> String {
+        try ensureUsable()
         guard let escaped = PQescapeIdentifier(handle, identifier, identifier.utf8.count) else {
             throw PGError(kind: .server, message: "cannot quote identifier: \(lastError)")
         }
@@ -93,6 +152,61 @@ public final class PGConnection: @unchecked Sendable {
     }
 
     var rawHandle: OpaquePointer { handle }
+
+    private func ensureUsable() throws(PGError) {
+        if closed { throw PGError(kind: .connectionLost, message: "the connection is closed") }
+        if broken { throw PGError(kind: .timedOut, message: "an earlier statement got no answer in time") }
+    }
+
+    /// Waits for the whole answer to the statement just sent (blocking mode: it is sent in
+    /// full) like `PQexec` does, but gives up after ``responseTimeout``. Returns the first
+    /// error result, else the last result.
+    private func awaitResult(sent: Bool) throws(PGError) -> OpaquePointer? {
+        guard sent else { return nil }  // consume() turns that into the connection's error
+        let deadline = responseTimeout.map { ContinuousClock.now + $0 }
+        var kept: OpaquePointer?
+        while true {
+            while PQisBusy(handle) == 1 {
+                try waitReadable(until: deadline)
+                if PQconsumeInput(handle) == 0 { break }  // PQgetResult reports the failure
+            }
+            guard let next = PQgetResult(handle) else { return kept }
+            if let previous = kept {
+                if PQresultStatus(previous) == PGRES_FATAL_ERROR {
+                    PQclear(next)
+                    continue
+                }
+                PQclear(previous)
+            }
+            kept = next
+            switch PQresultStatus(next) {
+            case PGRES_COPY_IN, PGRES_COPY_OUT, PGRES_COPY_BOTH: return kept
+            default: if PQstatus(handle) != CONNECTION_OK { return kept }
+            }
+        }
+    }
+
+    /// Waits until the socket is readable, or throws ``PGError/Kind/timedOut`` at the
+    /// deadline and marks the connection broken (its answer may still be on the way).
+    private func waitReadable(until deadline: ContinuousClock.Instant?) throws(PGError) {
+        let socket = PQsocket(handle)
+        guard socket >= 0 else { return }
+        while true {
+            var timeout: Int32 = -1
+            if let deadline {
+                let left = deadline - ContinuousClock.now
+                guard left > .zero else {
+                    broken = true
+                    throw PGError(kind: .timedOut, message: "no answer from the server within \(responseTimeout ?? .zero)")
+                }
+                timeout = Int32(clamping: max(1, left.wholeMilliseconds))
+            }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, timeout)
+            if ready > 0 { return }
+            if ready < 0 && errno != EINTR { return }  // PQconsumeInput will report the failure
+        }
+    }
 
     var lastError: String {
         configuration.redact(String(cString: PQerrorMessage(handle)).trimmingTrailingWhitespace())

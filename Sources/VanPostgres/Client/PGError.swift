@@ -53,6 +53,9 @@ public struct PGError: Error, Sendable, CustomStringConvertible {
         case decoding
         /// The pool was shut down.
         case poolClosed
+        /// No connection was free within the pool's deadline, or the server did not answer
+        /// in time (frozen or cut off); the connection is dropped.
+        case timedOut
     }
 
     /// The category of failure.
@@ -77,7 +80,7 @@ public struct PGError: Error, Sendable, CustomStringConvertible {
 
     /// True when the connection (not the statement) is at fault; the work may succeed on a new connection.
     public var isConnectionProblem: Bool {
-        kind == .connectionFailed || kind == .connectionLost || (sqlState?.isConnectionProblem ?? false)
+        kind == .connectionFailed || kind == .connectionLost || kind == .timedOut || (sqlState?.isConnectionProblem ?? false)
     }
 
     public var description: String {
@@ -88,6 +91,7 @@ public struct PGError: Error, Sendable, CustomStringConvertible {
         case .server: text = "PostgreSQL refused the statement: \(message)"
         case .decoding: text = "could not decode a PostgreSQL value: \(message)"
         case .poolClosed: text = "the PostgreSQL pool is shut down: \(message)"
+        case .timedOut: text = "PostgreSQL timed out: \(message)"
         }
         if let sqlState { text += " (SQLSTATE \(sqlState))" }
         if let detail { text += " — \(detail)" }

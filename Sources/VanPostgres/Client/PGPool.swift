@@ -14,6 +14,8 @@ public final class PGPool: Sendable {
     public let configuration: PGConfiguration
     /// The most connections open at once.
     public let size: Int
+    /// How long a caller waits for a free connection before ``PGError/Kind/timedOut`` (nil: forever).
+    public let acquireTimeout: Duration?
     private let threads: NIOThreadPool
     private let logger: Logger
     private let state: Mutex<State>
@@ -44,11 +46,15 @@ public final class PGPool: Sendable {
         let result: Result<Value, any Error>
     }
 
-    /// Creates a pool of at most `size` connections; they open lazily.
-    public init(configuration: PGConfiguration, size: Int = 8, logger: Logger = Logger(label: "vand.postgres")) {
+    /// Creates a pool of at most `size` connections; they open lazily. A caller waits at most
+    /// `acquireTimeout` for one (nil: as long as it takes).
+    public init(
+        configuration: PGConfiguration, size: Int = 8, acquireTimeout: Duration? = nil, logger: Logger = Logger(label: "vand.postgres")
+    ) {
         precondition(size > 0, "a pool needs at least one connection")
         self.configuration = configuration
         self.size = size
+        self.acquireTimeout = acquireTimeout
         self.logger = logger
         self.threads = NIOThreadPool(numberOfThreads: size)
         self.state = Mutex(State())
@@ -62,19 +68,33 @@ public final class PGPool: Sendable {
     public var openCount: Int { state.withLock { $0.open } }
 
     /// Runs `body` with a connection on a pool thread. A connection that broke
-    /// (or was left inside a transaction) is closed and replaced, never reused.
+    /// (or was left inside a transaction) is closed and replaced, never reused; an idle one
+    /// is checked before it is lent (``PGConnection/isAlive(timeout:)``) and replaced if the
+    /// server has gone away meanwhile (a restart, a failover), so the caller never sees it.
+    ///
+    /// Waits at most `acquireTimeout` (default: the pool's) for a free connection, then
+    /// throws ``PGError/Kind/timedOut``.
     @discardableResult
     public func withConnection<Value: Sendable>(
+        acquireTimeout: Duration? = nil,
         _ body: @escaping @Sendable (PGConnection) throws -> Value
     ) async throws -> Value {
-        let grant = try await acquire()
+        let grant = try await acquire(timeout: acquireTimeout ?? self.acquireTimeout)
         let outcome: Outcome<Value>
         do {
-            outcome = try await threads.runIfActive { [configuration] in
+            outcome = try await threads.runIfActive { [configuration, logger] in
                 let connection: PGConnection
                 switch grant {
-                case .connection(let existing):
+                case .connection(let existing) where existing.isAlive():
                     connection = existing
+                case .connection(let dead):
+                    logger.notice("replacing a pooled PostgreSQL connection the server closed (restart or failover?)")
+                    dead.close()
+                    do {
+                        connection = try PGConnection(configuration: configuration)
+                    } catch {
+                        return Outcome(connection: nil, result: .failure(error))
+                    }
                 case .create:
                     do {
                         connection = try PGConnection(configuration: configuration)
@@ -125,12 +145,15 @@ public final class PGPool: Sendable {
 
     // MARK: - Lending
 
-    private func acquire() async throws -> Grant {
+    private func acquire(timeout: Duration?) async throws -> Grant {
         enum Decision { case granted(Grant), wait(UInt64), closed }
         let waiterID = state.withLock { state -> UInt64 in
             state.nextWaiterID += 1
             return state.nextWaiterID
         }
+        // Only a caller that has to wait gets a timer; the common case costs nothing extra.
+        let timer = TimerBox()
+        defer { timer.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Grant, any Error>) in
                 let decision = state.withLock { state -> Decision in
@@ -152,7 +175,13 @@ public final class PGPool: Sendable {
                 case .granted(let grant): continuation.resume(returning: grant)
                 case .closed: continuation.resume(throwing: PGError(kind: .poolClosed, message: "no new work accepted"))
                 case .wait(0): continuation.resume(throwing: CancellationError())
-                case .wait: break
+                case .wait(let id):
+                    if let timeout {
+                        timer.start {
+                            do { try await Task.sleep(for: timeout) } catch { return }
+                            self.expire(waiterID: id, after: timeout)
+                        }
+                    }
                 }
             }
         } onCancel: {
@@ -162,6 +191,17 @@ public final class PGPool: Sendable {
             }
             waiter?.continuation.resume(throwing: CancellationError())
         }
+    }
+
+    /// Ends a wait that outlived its deadline (if it is still waiting).
+    private func expire(waiterID: UInt64, after timeout: Duration) {
+        let waiter = state.withLock { state -> Waiter? in
+            guard let index = state.waiters.firstIndex(where: { $0.id == waiterID }) else { return nil }
+            return state.waiters.remove(at: index)
+        }
+        waiter?.continuation.resume(throwing: PGError(
+            kind: .timedOut, message: "no free connection within \(timeout) (all \(size) busy; is the server slow or frozen?)"
+        ))
     }
 
     /// Gives a grant back: a healthy connection goes to the next waiter or the idle list;
@@ -196,5 +236,18 @@ public final class PGPool: Sendable {
         }
         closeNow?.close()
         if let (waiter, grant) = handOff { waiter.continuation.resume(returning: grant) }
+    }
+}
+
+/// The deadline task of one waiting caller, cancelled once the caller is served.
+private final class TimerBox: Sendable {
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    func start(_ body: @escaping @Sendable () async -> Void) {
+        task.withLock { $0 = Task(operation: body) }
+    }
+
+    func cancel() {
+        task.withLock { $0?.cancel() }
     }
 }

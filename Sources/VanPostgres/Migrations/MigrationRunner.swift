@@ -37,21 +37,24 @@ public struct MigrationRunner: Sendable {
         let migrations = self.migrations
         let logger = self.logger
         return try await pool.withConnection { connection in
-            try connection.query("SELECT pg_advisory_lock(\(Self.advisoryLockKey))")
-            defer { _ = try? connection.query("SELECT pg_advisory_unlock(\(Self.advisoryLockKey))") }
-            try Self.createTable(connection)
-            let status = try Self.status(connection, migrations: migrations)
-            for migration in status.pending {
-                try connection.transaction {
-                    try connection.execute(simple: migration.sql)
-                    try connection.execute("""
-                        INSERT INTO schema_migrations (version, name, checksum)
-                        VALUES (\(migration.version), \(migration.name), \(migration.checksum))
-                        """)
+            // A migration may take long, and so may waiting for another process's: no statement timeout.
+            try connection.withoutStatementTimeout {
+                try connection.query("SELECT pg_advisory_lock(\(Self.advisoryLockKey))")
+                defer { _ = try? connection.query("SELECT pg_advisory_unlock(\(Self.advisoryLockKey))") }
+                try Self.createTable(connection)
+                let status = try Self.status(connection, migrations: migrations)
+                for migration in status.pending {
+                    try connection.transaction {
+                        try connection.execute(simple: migration.sql)
+                        try connection.execute("""
+                            INSERT INTO schema_migrations (version, name, checksum)
+                            VALUES (\(migration.version), \(migration.name), \(migration.checksum))
+                            """)
+                    }
+                    logger.info("applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
                 }
-                logger.info("applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+                return status.pending
             }
-            return status.pending
         }
     }
 

@@ -48,8 +48,8 @@ public final class Database: Sendable {
     public static func connect(settings: DatabaseSettings, logger: Logger) async throws -> Database {
         switch settings.target {
         case .server(let url):
-            let configuration = PGConfiguration(connectionString: url)
-            return Database(pool: PGPool(configuration: configuration, size: settings.poolSize, logger: logger))
+            let configuration = settings.configuration(connectionString: url)
+            return Database(pool: PGPool(configuration: configuration, size: settings.poolSize, acquireTimeout: settings.acquireTimeout, logger: logger))
         case .embedded(let directory):
             let cluster = EmbeddedPostgres(directory: directory, logger: logger)
             let name = settings.embeddedDatabase
@@ -58,14 +58,20 @@ public final class Database: Sendable {
                 try cluster.start()
                 try cluster.createDatabase(name)
             }
-            let configuration = PGConfiguration(connectionString: cluster.connectionString(database: name))
-            return Database(pool: PGPool(configuration: configuration, size: settings.poolSize, logger: logger), embedded: cluster)
+            let configuration = settings.configuration(connectionString: cluster.connectionString(database: name))
+            let pool = PGPool(configuration: configuration, size: settings.poolSize, acquireTimeout: settings.acquireTimeout, logger: logger)
+            return Database(pool: pool, embedded: cluster)
         }
     }
 
-    /// Whether the database answers a trivial query now.
-    public func isReady() async -> Bool {
-        (try? await pool.withConnection { try $0.query("SELECT 1").count == 1 }) ?? false
+    /// Whether the database answers a trivial query within `timeout`. Never waits longer,
+    /// even if the server is frozen: a check still running then is left to finish on its own
+    /// (bounded by the pool's response timeout) and the answer is no.
+    public func isReady(within timeout: Duration = .milliseconds(1500)) async -> Bool {
+        let pool = self.pool
+        return (try? await withDeadline(timeout) {
+            try await pool.withConnection(acquireTimeout: timeout) { try $0.query("SELECT 1").count == 1 }
+        }) ?? false
     }
 
     /// Closes the pool and stops the embedded cluster if this process started it

@@ -5,6 +5,10 @@ import VanServices
 /// One line per record. Under journald (`JOURNAL_STREAM` set) the line starts with the
 /// syslog priority (`<6>`) and has no timestamp (the journal adds its own); otherwise it
 /// starts with an ISO 8601 time. Metadata follows as `key=value`, sorted.
+///
+/// A record is one line, always: the label, the message and every key and value are
+/// escaped (``escaped(_:)``), so a multi-line libpq error cannot split into lines that
+/// lose their priority, nor forge a line of its own.
 struct LineLogHandler: LogHandler {
     var logLevel: Logger.Level = .info
     var metadata: Logger.Metadata = [:]
@@ -29,13 +33,35 @@ struct LineLogHandler: LogHandler {
         let level = event.level, message = event.message
         var merged = metadata
         if let explicit = event.metadata { merged.merge(explicit) { $1 } }
-        let fields = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let text = "\(label): \(message)" + (fields.isEmpty ? "" : " " + fields)
+        let fields = merged.sorted { $0.key < $1.key }.map { Self.escaped($0.key) + "=" + Self.escaped("\($0.value)") }.joined(separator: " ")
+        let text = Self.escaped(label) + ": " + Self.escaped("\(message)") + (fields.isEmpty ? "" : " " + fields)
         if journald {
             write("<\(Self.priority(level))>\(level) \(text)")
         } else {
             write("\(SystemTimeSource().now.formatted(.iso8601)) \(level) \(text)")
         }
+    }
+
+    /// The text with a backslash before every backslash, `\n`, `\r` and `\t` for those
+    /// characters, and `\u{…}` for every other control character and line separator
+    /// (C0, DEL, C1, U+2028, U+2029), so nothing in it can end or rewrite a line.
+    static func escaped(_ text: String) -> String {
+        func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "\\" || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
+        }
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard needsEscape(scalar) else { result.append(scalar); continue }
+            switch scalar {
+            case "\\": result.append(contentsOf: #"\\"#.unicodeScalars)
+            case "\n": result.append(contentsOf: #"\n"#.unicodeScalars)
+            case "\r": result.append(contentsOf: #"\r"#.unicodeScalars)
+            case "\t": result.append(contentsOf: #"\t"#.unicodeScalars)
+            default: result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
+            }
+        }
+        return String(result)
     }
 
     /// syslog priorities: 7 debug … 2 critical.
