@@ -33,7 +33,8 @@ func buildRouter(
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestObservation(metrics: metrics))
-    router.add(middleware: ErrorResponder(hotline: configuration.hotline, clock: clock))
+    let routeMethods = RouteMethods()
+    router.add(middleware: ErrorResponder(hotline: configuration.hotline, clock: clock, routeMethods: routeMethods))
     HealthRoutes(database: database).register(on: router)
     MetricsRoute(metrics: metrics, pool: database.pool, reminderLead: configuration.events.reminderLead).register(on: router)
     // Booking routes take the same `riderAuth`: .authenticator(), then POST /v1/rides checks the whitelist.
@@ -65,6 +66,7 @@ func buildRouter(
         ),
         settings: configuration.web, accounts: configuration.accounts, hotline: configuration.hotline, notifications: notifications
     ).register(on: router)
+    routeMethods.load(from: router)
     return router
 }
 

@@ -135,8 +135,10 @@ struct Cursor: Sendable {
     }
 
     init(text: String) throws(ValidationError) {
-        let parts = text.split(separator: "_")
-        guard parts.count == 2, let micros = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else {
+        // Exactly what `text` writes (openapi.yaml's pattern): 1 to 16 digits, "_", a UUID.
+        let parts = text.split(separator: "_", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...16).contains(parts[0].utf8.count), parts[0].utf8.allSatisfy({ (48...57).contains($0) }),
+              let micros = Int64(parts[0]), parts[1].utf8.count == 36, let id = UUID(uuidString: String(parts[1])) else {
             throw ValidationError(field: "after", reason: "is not a cursor from a previous page")
         }
         pickupAt = Date(timeIntervalSince1970: Double(micros) / 1_000_000)
