@@ -47,7 +47,8 @@ public struct RiderRides: Sendable {
                     ORDER BY r.pickup_at DESC, r.id DESC LIMIT \(limit + 1)
                     """
             }
-            return try conn.query(query).map(RideRecord.ride)
+            // A rider's app reads this most; prepared once per connection (docs/load.md).
+            return try conn.query(query.prepared()).map(RideRecord.ride)
         }
         let page = Array(rows.prefix(limit))
         let next = rows.count > limit ? page.last.map { Cursor(pickupAt: $0.pickupAt, id: $0.id).text } : nil
@@ -57,7 +58,8 @@ public struct RiderRides: Sendable {
     /// The ride `id` if `netID` owns it.
     public func find(_ id: UUID, for netID: NetID) async throws -> Ride? {
         try await pool.withConnection { conn in
-            try conn.query("\(RideRecord.select) WHERE r.id = \(id) AND r.net_id = \(netID.rawValue)").first.map(RideRecord.ride)
+            let query: SQLQuery = "\(RideRecord.select) WHERE r.id = \(id) AND r.net_id = \(netID.rawValue)"
+            return try conn.query(query.prepared()).first.map(RideRecord.ride)
         }
     }
 
