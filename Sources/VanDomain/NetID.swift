@@ -17,7 +17,10 @@ public struct NetID: Hashable, Sendable, ValidatedString, Comparable {
     /// Normalizes and validates `raw`; `"  JD123 "` becomes `"jd123"`.
     /// - Throws: `ValidationError` with field `"net_id"` when the ID is malformed.
     public init(_ raw: String) throws(ValidationError) {
-        let value = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        // Net IDs read back from the database are already trimmed and lowercase: check that
+        // cheaply before paying for Foundation's trimming and case mapping.
+        let plain = raw.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 46 || $0 == 95 || $0 == 45 }
+        let value = plain ? raw : raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         self.rawValue = try Self.validated(value)
     }
 

@@ -36,7 +36,14 @@ public struct RideEndpoint: Hashable, Sendable, Codable {
     }
 
     private static func nonBlank(_ text: String?) -> String? {
-        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
-        return trimmed
+        guard let text, !text.isEmpty else { return nil }
+        // The usual case, text with no space at either end, needs no Foundation trimming (which
+        // bridges through NSString and was a tenth of the CPU time of listing rides).
+        if let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
+           !first.properties.isWhitespace, !last.properties.isWhitespace {
+            return text
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
     }
 }

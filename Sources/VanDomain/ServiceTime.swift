@@ -21,6 +21,32 @@ public struct ServiceTime: Sendable, Hashable {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let civil = LocalDate(dayNumber: days)
+        guard (1...9999).contains(civil.year) else { return Self.interpolated(civil, secondOfDay: secondOfDay, offset: offset) }
+        // Written digit by digit into one allocation (string interpolation of two-digit pieces
+        // made a dozen small strings per call; a ride list formats four times per ride).
+        return String(unsafeUninitializedCapacity: 25) { out in
+            var at = 0
+            func put(_ byte: UInt8) { out[at] = byte; at += 1 }
+            func digits(_ number: Int, _ count: Int) {
+                var divisor = 1
+                for _ in 1..<count { divisor *= 10 }
+                var rest = number
+                while divisor > 0 { put(UInt8(48 + rest / divisor)); rest %= divisor; divisor /= 10 }
+            }
+            digits(civil.year, 4); put(45); digits(civil.month, 2); put(45); digits(civil.day, 2); put(84)
+            digits(secondOfDay / 3_600, 2); put(58); digits(secondOfDay / 60 % 60, 2); put(58); digits(secondOfDay % 60, 2)
+            if offset == 0 {
+                put(90)
+            } else {
+                let minutes = abs(offset) / 60
+                put(offset < 0 ? 45 : 43); digits(minutes / 60, 2); put(58); digits(minutes % 60, 2)
+            }
+            return at
+        }
+    }
+
+    /// ``format(_:)`` for a year outside 1…9999, which its fixed-width path does not hold.
+    private static func interpolated(_ civil: LocalDate, secondOfDay: Int, offset: Int) -> String {
         func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
         var text = "\(civil.year)-\(two(civil.month))-\(two(civil.day))T\(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
         if offset == 0 {

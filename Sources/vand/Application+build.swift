@@ -53,7 +53,8 @@ func buildRouter(
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestObservation(metrics: metrics))
-    router.add(middleware: ErrorResponder(hotline: configuration.hotline, clock: clock))
+    let routeMethods = RouteMethods()
+    router.add(middleware: ErrorResponder(hotline: configuration.hotline, clock: clock, routeMethods: routeMethods))
     HealthRoutes(database: database).register(on: router)
     if configuration.metricsAddress == nil {
         MetricsRoute(metrics: metrics, pool: database.pool, reminderLead: configuration.events.reminderLead).register(on: router)
@@ -87,6 +88,7 @@ func buildRouter(
         ),
         settings: configuration.web, accounts: configuration.accounts, hotline: configuration.hotline, notifications: notifications
     ).register(on: router)
+    routeMethods.load(from: router)
     return router
 }
 

@@ -92,6 +92,11 @@ extension Problem {
             let why = until.map { "Your eligibility ended on \($0)." } ?? "Your net ID is not on the list of riders cleared by the disabilities office."
             return Problem(status: .forbidden, slug: "not-eligible", title: "Not cleared to book rides",
                            detail: "\(why) To book rides, please \(call).", extensions: extras)
+        case .invalid(let errors) where errors.contains(where: { $0.field == "current" }):
+            // POST /v1/password with a wrong current password: refused, not a malformed request.
+            return Problem(status: .forbidden, slug: "wrong-password", title: "The current password is wrong",
+                           detail: "The current password is wrong. Check it and try again; after 5 wrong tries the net ID is locked for 15 minutes.",
+                           fields: errors.map { FieldProblem(field: $0.field, reason: $0.reason) })
         case .invalid(let errors):
             return .invalidFields(errors)
         case .noSuchRider, .riderExists, .notWhitelisted:

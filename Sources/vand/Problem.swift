@@ -11,7 +11,8 @@ struct Problem: HTTPResponseError, Sendable {
     }
 
     let status: HTTPResponse.Status
-    /// A stable slug; the `type` URI is `https://vand.dev/problems/<slug>`.
+    /// A stable slug; the `type` is the relative URI `/problems/<slug>`, resolved against the
+    /// API's own address (RFC 9457 §3.1.1), each listed and described in openapi.yaml.
     let slug: String
     let title: String
     let detail: String
@@ -21,6 +22,9 @@ struct Problem: HTTPResponseError, Sendable {
     var extensions: [String: String] = [:]
     /// Structured extra members, e.g. the suggested times of a 409.
     var members: [String: JSONValue] = [:]
+
+    /// Every problem `type` is this followed by the slug.
+    static let typePrefix = "/problems/"
 
     /// The problem+json object, for ``APIJSON``.
     struct Body: Encodable {
@@ -60,7 +64,7 @@ struct Problem: HTTPResponseError, Sendable {
     /// The problem+json object.
     var body: Body {
         Body(
-            type: "https://vand.dev/problems/\(slug)",
+            type: Problem.typePrefix + slug,
             title: title,
             status: status.code,
             detail: detail,

@@ -42,6 +42,12 @@ import Testing
         #expect(try EmailAddress("  Jane.Doe@Example.EDU ").rawValue == "Jane.Doe@example.edu")
     }
 
+    @Test func theAtSignIsFoundByCodePointEvenBeforeACombiningMark() throws {
+        // "@" + U+0301 is one Character; openapi.yaml's pattern (and any client) reads code points.
+        #expect(try EmailAddress("jd@\u{301}x.example.edu").rawValue == "jd@\u{301}x.example.edu")
+        #expect(throws: ValidationError.self) { try EmailAddress("jd@\u{301}-x.edu".replacingOccurrences(of: "\u{301}", with: "")) }
+    }
+
     @Test(arguments: ["", "jd123", "jd123@", "@example.edu", "jd@example", "jd 123@example.edu", "a@b@c.edu", "jd@-x.edu", "jd@x..edu"])
     func refusesMalformedEmail(_ text: String) {
         let error = #expect(throws: ValidationError.self) { try EmailAddress(text) }

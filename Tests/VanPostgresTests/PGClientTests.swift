@@ -61,6 +61,24 @@ struct PGClientTests {
         await db.close()
     }
 
+    @Test func preparedStatementsArePreparedOncePerConnectionAndBindEachRun() async throws {
+        let db = try await TestCluster.makeDatabase()
+        let results = try await db.pool.withConnection { conn -> [String?] in
+            var out: [String?] = []
+            for value in ["a", nil, "c"] as [String?] {
+                let query: SQLQuery = "SELECT \(value)::text || '!' AS v"
+                out.append(try conn.query(query.prepared()).first!.decode(String?.self, "v"))
+            }
+            // Prepared once: one named statement on this connection.
+            out.append(try conn.query("SELECT count(*)::text AS n FROM pg_prepared_statements").first!.decode(String.self, "n"))
+            return out
+        }
+        #expect(results == ["a!", nil, "c!", "1"])
+        // A bad statement is an error, not a poisoned cache.
+        await #expect(throws: PGError.self) { try await db.pool.withConnection { try $0.query(SQLQuery("SELECT nope").prepared()) } }
+        await db.close()
+    }
+
     @Test func nullsDecodeOnlyAsOptionals() async throws {
         let db = try await TestCluster.makeDatabase()
         let missing: String? = nil

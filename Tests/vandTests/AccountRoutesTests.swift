@@ -25,7 +25,7 @@ struct AccountRoutesTests {
             try await client.execute(uri: "/v1/me", method: .get, headers: Wire.bearer(token)) { response in
                 #expect(response.status == .forbidden)
                 #expect(response.headers[.contentType] == "application/problem+json")
-                #expect(Wire.object(response.body)["type"] as? String == "https://vand.dev/problems/password-change-required")
+                #expect(Wire.object(response.body)["type"] as? String == "/problems/password-change-required")
             }
             // A weak new password: 422 naming the field.
             try await client.execute(uri: "/v1/password", method: .post, headers: Wire.bearer(token),
@@ -57,7 +57,7 @@ struct AccountRoutesTests {
         try await f.application().test(.router) { client in
             let (status, body, _) = try await client.login("jd123", invitation.temporaryPassword)
             #expect(status == .forbidden)
-            #expect(body["type"] as? String == "https://vand.dev/problems/temporary-password-expired")
+            #expect(body["type"] as? String == "/problems/temporary-password-expired")
             #expect(body["hotline"] as? String == "607-555-0100")
         }
         await f.close()
@@ -86,7 +86,7 @@ struct AccountRoutesTests {
             let fifth = try await client.login("jd123", "wrong password")
             #expect(fifth.status == .tooManyRequests)
             #expect(fifth.headers[.retryAfter] == "900")
-            #expect(fifth.body["type"] as? String == "https://vand.dev/problems/locked-out")
+            #expect(fifth.body["type"] as? String == "/problems/locked-out")
             f.clock.advance(by: 600)
             let locked = try await client.login("jd123", "correct horse battery")
             #expect(locked.status == .tooManyRequests)
@@ -111,7 +111,7 @@ struct AccountRoutesTests {
             try await client.execute(uri: "/v1/me", method: .get, headers: Wire.bearer(other)) { #expect($0.status == .ok) }
             try await client.execute(uri: "/v1/me", method: .get) { response in
                 #expect(response.status == .unauthorized)
-                #expect(Wire.object(response.body)["type"] as? String == "https://vand.dev/problems/unauthorized")
+                #expect(Wire.object(response.body)["type"] as? String == "/problems/unauthorized")
             }
         }
         await f.close()
@@ -125,7 +125,8 @@ struct AccountRoutesTests {
             let laptop = try await client.token("jd123", "correct horse battery")
             try await client.execute(uri: "/v1/password", method: .post, headers: Wire.bearer(phone),
                                      body: Wire.body(["current": "wrong one here", "new": "another good passphrase"])) { response in
-                #expect(response.status == .unprocessableContent)
+                #expect(response.status == .forbidden)
+                #expect(Wire.object(response.body)["type"] as? String == "/problems/wrong-password")
                 #expect((Wire.object(response.body)["fields"] as? [[String: String]])?.first?["field"] == "current")
             }
             try await client.execute(uri: "/v1/password", method: .post, headers: Wire.bearer(phone),
@@ -147,7 +148,7 @@ struct AccountRoutesTests {
             try await client.execute(uri: "/v1/me", method: .get, headers: Wire.bearer(token)) { #expect($0.status == .unauthorized) }
             let login = try await client.login("jd123", "correct horse battery")
             #expect(login.status == .forbidden)
-            #expect(login.body["type"] as? String == "https://vand.dev/problems/account-disabled")
+            #expect(login.body["type"] as? String == "/problems/account-disabled")
         }
         await f.close()
     }
@@ -165,7 +166,7 @@ struct AccountRoutesTests {
                 #expect(response.status == .forbidden)
                 #expect(response.headers[.contentType] == "application/problem+json")
                 let problem = Wire.object(response.body)
-                #expect(problem["type"] as? String == "https://vand.dev/problems/not-eligible")
+                #expect(problem["type"] as? String == "/problems/not-eligible")
                 #expect(problem["hotline"] as? String == "607-555-0100")
                 #expect((problem["detail"] as? String)?.contains("607-555-0100") == true)
             }

@@ -46,7 +46,7 @@ struct HealthRoutesTests {
             #expect(response.status == .notFound)
             #expect(response.headers[.contentType] == "application/problem+json")
             let body = try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: Any]
-            #expect(body?["type"] as? String == "https://vand.dev/problems/not-found")
+            #expect(body?["type"] as? String == "/problems/not-found")
             #expect(body?["status"] as? Int == 404)
         }
         await database.close()

@@ -112,7 +112,7 @@ struct RideRoutesTests {
             other["pickup_at"] = "2026-11-30T18:00"
             let reused = try await client.book(token, other, key: "tap-42")
             #expect(reused.status == .unprocessableContent)
-            #expect(reused.body["type"] as? String == "https://vand.dev/problems/idempotency-key-reused")
+            #expect(reused.body["type"] as? String == "/problems/idempotency-key-reused")
         }
         #expect(try await w.rideCount() == 1)
         await w.f.close()
@@ -220,7 +220,7 @@ struct RideRoutesTests {
             #expect(try await fields(noTime) == ["pickup_at"])
             try await client.execute(uri: "/v1/rides", method: .post, headers: Wire.bearer(token), body: ByteBuffer(string: #"{"pickup": "SCL", "#)) { response in
                 #expect(response.status == .badRequest)
-                #expect(Wire.object(response.body)["type"] as? String == "https://vand.dev/problems/malformed-json")
+                #expect(Wire.object(response.body)["type"] as? String == "/problems/malformed-json")
             }
             let huge = ByteBuffer(string: #"{"note":""# + String(repeating: "x", count: 70_000) + #""}"#)
             try await client.execute(uri: "/v1/rides", method: .post, headers: Wire.bearer(token), body: huge) { response in

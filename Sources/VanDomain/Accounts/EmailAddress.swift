@@ -15,18 +15,21 @@ public struct EmailAddress: Hashable, Sendable, ValidatedString {
         let value = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         func fail(_ reason: String) -> ValidationError { ValidationError(field: field, reason: reason) }
         guard !value.isEmpty else { throw fail("is empty; give an address like \"jd123@example.edu\"") }
-        guard value.utf8.count <= Self.maxLength else {
+        // Code points, as the message says and as openapi.yaml's maxLength counts.
+        guard value.unicodeScalars.count <= Self.maxLength else {
             throw fail("must be at most \(Self.maxLength) characters long")
         }
         guard !value.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) else {
             throw fail("must not contain spaces")
         }
-        let parts = value.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= 64 else {
+        // Split by code points, not by Characters: "@" followed by a combining mark or an emoji
+        // modifier is one Character, and would hide the "@" (openapi.yaml's pattern reads code points).
+        let parts = value.unicodeScalars.split(separator: "@", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, parts[0].unicodeScalars.count <= 64 else {
             throw fail("\"\(value)\" is not an e-mail address; use one like \"jd123@example.edu\"")
         }
-        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
-        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty && !$0.hasPrefix("-") && !$0.hasSuffix("-") }) else {
+        let labels = parts[1].unicodeScalars.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2, labels.allSatisfy({ !$0.isEmpty && $0.first != "-" && $0.last != "-" }) else {
             throw fail("\"\(value)\" has no valid domain after the @; use one like \"jd123@example.edu\"")
         }
         rawValue = "\(parts[0])@\(parts[1].lowercased())"

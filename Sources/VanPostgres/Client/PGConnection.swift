@@ -113,10 +113,35 @@ public final class PGConnection: @unchecked Sendable {
     @discardableResult
     public func query(_ query: SQLQuery) throws(PGError) -> PGRows {
         try ensureUsable()
+        if query.isPrepared { return try runPrepared(query) }
         let sent = withCStringArray(query.binds) { values in
             query.types.withUnsafeBufferPointer { types in
                 PQsendQueryParams(handle, query.sql, Int32(query.binds.count), types.baseAddress, values, nil, nil, 0)
             }
+        }
+        return try consume(try awaitResult(sent: sent == 1))
+    }
+
+    /// Names of this connection's prepared statements, by parameter types and SQL text.
+    private var statements: [String: String] = [:]
+
+    /// `query` as a named prepared statement: prepared on its first run on this connection
+    /// (a new connection, e.g. after a server restart, prepares again), then only bound and run.
+    private func runPrepared(_ query: SQLQuery) throws(PGError) -> PGRows {
+        let key = "\(query.types)\u{0}\(query.sql)"
+        let name: String
+        if let known = statements[key] {
+            name = known
+        } else {
+            name = "vand_\(statements.count + 1)"
+            let sent = query.types.withUnsafeBufferPointer { types in
+                PQsendPrepare(handle, name, query.sql, Int32(query.types.count), types.baseAddress)
+            }
+            _ = try consume(try awaitResult(sent: sent == 1))
+            statements[key] = name
+        }
+        let sent = withCStringArray(query.binds) { values in
+            PQsendQueryPrepared(handle, name, Int32(query.binds.count), values, nil, nil, 0)
         }
         return try consume(try awaitResult(sent: sent == 1))
     }

@@ -15,6 +15,18 @@ public struct SQLQuery: Sendable, ExpressibleByStringInterpolation, CustomString
     public private(set) var binds: [String?]
     /// The parameter type OIDs (0 lets the server infer).
     public private(set) var types: [UInt32]
+    /// Whether ``PGConnection/query(_:)`` runs it as a named prepared statement, parsed and
+    /// planned once per connection (see ``prepared()``).
+    public private(set) var isPrepared = false
+
+    /// This statement, run as a named prepared statement on each connection: parsed and planned
+    /// once, not on every run. For statements on the hot path (a rider's session and ride reads);
+    /// their plan must not depend on the values bound, as PostgreSQL may settle on a generic plan.
+    public func prepared() -> SQLQuery {
+        var query = self
+        query.isPrepared = true
+        return query
+    }
 
     /// A statement without parameters.
     public init(stringLiteral value: String) {

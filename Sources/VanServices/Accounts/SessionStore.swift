@@ -31,7 +31,8 @@ public struct SessionStore {
     public func authenticate(digest: Data, now: Date, idleTimeout: TimeInterval) throws -> AuthenticatedSession? {
         let slid = now.addingTimeInterval(idleTimeout)
         let stale = now.addingTimeInterval(-Self.touchInterval)
-        return try connection.query("""
+        // Every authenticated request runs this: prepared once per connection (docs/load.md).
+        let query: SQLQuery = """
             WITH live AS (
                 SELECT s.token_sha256, s.net_id, s.expires_at, s.last_seen_at, r.must_change_password, r.temp_password_expires_at
                 FROM sessions s JOIN riders r ON r.net_id = s.net_id
@@ -47,7 +48,8 @@ public struct SessionStore {
             )
             SELECT live.net_id, live.must_change_password, COALESCE((SELECT expires_at FROM touched), live.expires_at) AS expires_at
             FROM live
-            """).first.map { row in
+            """
+        return try connection.query(query.prepared()).first.map { row in
             AuthenticatedSession(
                 netID: try row.decode(NetID.self, "net_id"),
                 digest: digest,

@@ -47,7 +47,8 @@ public struct RiderRides: Sendable {
                     ORDER BY r.pickup_at DESC, r.id DESC LIMIT \(limit + 1)
                     """
             }
-            return try conn.query(query).map(RideRecord.ride)
+            // A rider's app reads this most; prepared once per connection (docs/load.md).
+            return try conn.query(query.prepared()).map(RideRecord.ride)
         }
         let page = Array(rows.prefix(limit))
         let next = rows.count > limit ? page.last.map { Cursor(pickupAt: $0.pickupAt, id: $0.id).text } : nil
@@ -57,7 +58,8 @@ public struct RiderRides: Sendable {
     /// The ride `id` if `netID` owns it.
     public func find(_ id: UUID, for netID: NetID) async throws -> Ride? {
         try await pool.withConnection { conn in
-            try conn.query("\(RideRecord.select) WHERE r.id = \(id) AND r.net_id = \(netID.rawValue)").first.map(RideRecord.ride)
+            let query: SQLQuery = "\(RideRecord.select) WHERE r.id = \(id) AND r.net_id = \(netID.rawValue)"
+            return try conn.query(query.prepared()).first.map(RideRecord.ride)
         }
     }
 
@@ -135,8 +137,10 @@ struct Cursor: Sendable {
     }
 
     init(text: String) throws(ValidationError) {
-        let parts = text.split(separator: "_")
-        guard parts.count == 2, let micros = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else {
+        // Exactly what `text` writes (openapi.yaml's pattern): 1 to 16 digits, "_", a UUID.
+        let parts = text.split(separator: "_", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...16).contains(parts[0].utf8.count), parts[0].utf8.allSatisfy({ (48...57).contains($0) }),
+              let micros = Int64(parts[0]), parts[1].utf8.count == 36, let id = UUID(uuidString: String(parts[1])) else {
             throw ValidationError(field: "after", reason: "is not a cursor from a previous page")
         }
         pickupAt = Date(timeIntervalSince1970: Double(micros) / 1_000_000)

@@ -26,7 +26,7 @@ struct NotificationRoutes: Sendable {
         let netID = try Self.netID(context)
         let query = request.uri.queryParameters
         var problems: [ValidationError] = []
-        let after = Self.cursor(query["after"].map(String.init), field: "after", problems: &problems)
+        let after = Self.cursor(query["after"].map(String.init), field: "after", allowEmpty: false, problems: &problems)
         var limit = 50
         if let text = query["limit"] {
             if let value = Int(text), (1...200).contains(value) { limit = value } else { problems.append(ValidationError(field: "limit", reason: "must be 1 to 200")) }
@@ -96,9 +96,11 @@ struct NotificationRoutes: Sendable {
         return session.netID.rawValue
     }
 
-    private static func cursor(_ text: String?, field: String, problems: inout [ValidationError]) -> Int64 {
-        guard let text, !text.isEmpty else { return 0 }
-        guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
+    /// A notification id; absent is 0. Empty is 0 too for the stream (a browser's EventSource may send it), not for the list.
+    private static func cursor(_ text: String?, field: String, allowEmpty: Bool = true, problems: inout [ValidationError]) -> Int64 {
+        guard let text, !(allowEmpty && text.isEmpty) else { return 0 }
+        // Digits only, as openapi.yaml says (an integer from 0): no sign, no spaces.
+        guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }), let value = Int64(text) else {
             problems.append(ValidationError(field: field, reason: "must be a notification id (a whole number)"))
             return 0
         }

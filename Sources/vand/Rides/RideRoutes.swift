@@ -140,14 +140,16 @@ struct RideRoutes: Sendable {
         }
         guard problems.isEmpty, let scope else { throw InvalidFields(problems) }
         let page = try await rides.list(session.netID, scope: scope, now: time.now, limit: limit, after: query["after"].map(String.init))
-        return try Self.json(RideList(rides: page.rides.map { RideView($0, clock: clock) }, next: page.next), request: request, context: context)
+        let list = RideList(rides: page.rides.map { RideView($0, clock: clock) }, next: page.next)
+        return Self.jsonBytes(capacity: 600 * (list.rides.count + 1)) { list.write(to: &$0) }
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let session = try context.requireSession()
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
               let ride = try await rides.find(id, for: session.netID) else { throw Self.noSuchRide() }
-        return try Self.json(RideView(ride, clock: clock), request: request, context: context)
+        let view = RideView(ride, clock: clock)
+        return Self.jsonBytes(capacity: 1024) { view.write(to: &$0) }
     }
 
     struct CancelView: Encodable {

@@ -94,9 +94,12 @@ struct ServiceRoutes: Sendable {
     @Sendable func searchPlaces(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         let views: [PlaceView]
+        // Code points, as JSON Schema's maxLength counts them (not grapheme clusters); checked even when near wins.
+        guard (query["q"]?.unicodeScalars.count ?? 0) <= 100 else {
+            throw InvalidFields([ValidationError(field: "q", reason: "is longer than 100 characters")])
+        }
         if let near = query["near"] {
-            let parts = near.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 2, let lat = parts[0], let lon = parts[1], let point = try? Coordinate(latitude: lat, longitude: lon) else {
+            guard let point = Self.coordinate(near) else {
                 throw InvalidFields([ValidationError(field: "near", reason: "must be lat,lon such as 41.3163,-72.9224")])
             }
             views = try await places.nearest(to: point, limit: 10).map { place, meters in
@@ -104,12 +107,20 @@ struct ServiceRoutes: Sendable {
             }
         } else {
             let text = query["q"].map(String.init) ?? ""
-            guard text.count <= 100 else { throw InvalidFields([ValidationError(field: "q", reason: "is longer than 100 characters")]) }
             views = try await places.search(text).map { place in
                 PlaceView(id: place.id, name: place.name, aliases: place.aliases, lat: place.coordinate.latitude, lon: place.coordinate.longitude, distanceM: nil)
             }
         }
         return try context.responseEncoder.encode(views, from: request, context: context)
+    }
+
+    /// `lat,lon` in plain decimal degrees, exactly the `near` pattern of openapi.yaml (latitude -90…90,
+    /// longitude -180…180, no exponent, no `+`, no spaces); nil for anything else.
+    static func coordinate(_ text: Substring) -> Coordinate? {
+        guard text.wholeMatch(of: #/-?(90(\.0+)?|[1-8]?[0-9](\.[0-9]+)?),-?(180(\.0+)?|(1[0-7][0-9]|[1-9]?[0-9])(\.[0-9]+)?)/#) != nil else { return nil }
+        let parts = text.split(separator: ",")
+        guard let lat = Double(parts[0]), let lon = Double(parts[1]) else { return nil }
+        return try? Coordinate(latitude: lat, longitude: lon)
     }
 
     struct AvailabilityView: Encodable, Sendable {
@@ -126,9 +137,9 @@ struct ServiceRoutes: Sendable {
         var day: LocalDate?
         do { day = try LocalDate(query["date"].map(String.init) ?? "", field: "date") } catch { problems.append(error) }
         var wheelchair = false
-        switch query["wheelchair"].map({ $0.lowercased() }) {
-        case nil, "false", "0", "no": wheelchair = false
-        case "true", "1", "yes": wheelchair = true
+        switch query["wheelchair"] {
+        case nil, "false": wheelchair = false
+        case "true": wheelchair = true
         default: problems.append(ValidationError(field: "wheelchair", reason: "must be true or false"))
         }
         guard problems.isEmpty, let day else { throw InvalidFields(problems) }

@@ -1,0 +1,131 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import VanDomain
+import VanServices
+import VanTestSupport
+@testable import vand
+
+/// The edges of the API contract that openapi.yaml states and scripts/schemathesis fuzzes:
+/// 405 with `Allow` for a known path, problem `type`s the project owns, the strict query rules.
+@Suite("vand API contract")
+struct ContractTests {
+    /// openapi.yaml as JSON (it is written in YAML's JSON form after one comment line).
+    static func document() throws -> [String: Any] {
+        let path = try #require(OpenAPIRoute.defaultPath())
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let json = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
+        return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    }
+
+    /// The problem types the spec lists (Problem.type's enum).
+    static func documentedProblemTypes() throws -> Set<String> {
+        let schemas = try #require((try document()["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let problem = try #require(schemas["Problem"] as? [String: Any])
+        let type = try #require((problem["properties"] as? [String: Any])?["type"] as? [String: Any])
+        let choices = try #require(type["anyOf"] as? [[String: Any]])
+        return Set(choices.compactMap { $0["enum"] as? [String] }.joined())
+    }
+
+    @Test func aKnownPathWithAnotherMethodIs405WithAllow() async throws {
+        let f = try await RouterFixture()
+        try await f.application().test(.router) { client in
+            for (method, uri, allow) in [
+                (HTTPRequest.Method("TRACE")!, "/v1/rides", "GET, POST"),
+                (.delete, "/v1/rides/\(UUID())", "GET"),
+                (.put, "/v1/me", "GET, PATCH"),
+                (.get, "/v1/session", "DELETE, POST"),
+                (.head, "/healthz", "GET"),
+                (.patch, "/", "GET"),
+                (.delete, "/rides/\(UUID())/cancel", "GET, POST"),
+            ] {
+                try await client.execute(uri: uri, method: method) { response in
+                    #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
+                    #expect(response.headers[.allow] == allow, "\(method) \(uri)")
+                    #expect(response.headers[.contentType] == "application/problem+json")
+                    if method != .head {
+                        #expect(Wire.object(response.body)["type"] as? String == "/problems/method-not-allowed")
+                    }
+                }
+            }
+            // Unknown paths stay 404, and so does a known route that finds nothing.
+            try await client.execute(uri: "/v1/nothing-here", method: .post) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/v1/rides/\(UUID())/nothing", method: .get) { #expect($0.status == .notFound) }
+        }
+        await f.close()
+    }
+
+    @Test func everyProblemTypeIsRelativeAndDocumented() async throws {
+        let documented = try Self.documentedProblemTypes()
+        let now = Date()
+        var problems: [Problem] = [
+            .notFound(), .databaseUnavailable(), .internalError(), .malformedJSON(), .unauthorized(tokenGiven: true),
+            .invalidFields([ValidationError(field: "x", reason: "y")]), .methodNotAllowed(.put, allowed: [.get]),
+        ]
+        for error in [
+            AccountError.invalidCredentials, .lockedOut(until: now), .disabled, .temporaryPasswordExpired, .notAuthenticated,
+            .passwordChangeRequired, .notEligible(until: nil), .invalid([ValidationError(field: "current", reason: "wrong")]),
+            .invalid([ValidationError(field: "new", reason: "short")]),
+        ] {
+            problems.append(.account(error, hotline: nil, now: now))
+        }
+        for problem in problems {
+            #expect(problem.body.type.hasPrefix("/problems/"))
+            #expect(documented.contains(problem.body.type), "\(problem.body.type) is not listed in openapi.yaml")
+        }
+        // Every slug built anywhere in Sources/vand is listed too (each is a literal `slug: "…"`).
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/vand").standardized
+        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        var slugs = Set<String>()
+        for file in files {
+            let text = try String(contentsOfFile: sources.appendingPathComponent(file).path, encoding: .utf8)
+            for match in text.matches(of: #/slug: "([a-z-]+)"/#) { slugs.insert(String(match.1)) }
+        }
+        #expect(slugs.count > 15)
+        for slug in slugs { #expect(documented.contains("/problems/\(slug)"), "slug \(slug) is not listed in openapi.yaml") }
+    }
+
+    @Test func queryParametersAreExactlyWhatTheSpecSays() async throws {
+        let f = try await RouterFixture()
+        try await f.activeRider("jd123")
+        try await f.application().test(.router) { client in
+            let token = try await client.token("jd123", "correct horse battery")
+            for (near, status) in [("41.3163,-72.9224", HTTPResponse.Status.ok), ("90,180", .ok), ("-0.5,0", .ok),
+                                   ("1e1,2", .unprocessableContent), ("+41,-72", .unprocessableContent), ("41, -72", .unprocessableContent),
+                                   ("90.5,0", .unprocessableContent), ("041,0", .unprocessableContent), ("nan,0", .unprocessableContent)] {
+                let query = near.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: ".-,")))!
+                try await client.execute(uri: "/v1/places?near=\(query)", method: .get) { #expect($0.status == status, "near=\(near)") }
+            }
+            for (after, status) in [("1764000000000000_\(UUID().uuidString.lowercased())", HTTPResponse.Status.ok),
+                                    ("_1_\(UUID())", .unprocessableContent), ("+1_\(UUID())", .unprocessableContent),
+                                    ("12345678901234567_\(UUID())", .unprocessableContent), ("1_x", .unprocessableContent)] {
+                try await client.execute(uri: "/v1/rides?after=\(after)", method: .get, headers: Wire.bearer(token)) {
+                    #expect($0.status == status, "after=\(after)")
+                }
+            }
+            for (wheelchair, status) in [("true", HTTPResponse.Status.ok), ("false", .ok), ("yes", .unprocessableContent), ("1", .unprocessableContent)] {
+                let today = LocalDate(containing: f.clock.now, in: f.configuration.timeZone)
+                try await client.execute(uri: "/v1/availability?date=\(today)&wheelchair=\(wheelchair)", method: .get) {
+                    #expect($0.status == status, "wheelchair=\(wheelchair)")
+                }
+            }
+        }
+        await f.close()
+    }
+
+    @Test func bodiesThatAreNotJSONAre400OnEveryAccountRoute() async throws {
+        let f = try await RouterFixture()
+        try await f.activeRider("jd123")
+        try await f.application().test(.router) { client in
+            let token = try await client.token("jd123", "correct horse battery")
+            for (method, uri) in [(HTTPRequest.Method.patch, "/v1/me"), (.post, "/v1/password"), (.post, "/v1/session")] {
+                try await client.execute(uri: uri, method: method, headers: Wire.bearer(token), body: ByteBuffer(string: "not json")) { response in
+                    #expect(response.status == .badRequest, "\(method) \(uri)")
+                    #expect(Wire.object(response.body)["type"] as? String == "/problems/malformed-json")
+                }
+            }
+        }
+        await f.close()
+    }
+}
