@@ -30,7 +30,7 @@ struct ManifestCommand: AsyncParsableCommand {
                     return text
                 }
                 let rider = [stop.riderName ?? r.netID.rawValue, stop.riderPhone].compactMap { $0 }.joined(separator: ", ")
-                print("\(index + 1). \(clock.display(r.pickupAt, withDay: false))\(r.status == .pending ? " *" : "")  \(rider)")
+                print("\(index + 1). \(clock.display(r.pickupAt, withDay: false))\(r.status == .pending ? " *" : "")  \(r.ref.rawValue)  \(rider)")
                 if let deadhead = stop.deadheadMinutes { print("   drive from last drop-off: ~\(deadhead) min") }
                 print("   pick up:  \(place(r.pickup))")
                 print("   drop off: \(place(r.dropoff))  (~\(clock.display(r.estimatedDropoffAt, withDay: false)))")

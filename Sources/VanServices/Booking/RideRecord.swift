@@ -14,7 +14,7 @@ enum RideRecord {
         SELECT r.id, r.net_id, r.kind, r.pickup_address, r.pickup_lat, r.pickup_lon, r.pickup_place_id, pp.name,
                r.dropoff_address, r.dropoff_lat, r.dropoff_lon, r.dropoff_place_id, dp.name,
                r.requested_at, r.pickup_at, r.estimated_dropoff_at, r.needs_wheelchair, r.companions, r.status,
-               r.van_id, r.note, r.reason, r.series_id, r.created_at, r.updated_at, v.name
+               r.van_id, r.note, r.reason, r.series_id, r.created_at, r.updated_at, v.name, r.ref
         """
 
     /// The places' and van's names for a ride aliased `r`.
@@ -36,7 +36,7 @@ enum RideRecord {
             throw PGError(kind: .decoding, message: "ride has an unknown kind or status")
         }
         return Ride(
-            id: try row.decode(at: 0), netID: try NetID(try row.decode(String.self, at: 1)), kind: kind,
+            id: try row.decode(at: 0), ref: try RideRef(validating: try row.decode(String.self, at: 26)), netID: try NetID(try row.decode(String.self, at: 1)), kind: kind,
             pickup: try endpoint(3), dropoff: try endpoint(8),
             requestedAt: try row.decode(at: 13), pickupAt: try row.decode(at: 14), estimatedDropoffAt: try row.decode(at: 15),
             needsWheelchair: try row.decode(at: 16), companions: try row.decode(at: 17), status: status,
