@@ -34,6 +34,7 @@ func buildRouter(
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestObservation(metrics: metrics))
     router.add(middleware: ErrorResponder(hotline: configuration.hotline, clock: clock))
+    router.add(middleware: ClientAddressing(proxies: configuration.trustedProxies))
     HealthRoutes(database: database).register(on: router)
     MetricsRoute(metrics: metrics, pool: database.pool, reminderLead: configuration.events.reminderLead).register(on: router)
     // Booking routes take the same `riderAuth`: .authenticator(), then POST /v1/rides checks the whitelist.

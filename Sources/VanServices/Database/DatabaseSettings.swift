@@ -28,17 +28,11 @@ public struct DatabaseSettings: Sendable {
 
     /// Reads the settings; a bad value is an error naming the variable.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingError) -> DatabaseSettings {
-        var poolSize = 8
-        if let text = environment["VAND_DB_POOL_SIZE"], !text.isEmpty {
-            guard let value = Int(text), (1...200).contains(value) else {
-                throw SettingError(variable: "VAND_DB_POOL_SIZE", value: text, expected: "a whole number from 1 to 200")
-            }
-            poolSize = value
-        }
-        if let url = environment["DATABASE_URL"], !url.isEmpty {
+        let poolSize = try SettingSpec.poolSize.integer(environment)
+        if let url = SettingSpec.databaseURL.text(environment) {
             let configuration = PGConfiguration(connectionString: url)
             do { try configuration.validate() } catch {
-                throw SettingError(variable: "DATABASE_URL", value: nil, expected: "a postgresql:// URI or key=value string (\(error.message))")
+                throw SettingSpec.databaseURL.error(nil, expected: "a postgresql:// URI or key=value string (\(error.message))")
             }
             return DatabaseSettings(target: .server(url), poolSize: poolSize)
         }
@@ -46,27 +40,5 @@ public struct DatabaseSettings: Sendable {
             return DatabaseSettings(target: .server(""), poolSize: poolSize)
         }
         return DatabaseSettings(target: .embedded(directory: EmbeddedPostgres.defaultDirectory(environment: environment)), poolSize: poolSize)
-    }
-}
-
-/// A setting from the environment that cannot be used.
-public struct SettingError: Error, CustomStringConvertible, Sendable {
-    /// The environment variable.
-    public let variable: String
-    /// The value given (nil when it must not be shown, e.g. it may hold a password).
-    public let value: String?
-    /// What would have been accepted.
-    public let expected: String
-
-    /// Creates an error.
-    public init(variable: String, value: String?, expected: String) {
-        self.variable = variable
-        self.value = value
-        self.expected = expected
-    }
-
-    public var description: String {
-        if let value { return "\(variable)=\(value) is not valid: expected \(expected)" }
-        return "\(variable) is not valid: expected \(expected)"
     }
 }
