@@ -4,6 +4,8 @@ import Foundation
 public struct Ride: Hashable, Sendable, Codable {
     /// Stable identity, also the public id in the API.
     public var id: UUID
+    /// The short reference people say and type (`K7M-3QX`), unique like the id.
+    public var ref: RideRef
     /// Who booked it.
     public var netID: NetID
     /// On-demand or scheduled ahead.
@@ -46,6 +48,7 @@ public struct Ride: Hashable, Sendable, Codable {
     /// Creates a ride; a new booking is normally `pending` with no van yet.
     public init(
         id: UUID,
+        ref: RideRef,
         netID: NetID,
         kind: RideKind,
         pickup: RideEndpoint,
@@ -67,6 +70,7 @@ public struct Ride: Hashable, Sendable, Codable {
         updatedAt: Date
     ) {
         self.id = id
+        self.ref = ref
         self.netID = netID
         self.kind = kind
         self.pickup = pickup

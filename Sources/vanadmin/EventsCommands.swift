@@ -33,7 +33,7 @@ struct EventsFailed: AsyncParsableCommand {
             let zone = try serviceTimeZone()
             printTable(["EVENT", "KIND", "RIDE", "ATTEMPTS", "STATE", "LAST ERROR"], failed.map { item in
                 let state = item.parkedAt.map { "parked \(format($0, zone))" } ?? item.nextAttemptAt.map { "retry \(format($0, zone))" } ?? "due"
-                return ["\(item.eventID)", item.kind, item.rideID.uuidString.lowercased(), "\(item.attempts)", state, item.lastError ?? ""]
+                return ["\(item.eventID)", item.kind, item.rideRef ?? item.rideID.uuidString.lowercased(), "\(item.attempts)", state, item.lastError ?? ""]
             })
         }
     }

@@ -29,7 +29,7 @@ struct ManifestCommand: AsyncParsableCommand {
                 if let c = end.coordinate { place += String(format: " [%.5f, %.5f]", c.latitude, c.longitude) }
                 let rider = [stop.riderName ?? r.netID.rawValue, stop.riderPhone].compactMap { $0 }.joined(separator: ", ")
                 let verb = stop.action == .pickup ? "PICK UP " : "DROP OFF"
-                print("\(index + 1). \(clock.display(stop.at, withDay: false))  \(verb)  \(rider)\(r.status == .pending ? " *" : "")")
+                print("\(index + 1). \(clock.display(stop.at, withDay: false))  \(verb)  \(r.ref.rawValue)  \(rider)\(r.status == .pending ? " *" : "")")
                 print("   at:       \(place)")
                 if let drive = stop.driveMinutes { print("   drive from last stop: ~\(drive) min") }
                 var needs: [String] = []

@@ -1,4 +1,5 @@
 import Foundation
+import VanServices
 
 /// Prints rows as an aligned text table for people.
 func printTable(_ header: [String], _ rows: [[String]]) {
@@ -33,7 +34,5 @@ func actorName(_ explicit: String?) -> String {
 
 /// The service time zone, as `vand` reads it.
 func serviceTimeZone() throws -> TimeZone {
-    let name = ProcessInfo.processInfo.environment["VAND_TIMEZONE"].flatMap { $0.isEmpty ? nil : $0 } ?? "America/New_York"
-    guard let zone = TimeZone(identifier: name) else { throw CLIError("VAND_TIMEZONE=\(name) is not a known time zone") }
-    return zone
+    do throws(SettingError) { return try SettingSpec.serviceTimeZone(ProcessInfo.processInfo.environment) } catch { throw CLIError(error.description) }
 }

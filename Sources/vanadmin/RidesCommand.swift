@@ -8,7 +8,10 @@ struct RidesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rides",
         abstract: "List, show, approve, reject, re-time, cancel and close rides.",
-        discussion: "A ride is named by its id or the first 8 characters of it (as `rides list` shows).",
+        discussion: """
+            A ride is named by its reference (REF in `rides list`, e.g. K7M-3QX; case and the dash \
+            do not matter), its full id, or a prefix of the id that no other ride has.
+            """,
         subcommands: [List.self, Show.self, Approve.self, Reject.self, Cancel.self, Move.self, Complete.self, NoShow.self]
     )
 
@@ -35,21 +38,21 @@ struct RidesCommand: AsyncParsableCommand {
                 let listings = try await RideQueries(pool: db.pool).list(status: parsedStatus, day: day, van: van, rider: netID, timeZone: clock.timeZone)
                 if json { return try printJSON(listings) }
                 let now = adminClock.now
-                printTable(["", "ID", "PICKUP", "RIDER", "FROM → TO", "WC", "VAN", "STATUS", "ASKED"], listings.map { l in
-                    [l.ride.status == .pending ? "*" : "", String(l.ride.id.uuidString.lowercased().prefix(8)), clock.display(l.ride.pickupAt),
+                printTable(["", "REF", "PICKUP", "RIDER", "FROM → TO", "WC", "VAN", "STATUS", "ASKED"], listings.map { l in
+                    [l.ride.status == .pending ? "*" : "", l.ride.ref.rawValue, clock.display(l.ride.pickupAt),
                      l.ride.netID.rawValue + (l.riderName.map { " (\($0))" } ?? ""),
                      "\(l.ride.pickup.displayName) → \(l.ride.dropoff.displayName)", l.ride.needsWheelchair ? "yes" : "",
                      l.vanName ?? "", l.ride.status.rawValue, DispatchContext.age(of: l.ride.requestedAt, now: now)]
                 })
                 let pending = listings.filter { $0.ride.status == .pending }.count
-                if pending > 0 { print("\n\(pending) pending: approve with `vanadmin rides approve ID` or `rides approve --all-feasible`") }
+                if pending > 0 { print("\n\(pending) pending: approve with `vanadmin rides approve REF` or `rides approve --all-feasible`") }
             }
         }
     }
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Everything about a ride and its history.")
-        @Argument(help: "Ride id or its first 8 characters.") var id: String
+        @Argument(help: "The ride: its reference (K7M-3QX), id, or a unique id prefix.") var id: String
         @Flag(help: "JSON for scripts.") var json = false
 
         func run() async throws {
@@ -68,7 +71,7 @@ struct RidesCommand: AsyncParsableCommand {
                     return parts.joined(separator: " — ")
                 }
                 printTable(["FIELD", "VALUE"], [
-                    ["id", r.id.uuidString.lowercased()], ["status", r.status.rawValue], ["kind", r.kind.rawValue],
+                    ["ref", r.ref.rawValue], ["id", r.id.uuidString.lowercased()], ["status", r.status.rawValue], ["kind", r.kind.rawValue],
                     ["rider", r.netID.rawValue + (listing.riderName.map { " (\($0))" } ?? "") + (listing.riderPhone.map { ", \($0)" } ?? "")],
                     ["pickup", clock.display(r.pickupAt) + " at " + place(r.pickup)],
                     ["drop-off", "~" + clock.display(r.estimatedDropoffAt, withDay: false) + " at " + place(r.dropoff)],
@@ -87,7 +90,7 @@ struct RidesCommand: AsyncParsableCommand {
             abstract: "Approve a pending ride (re-checked against the schedule), or every one that still fits.",
             discussion: "--at and --van change the time or van, checked like a booking; if it does not fit, nothing changes and other times are offered."
         )
-        @Argument(help: "Ride id or its first 8 characters.") var id: String?
+        @Argument(help: "The ride: its reference (K7M-3QX), id, or a unique id prefix.") var id: String?
         @Option(help: "New pickup time: 15:30 (same day), or 2026-11-23 15:30.") var at: String?
         @Option(help: "Put the ride on this van.") var van: String?
         @Flag(help: "Approve every pending ride that still fits, in request order.") var allFeasible = false
@@ -124,7 +127,7 @@ struct RidesCommand: AsyncParsableCommand {
 
     struct Reject: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Reject a pending ride; the rider sees the reason.")
-        @Argument(help: "Ride id or its first 8 characters.") var id: String
+        @Argument(help: "The ride: its reference (K7M-3QX), id, or a unique id prefix.") var id: String
         @Option(help: "Why (required).") var reason: String
         @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
 
@@ -135,7 +138,7 @@ struct RidesCommand: AsyncParsableCommand {
 
     struct Cancel: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Cancel a ride on the service's side (e.g. a van broke down).")
-        @Argument(help: "Ride id or its first 8 characters.") var id: String
+        @Argument(help: "The ride: its reference (K7M-3QX), id, or a unique id prefix.") var id: String
         @Option(help: "Why (required; the rider sees it).") var reason: String
         @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
 
@@ -146,7 +149,7 @@ struct RidesCommand: AsyncParsableCommand {
 
     struct Move: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Re-time a ride or put it on another van (checked like a booking).")
-        @Argument(help: "Ride id or its first 8 characters.") var id: String
+        @Argument(help: "The ride: its reference (K7M-3QX), id, or a unique id prefix.") var id: String
         @Option(help: "New pickup time: 15:30 (same day), or 2026-11-23 15:30.") var at: String?
         @Option(help: "Put the ride on this van.") var van: String?
         @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
@@ -170,7 +173,7 @@ struct RidesCommand: AsyncParsableCommand {
 
     struct Complete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Mark an approved ride completed (after its pickup time).")
-        @Argument(help: "Ride id or its first 8 characters.") var id: String
+        @Argument(help: "The ride: its reference (K7M-3QX), id, or a unique id prefix.") var id: String
         @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
 
         func run() async throws {
@@ -180,7 +183,7 @@ struct RidesCommand: AsyncParsableCommand {
 
     struct NoShow: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "no-show", abstract: "Mark an approved ride a no-show (after its pickup time).")
-        @Argument(help: "Ride id or its first 8 characters.") var id: String
+        @Argument(help: "The ride: its reference (K7M-3QX), id, or a unique id prefix.") var id: String
         @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
 
         func run() async throws {
@@ -221,9 +224,9 @@ enum DispatchContext {
         }
     }
 
-    /// `3f2a9c1e Mon Nov 23, 3:00 PM jd123 SCL → Davenport (Van 1)`.
+    /// `K7M-3QX Mon Nov 23, 3:00 PM jd123 SCL → Davenport`.
     static func line(_ ride: Ride, _ clock: ServiceTime) -> String {
-        "\(ride.id.uuidString.lowercased().prefix(8)) \(clock.display(ride.pickupAt)) \(ride.netID.rawValue) \(ride.pickup.displayName) → \(ride.dropoff.displayName)"
+        "\(ride.ref.rawValue) \(clock.display(ride.pickupAt)) \(ride.netID.rawValue) \(ride.pickup.displayName) → \(ride.dropoff.displayName)"
     }
 
     /// `12 min`, `3 h`, `2 d` since the request.

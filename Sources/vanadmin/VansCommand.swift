@@ -72,7 +72,7 @@ struct VansCommand: AsyncParsableCommand {
                 print("retired \(name)")
                 if !rides.isEmpty {
                     print("\(rides.count) upcoming rides still on \(name); move them with `vanadmin rides move`:")
-                    for id in rides { print("  \(id.uuidString.lowercased())") }
+                    for ref in rides { print("  \(ref)") }
                 }
             }
         }

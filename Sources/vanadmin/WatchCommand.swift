@@ -69,10 +69,10 @@ private func emit(_ line: String) {
 
 /// How `vanadmin watch` prints an event.
 enum WatchLine {
-    /// `#42 14:45:02 approved ride 1b2c… ann1 SCL → Davenport Mon Nov 30, 3:00 PM Van 1 (by dispatcher)`.
+    /// `#42 14:45:02 approved ride K7M-3QX ann1 SCL → Davenport Mon Nov 30, 3:00 PM Van 1 (by dispatcher)`.
     static func text(_ event: RideEvent, zone: TimeZone) -> String {
         let details = event.details
-        var parts = ["#\(event.id)", clock(event.createdAt, zone), event.kind, "ride \(event.rideID.uuidString.lowercased().prefix(8))"]
+        var parts = ["#\(event.id)", clock(event.createdAt, zone), event.kind, "ride \(details.ref ?? String(event.rideID.uuidString.lowercased().prefix(8)))"]
         if let netID = event.netID { parts.append(netID) }
         parts.append("\(details.pickupShort ?? "?") → \(details.dropoffShort ?? "?")")
         if let pickup = details.pickupAt { parts.append(format(pickup, zone)) }

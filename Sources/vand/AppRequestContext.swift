@@ -8,9 +8,14 @@ struct AppRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The verified session, or nil on routes that need no login.
     var session: AuthenticatedSession?
+    /// The connection's peer address (nil in in-process tests).
+    let peer: String?
+    /// The client for sign-in throttling: the peer, or whom a trusted proxy forwarded for (``ClientAddressing``).
+    var client: ClientAddress = .unknown
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        peer = source.channel.remoteAddress?.ipAddress
     }
 
     /// The API's one encoder (``APIJSON/encoder``).

@@ -55,6 +55,7 @@ func buildRouter(
     router.add(middleware: RequestObservation(metrics: metrics))
     let routeMethods = RouteMethods()
     router.add(middleware: ErrorResponder(hotline: configuration.hotline, clock: clock, routeMethods: routeMethods))
+    router.add(middleware: ClientAddressing(proxies: configuration.trustedProxies))
     HealthRoutes(database: database).register(on: router)
     if configuration.metricsAddress == nil {
         MetricsRoute(metrics: metrics, pool: database.pool, reminderLead: configuration.events.reminderLead).register(on: router)

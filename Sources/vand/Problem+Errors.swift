@@ -69,13 +69,13 @@ extension Problem {
         switch error {
         case .invalidCredentials:
             return Problem(status: .unauthorized, slug: "invalid-credentials", title: "Wrong net ID or password",
-                           detail: "The net ID or the password is wrong. Check both and try again; after 5 failed tries the net ID is locked for 15 minutes.",
+                           detail: "The net ID or the password is wrong. Check both and try again; after 5 failed tries from one address, sign-in waits a minute, then longer.",
                            headers: [.wwwAuthenticate: #"Bearer realm="vand""#])
         case .lockedOut(let until):
             let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
             let minutes = (seconds + 59) / 60
             return Problem(status: .tooManyRequests, slug: "locked-out", title: "Too many failed logins",
-                           detail: "Too many failed logins for this net ID. Try again in \(minutes) minute\(minutes == 1 ? "" : "s"), or \(call) to reset your password.",
+                           detail: "Too many failed logins from this address. Try again in \(minutes) minute\(minutes == 1 ? "" : "s"), or \(call) to reset your password.",
                            headers: [.retryAfter: String(seconds)], extensions: extras)
         case .disabled:
             return Problem(status: .forbidden, slug: "account-disabled", title: "Account disabled",

@@ -19,17 +19,27 @@ struct Worker: AsyncParsableCommand {
 }
 
 
-/// Reads the environment (a bad setting is a usage error) and makes the process logger.
-func startupConfiguration() throws -> (AppConfiguration, Logger) {
+/// Exit status for a bad setting: EX_CONFIG from sysexits.h. The units say
+/// `RestartPreventExitStatus=78`, so systemd does not restart into the same mistake.
+let configurationErrorExitStatus: Int32 = 78
+
+/// Reads the environment and makes the process logger. A bad setting is one line on stderr
+/// and exit status 78; an unknown `VAND_*` variable (a typo, a renamed setting) is a warning.
+func startupConfiguration(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (AppConfiguration, Logger) {
     let configuration: AppConfiguration
     do {
-        configuration = try AppConfiguration.fromEnvironment()
+        configuration = try AppConfiguration.fromEnvironment(environment)
     } catch {
-        throw ValidationError("\(error)")
+        FileHandle.standardError.write(Data("vand: \(error)\n".utf8))
+        throw ExitCode(configurationErrorExitStatus)
     }
     bootstrapLogging(level: configuration.logLevel)
     var logger = Logger(label: "vand")
     logger.logLevel = configuration.logLevel
+    for unknown in SettingSpec.unknown(in: environment) {
+        let hint = unknown.suggestion.map { "; did you mean \($0)?" } ?? "; `vand --help` lists every setting"
+        logger.warning("\(unknown.name) is not a vand setting and is ignored\(hint)")
+    }
     return (configuration, logger)
 }
 

@@ -33,9 +33,9 @@ struct AccountFixture {
     func activeRider(_ netID: String, password: String = "correct horse battery") async throws -> String {
         let id = try NetID(netID)
         let invitation = try await riders.invite(id, actor: "test")
-        let login = try await accounts.login(netID: netID, password: invitation.temporaryPassword)
+        let login = try await accounts.login(netID: netID, password: invitation.temporaryPassword, from: .unknown)
         let session = try await accounts.authenticate(token: login.token.rawValue)
-        try await accounts.changePassword(session, current: invitation.temporaryPassword, new: password)
+        try await accounts.changePassword(session, current: invitation.temporaryPassword, new: password, from: .unknown)
         return login.token.rawValue
     }
 

@@ -13,7 +13,7 @@ struct AccountServiceTests {
         let invitation = try await f.riders.invite(jd, actor: "alice")
         #expect(invitation.expiresAt == f.clock.now.addingTimeInterval(7 * 86_400))
 
-        let login = try await f.accounts.login(netID: "JD123", password: invitation.temporaryPassword)
+        let login = try await f.accounts.login(netID: "JD123", password: invitation.temporaryPassword, from: .unknown)
         #expect(login.mustChangePassword)
         #expect(login.expiresAt == invitation.expiresAt)  // capped by the temporary password's end
         let session = try await f.accounts.authenticate(token: login.token.rawValue)
@@ -21,20 +21,20 @@ struct AccountServiceTests {
 
         // The new password must follow the rules and differ from the temporary one.
         let weak = await #expect(throws: AccountError.self) {
-            try await f.accounts.changePassword(session, current: invitation.temporaryPassword, new: "jd123")
+            try await f.accounts.changePassword(session, current: invitation.temporaryPassword, new: "jd123", from: .unknown)
         }
         guard case .invalid(let problems) = weak else { Issue.record("expected a validation error, got \(String(describing: weak))"); return }
         #expect(problems.map(\.field) == ["new"])
         await #expect(throws: AccountError.self) {
-            try await f.accounts.changePassword(session, current: invitation.temporaryPassword, new: invitation.temporaryPassword)
+            try await f.accounts.changePassword(session, current: invitation.temporaryPassword, new: invitation.temporaryPassword, from: .unknown)
         }
-        try await f.accounts.changePassword(session, current: invitation.temporaryPassword, new: "correct horse battery")
+        try await f.accounts.changePassword(session, current: invitation.temporaryPassword, new: "correct horse battery", from: .unknown)
         let after = try await f.accounts.authenticate(token: login.token.rawValue)
         #expect(!after.mustChangePassword)
         #expect(after.expiresAt == f.clock.now.addingTimeInterval(30 * 86_400))
 
-        await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: invitation.temporaryPassword) }
-        _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery")
+        await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: invitation.temporaryPassword, from: .unknown) }
+        _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: .unknown)
         await #expect(throws: AccountError.riderExists(jd)) { try await f.riders.invite(jd, actor: "alice") }
         await f.close()
     }
@@ -42,61 +42,117 @@ struct AccountServiceTests {
     @Test func temporaryPasswordsExpire() async throws {
         let f = try await AccountFixture()
         let invitation = try await f.riders.invite(try NetID("jd123"), actor: "alice")
-        let early = try await f.accounts.login(netID: "jd123", password: invitation.temporaryPassword)
+        let early = try await f.accounts.login(netID: "jd123", password: invitation.temporaryPassword, from: .unknown)
         f.clock.advance(by: 7 * 86_400 - 1)
         _ = try await f.accounts.authenticate(token: early.token.rawValue)
         f.clock.advance(by: 1)
         // The password and the session it opened both end.
-        await #expect(throws: AccountError.temporaryPasswordExpired) { try await f.accounts.login(netID: "jd123", password: invitation.temporaryPassword) }
+        await #expect(throws: AccountError.temporaryPasswordExpired) { try await f.accounts.login(netID: "jd123", password: invitation.temporaryPassword, from: .unknown) }
         await #expect(throws: AccountError.notAuthenticated) { try await f.accounts.authenticate(token: early.token.rawValue) }
         // A wrong password still gets the generic answer: expiry is only revealed to the right password.
-        await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: "not the password") }
+        await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: "not the password", from: .unknown) }
 
         let reset = try await f.riders.resetPassword(try NetID("jd123"), actor: "bob")
-        let login = try await f.accounts.login(netID: "jd123", password: reset.temporaryPassword)
+        let login = try await f.accounts.login(netID: "jd123", password: reset.temporaryPassword, from: .unknown)
         #expect(login.mustChangePassword)
         await f.close()
     }
 
-    @Test func fiveFailuresLockTheNetIDForFifteenMinutes() async throws {
+    static let riderPhone = ClientAddress("198.51.100.7")
+    static let attacker = ClientAddress("203.0.113.66")
+
+    /// The attack issue 16 found: five guesses from anywhere locked the rider out. Now the
+    /// guesser's address backs off ever longer, and the rider, from their own, signs in.
+    @Test func aGuesserElsewhereCannotLockTheRiderOut() async throws {
         let f = try await AccountFixture()
         _ = try await f.activeRider("jd123")
         for attempt in 1...4 {
-            await #expect(throws: AccountError.invalidCredentials, "attempt \(attempt)") { try await f.accounts.login(netID: "jd123", password: "wrong password \(attempt)") }
-            f.clock.advance(by: 60)
+            await #expect(throws: AccountError.invalidCredentials, "attempt \(attempt)") { try await f.accounts.login(netID: "jd123", password: "guess \(attempt)", from: Self.attacker) }
         }
-        let lockedAt = f.clock.now
-        await #expect(throws: AccountError.lockedOut(until: lockedAt.addingTimeInterval(900))) { try await f.accounts.login(netID: "jd123", password: "wrong again") }
-        // Even the right password is refused while locked.
-        f.clock.advance(by: 899)
-        await #expect(throws: AccountError.lockedOut(until: lockedAt.addingTimeInterval(900))) { try await f.accounts.login(netID: "jd123", password: "correct horse battery") }
-        f.clock.advance(by: 1)
-        _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery")
+        await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(60))) { try await f.accounts.login(netID: "jd123", password: "guess 5", from: Self.attacker) }
+        // Blocked means refused before bcrypt, even the right password: the guesser learns nothing.
+        await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(60))) { try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: Self.attacker) }
+        // The rider, from their phone, at once.
+        _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: Self.riderPhone)
+        // Each further guess doubles the wait: 2, 4, 8, then 15 minutes at most.
+        for expected in [120.0, 240, 480, 900, 900] {
+            f.clock.advance(by: 15 * 60)
+            await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(expected))) { try await f.accounts.login(netID: "jd123", password: "guess", from: Self.attacker) }
+        }
+        _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: Self.riderPhone)
+        // An hour without failures forgets the guesser's key.
+        f.clock.advance(by: 3_600)
+        await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: "guess", from: Self.attacker) }
         await f.close()
     }
 
-    @Test func failuresOlderThanTheWindowDoNotCount() async throws {
+    /// An honest rider: a few typos, then the right password; the slate is clean afterwards.
+    @Test func aFewTyposThenSuccessStartAfresh() async throws {
         let f = try await AccountFixture()
         _ = try await f.activeRider("jd123")
         for _ in 1...4 {
-            await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: "wrong password") }
-            f.clock.advance(by: 5 * 60)  // 0, 5, 10, 15 minutes
+            await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: "correct horse batery", from: Self.riderPhone) }
         }
-        // At 20 minutes only the failures at 10 and 15 (and this one) are within 15 minutes.
-        await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: "wrong password") }
-        _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery")
+        _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: Self.riderPhone)
+        // Four more typos later do not block: success forgot the earlier ones.
+        for _ in 1...4 {
+            await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: "correct horse batery", from: Self.riderPhone) }
+        }
+        _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: Self.riderPhone)
+        // Five typos: a minute's wait, then in.
+        for _ in 1...4 { _ = try? await f.accounts.login(netID: "jd123", password: "typo", from: Self.riderPhone) }
+        await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(60))) { try await f.accounts.login(netID: "jd123", password: "typo", from: Self.riderPhone) }
+        f.clock.advance(by: 60)
+        _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: Self.riderPhone)
         await f.close()
     }
 
-    @Test func unknownNetIDsAnswerLikeWrongPasswordsAndLockAlike() async throws {
+    /// One address guessing across many net IDs is slowed down as a whole; signing in to
+    /// one's own account from it does not buy more guesses.
+    @Test func oneAddressSprayingAccountsIsThrottled() async throws {
+        let f = try await AccountFixture()
+        _ = try await f.activeRider("mallory1")
+        for index in 1...29 {
+            await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "victim\(index)", password: "Password1!", from: Self.attacker) }
+            if index == 15 { _ = try await f.accounts.login(netID: "mallory1", password: "correct horse battery", from: Self.attacker) }
+        }
+        await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(60))) { try await f.accounts.login(netID: "victim30", password: "Password1!", from: Self.attacker) }
+        await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(60))) { try await f.accounts.login(netID: "victim31", password: "Password1!", from: Self.attacker) }
+        // Other addresses are untouched.
+        await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "victim31", password: "Password1!", from: Self.riderPhone) }
+        await f.close()
+    }
+
+    @Test func unknownNetIDsAnswerLikeWrongPasswordsAndBlockAlike() async throws {
         let f = try await AccountFixture()
         _ = try await f.activeRider("jd123")
         for _ in 1...4 {
-            await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "nobody1", password: "whatever pass") }
+            await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "nobody1", password: "whatever pass", from: Self.attacker) }
         }
-        await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(900))) {
-            try await f.accounts.login(netID: "nobody1", password: "whatever pass")
+        await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(60))) {
+            try await f.accounts.login(netID: "nobody1", password: "whatever pass", from: Self.attacker)
         }
+        await f.close()
+    }
+
+    /// The count is the database's: 40 wrong passwords at once from one address (half for
+    /// one net ID) are all counted, however they interleave: no lost update lets one escape.
+    @Test func concurrentFailuresAreAllCounted() async throws {
+        var settings = AccountFixture.testSettings
+        settings.throttle.perAccountAndAddress.blockingFailure = 1_000
+        settings.throttle.perAddress.blockingFailure = 1_000
+        let f = try await AccountFixture(settings: settings)
+        _ = try await f.activeRider("jd123")
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<40 {
+                group.addTask { _ = try? await f.accounts.login(netID: index % 2 == 0 ? "jd123" : "ghost\(index)", password: "wrong", from: Self.attacker) }
+            }
+        }
+        let counts = try await f.database.pool.withConnection { conn in
+            try conn.query("SELECT net_id, failures FROM login_throttle WHERE address = \(Self.attacker.rawValue) AND net_id IN ('', 'jd123') ORDER BY net_id")
+                .map { try $0.decode(Int.self, at: 1) }
+        }
+        #expect(counts == [40, 20])
         await f.close()
     }
 
@@ -106,16 +162,16 @@ struct AccountServiceTests {
         let f = try await AccountFixture(settings: settings)
         _ = try await f.activeRider("jd123")
         _ = try await f.activeRider("ab123")
-        // Warm up, then alternate; each net ID stays under the lockout.
-        _ = try? await f.accounts.login(netID: "zz999", password: "x")
+        // Warm up, then alternate; each net ID stays under the throttle.
+        _ = try? await f.accounts.login(netID: "zz999", password: "x", from: .unknown)
         var unknown: [Duration] = []
         var wrong: [Duration] = []
         let clock = ContinuousClock()
         for round in 0..<4 {
             let ghost = "ghost\(round)"
             let real = round % 2 == 0 ? "jd123" : "ab123"
-            unknown.append(await clock.measure { _ = try? await f.accounts.login(netID: ghost, password: "wrong password") })
-            wrong.append(await clock.measure { _ = try? await f.accounts.login(netID: real, password: "wrong password") })
+            unknown.append(await clock.measure { _ = try? await f.accounts.login(netID: ghost, password: "wrong password", from: .unknown) })
+            wrong.append(await clock.measure { _ = try? await f.accounts.login(netID: real, password: "wrong password", from: .unknown) })
         }
         let medianUnknown = unknown.sorted()[unknown.count / 2]
         let medianWrong = wrong.sorted()[wrong.count / 2]
@@ -128,15 +184,15 @@ struct AccountServiceTests {
     @Test func disabledRidersCannotLogInAndLoseTheirSessions() async throws {
         let f = try await AccountFixture()
         let token = try await f.activeRider("jd123")
-        let second = try await f.accounts.login(netID: "jd123", password: "correct horse battery")
+        let second = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: .unknown)
         let jd = try NetID("jd123")
         #expect(try await f.riders.disable(jd, reason: "moved away", actor: "alice") == 2)
         await #expect(throws: AccountError.notAuthenticated) { try await f.accounts.authenticate(token: token) }
         await #expect(throws: AccountError.notAuthenticated) { try await f.accounts.authenticate(token: second.token.rawValue) }
-        await #expect(throws: AccountError.disabled) { try await f.accounts.login(netID: "jd123", password: "correct horse battery") }
-        await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: "wrong password") }
+        await #expect(throws: AccountError.disabled) { try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: .unknown) }
+        await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: "wrong password", from: .unknown) }
         try await f.riders.enable(jd, actor: "alice")
-        _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery")
+        _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: .unknown)
         await #expect(throws: AccountError.noSuchRider(try NetID("nobody"))) { try await f.riders.disable(try NetID("nobody"), actor: "alice") }
         let actions = try await f.audit().map { "\($0.actor) \($0.action) \($0.subject ?? "")" }
         #expect(actions.contains("alice rider.disable jd123"))
@@ -147,17 +203,17 @@ struct AccountServiceTests {
     @Test func logoutAndPasswordChangeRevokeSessions() async throws {
         let f = try await AccountFixture()
         let first = try await f.activeRider("jd123")
-        let second = try await f.accounts.login(netID: "jd123", password: "correct horse battery").token.rawValue
-        let third = try await f.accounts.login(netID: "jd123", password: "correct horse battery").token.rawValue
+        let second = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: .unknown).token.rawValue
+        let third = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: .unknown).token.rawValue
 
         try await f.accounts.logout(try await f.accounts.authenticate(token: third))
         await #expect(throws: AccountError.notAuthenticated) { try await f.accounts.authenticate(token: third) }
 
         let session = try await f.accounts.authenticate(token: first)
         await #expect(throws: AccountError.invalid([ValidationError(field: "current", reason: "is not your current password")])) {
-            try await f.accounts.changePassword(session, current: "not it at all", new: "a brand new passphrase")
+            try await f.accounts.changePassword(session, current: "not it at all", new: "a brand new passphrase", from: .unknown)
         }
-        try await f.accounts.changePassword(session, current: "correct horse battery", new: "a brand new passphrase")
+        try await f.accounts.changePassword(session, current: "correct horse battery", new: "a brand new passphrase", from: .unknown)
         _ = try await f.accounts.authenticate(token: first)  // the session that changed it stays
         await #expect(throws: AccountError.notAuthenticated) { try await f.accounts.authenticate(token: second) }
         await f.close()
@@ -210,11 +266,11 @@ struct AccountServiceTests {
     @Test func noRawSecretIsStoredAnywhere() async throws {
         let f = try await AccountFixture()
         let invitation = try await f.riders.invite(try NetID("jd123"), actor: "alice")
-        let temporary = try await f.accounts.login(netID: "jd123", password: invitation.temporaryPassword)
+        let temporary = try await f.accounts.login(netID: "jd123", password: invitation.temporaryPassword, from: .unknown)
         try await f.accounts.changePassword(try await f.accounts.authenticate(token: temporary.token.rawValue),
-                                            current: invitation.temporaryPassword, new: "correct horse battery")
-        let full = try await f.accounts.login(netID: "jd123", password: "correct horse battery")
-        _ = try? await f.accounts.login(netID: "jd123", password: "a wrong guess here")
+                                            current: invitation.temporaryPassword, new: "correct horse battery", from: .unknown)
+        let full = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: .unknown)
+        _ = try? await f.accounts.login(netID: "jd123", password: "a wrong guess here", from: .unknown)
         let reset = try await f.riders.resetPassword(try NetID("jd123"), actor: "bob")
         let rows = try await f.everyRow()
         #expect(rows.contains { $0.contains("jd123") })

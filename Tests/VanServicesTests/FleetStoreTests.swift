@@ -32,7 +32,7 @@ struct FleetStoreTests {
         let f = try await BookingFixture()
         guard case .booked(let ride) = try await f.booking.book(f.request(at: f.monday(10)), now: f.now) else { Issue.record("booking failed"); return }
         let moved = try await VanStore(pool: f.db.pool).retire(name: "Van 1", now: f.now, actor: "dana")
-        #expect(moved == [ride.id])
+        #expect(moved == [ride.ref])
         // A retired van takes no new rides.
         let outcome = try await f.booking.book(f.request(1, at: f.monday(15)), now: f.now)
         guard case .refused(let feasibility, _) = outcome else { Issue.record("expected a refusal"); return }

@@ -71,7 +71,7 @@ struct WhitelistAdministrationTests {
         #expect(report.invited.map(\.netID.rawValue) == ["jd123", "ab12"])
         #expect(written.withLock { $0 } == report.invited)
         for invitation in report.invited {
-            let login = try await f.accounts.login(netID: invitation.netID.rawValue, password: invitation.temporaryPassword)
+            let login = try await f.accounts.login(netID: invitation.netID.rawValue, password: invitation.temporaryPassword, from: .unknown)
             #expect(login.mustChangePassword)
         }
         #expect(try await f.accounts.profile(try NetID("jd123")).rider.email?.rawValue == "jd@example.edu")

@@ -121,11 +121,13 @@ import VanPostgres
         #expect(try await !hasher.verify("correct horse battery", against: nil))
     }
 
-    @Test func lockoutPolicyLocksOnTheFifthFailure() {
-        let policy = LockoutPolicy()
+    @Test func throttlingBlocksOnTheFifthFailureAndDoublesUpToTheCap() {
+        let limit = LoginThrottlePolicy().perAccountAndAddress
         let now = Date(timeIntervalSince1970: 0)
-        #expect(policy.lockedUntil(failures: 4, now: now) == nil)
-        #expect(policy.lockedUntil(failures: 5, now: now) == now.addingTimeInterval(900))
+        #expect(limit.blockedUntil(failures: 4, now: now) == nil)
+        #expect((5...10).map { limit.blockedUntil(failures: $0, now: now)!.timeIntervalSince(now) } == [60, 120, 240, 480, 900, 900])
+        #expect(LoginThrottlePolicy().perAddress.blockedUntil(failures: 29, now: now) == nil)
+        #expect(limit.blockedUntil(failures: 10_000, now: now) == now.addingTimeInterval(900))
     }
 
     @Test func settingsComeFromTheEnvironmentAndBadValuesNameTheVariable() throws {

@@ -7,6 +7,7 @@ extension Ride {
         let start = utc("2026-11-18T15:00:00Z")
         return Ride(
             id: UUID(uuidString: "6F1B1C1E-0000-4000-8000-000000000001")!,
+            ref: try RideRef(validating: "K7M-3QX"),
             netID: try NetID("jd123"),
             kind: .scheduled,
             pickup: RideEndpoint(placeID: 1, placeName: "SSS"),

@@ -387,6 +387,10 @@ def main():
             check("10:00 AM" in rider.main_text(), "the ride page does not say 10:00 AM")
             check("Sterling Chemistry Lab" in rider.main_text(), "the alias SCL was not resolved")
             state["typical"] = rider.d.current_url.split("/rides/")[1].split("?")[0]
+            # The reference the rider reads to the office, spelled for screen readers.
+            state["typical_ref"] = rider.el(".details .ref").text
+            check(re.fullmatch(r"[0-9A-HJKMNP-TV-Z]{3}-[0-9A-HJKMNP-TV-Z]{3}", state["typical_ref"]) is not None, f"ride reference {state['typical_ref']!r}")
+            check(rider.el(".details .ref").get_attribute("aria-hidden") == "true", "the reference is not hidden from screen readers in its typed form")
             rider.audit("ride")
 
         def book_form_errors_keep_input():
@@ -440,7 +444,8 @@ def main():
             rider.go("/rides")
             rider.audit("rides")
             rider.wait(lambda d: d.execute_script("return document.body.dataset.after !== undefined"), "no live stream")
-            server.admin("rides", "approve", state["typical"])
+            # The dispatcher types the reference as heard: lower case, no dash.
+            server.admin("rides", "approve", state["typical_ref"].replace("-", "").lower())
             rider.wait(lambda d: "is approved" in d.find_element(By.ID, "live").text, "the approval never appeared live")
             check(rider.el("#live").get_attribute("aria-live") == "polite", "live region is not polite")
             rider.wait(lambda d: d.find_element(By.ID, "unread").text == "1 unread", "the unread count did not rise")

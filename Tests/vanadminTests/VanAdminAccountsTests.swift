@@ -92,10 +92,10 @@ struct VanAdminAccountsTests {
         settings.bcryptCost = 4
         let accounts = AccountService(pool: db.pool, hasher: PasswordHasher(cost: 4), settings: settings, clock: clock, timeZone: .current)
         let parts = lines[1].split(separator: ",").map(String.init)
-        let login = try await accounts.login(netID: parts[0], password: parts[1])
+        let login = try await accounts.login(netID: parts[0], password: parts[1], from: .unknown)
         #expect(login.mustChangePassword)
         clock.advance(by: 2 * 86_400 + 60)  // VAND_TEMP_PASSWORD_DAYS=2 was honoured
-        await #expect(throws: AccountError.temporaryPasswordExpired) { try await accounts.login(netID: parts[0], password: parts[1]) }
+        await #expect(throws: AccountError.temporaryPasswordExpired) { try await accounts.login(netID: parts[0], password: parts[1], from: .unknown) }
         await db.close()
 
         // The file is never overwritten, and a refused import changes nothing.

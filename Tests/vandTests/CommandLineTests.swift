@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VanTestSupport
 import VanPostgres
+import VanServices
 
 /// Runs the real built binaries (`vand`, `vanadmin`) as a user would.
 enum Binary {
@@ -69,17 +70,25 @@ struct CommandLineTests {
     @Test func helpListsEverySetting() throws {
         let result = try Binary.run("vand", ["--help"], environment: [:])
         #expect(result.status == 0)
-        for variable in ["DATABASE_URL", "VAND_DATA_DIR", "VAND_HOST", "VAND_PORT", "VAND_TIMEZONE", "VAND_LOG_LEVEL", "VAND_DB_POOL_SIZE"] {
-            #expect(result.stdout.contains(variable), "vand --help does not mention \(variable)")
+        let words = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for spec in SettingSpec.all {
+            #expect(result.stdout.contains(spec.name), "vand --help does not mention \(spec.name)")
+            #expect(words.contains("default \(spec.defaultShort)]"), "vand --help does not give \(spec.name)'s default")
         }
+        #expect(result.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 })
         let admin = try Binary.run("vanadmin", ["--help"], environment: [:])
         #expect(admin.status == 0)
         #expect(admin.stdout.contains("migrate"))
     }
 
-    @Test func badSettingStopsStartUpWithOneLine() throws {
-        let result = try Binary.run("vand", [], environment: ["VAND_PORT": "not-a-port"])
-        #expect(result.status != 0)
-        #expect(result.stderr.contains("VAND_PORT=not-a-port is not valid"))
+    /// Exit status 78 (EX_CONFIG), which the units' RestartPreventExitStatus=78 does not restart.
+    @Test(arguments: [("VAND_PORT", "not-a-port"), ("VAND_DB_POOL_SIZE", "0"), ("VAND_REMINDER_LEAD", "0"), ("VAND_AUTO_APPROVE", "maybe")])
+    func badSettingStopsStartUpWithOneLineAndExit78(_ variable: String, _ value: String) throws {
+        for command in [[], ["worker"], ["api"]] {
+            let result = try Binary.run("vand", command, environment: [variable: value])
+            #expect(result.status == 78)
+            #expect(result.stderr.contains("\(variable)=\(value) is not valid"), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        }
     }
 }

@@ -48,6 +48,8 @@ struct DaemonTests {
         environment["NOTIFY_SOCKET"] = listener.path
         environment["WATCHDOG_USEC"] = "400000"
         environment["JOURNAL_STREAM"] = "8:1234"
+        // The name deploy/vand.env.example used to document; the code reads VAND_REMINDER_LEAD.
+        environment["VAND_REMINDER_LEAD_MINUTES"] = "20"
         process.environment = environment
         let logFile = NSTemporaryDirectory() + "vand-daemon-\(UUID().uuidString).log"
         _ = FileManager.default.createFile(atPath: logFile, contents: nil)
@@ -101,6 +103,7 @@ struct DaemonTests {
         try log.close()
         let text = try String(contentsOfFile: logFile, encoding: .utf8)
         #expect(text.contains("<6>"), "journald lines start with the priority")
+        #expect(text.contains("VAND_REMINDER_LEAD_MINUTES is not a vand setting and is ignored; did you mean VAND_REMINDER_LEAD?"), "\(text.prefix(2000))")
         for secret in [dbSecret, password, "hook-secret-never-logged"] {
             #expect(!text.contains(secret), "the log contains a secret")
         }

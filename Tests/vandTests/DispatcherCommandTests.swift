@@ -51,13 +51,19 @@ struct DispatchWorld {
 
     var dayText: String { LocalDate(containing: day, in: zone).description }
 
-    /// Books SCL → Davenport for `rider` at `time`; returns the ride id.
-    func book(_ rider: String, _ time: Date, wheelchair: Bool = false) async throws -> UUID {
+    /// Books SCL → Davenport for `rider` at `time` (the id time-ordered at `bookedAt`, as vand
+    /// makes it at the request's time); returns the ride id.
+    func book(_ rider: String, _ time: Date, wheelchair: Bool = false, bookedAt: Date? = nil) async throws -> UUID {
+        try await bookRide(rider, time, wheelchair: wheelchair, bookedAt: bookedAt).id
+    }
+
+    /// Like ``book(_:_:wheelchair:bookedAt:)``, returning the whole ride.
+    func bookRide(_ rider: String, _ time: Date, wheelchair: Bool = false, bookedAt: Date? = nil) async throws -> Ride {
         let scl = try Coordinate(latitude: 41.31633, longitude: -72.92241), dav = try Coordinate(latitude: 41.30917, longitude: -72.93139)
-        let ride = NewRide(id: .timeOrdered(at: time), netID: try NetID(rider), pickup: RideEndpoint(coordinate: scl, placeName: "SCL"),
+        let ride = NewRide(id: .timeOrdered(at: bookedAt ?? time), netID: try NetID(rider), pickup: RideEndpoint(coordinate: scl, placeName: "SCL"),
                            dropoff: RideEndpoint(coordinate: dav, placeName: "Davenport"), pickupAt: time, needsWheelchair: wheelchair)
         guard case .booked(let booked) = try await booking.book(ride, now: Date()) else { throw TestFailure("could not book \(rider) at \(time)") }
-        return booked.id
+        return booked
     }
 
     func vanadmin(_ arguments: [String]) throws -> Binary.Result {
@@ -77,19 +83,21 @@ struct DispatchWorld {
 struct DispatcherCommandTests {
     @Test func listShowApproveAndARefusedTransition() async throws {
         let w = try await DispatchWorld()
-        let id = try await w.book("ann1", w.at(15))
+        let ride = try await w.bookRide("ann1", w.at(15))
+        let id = ride.id, ref = ride.ref.rawValue
         let short = String(id.uuidString.lowercased().prefix(8))
         let list = try w.vanadmin(["rides", "list", "--date", w.dayText])
         #expect(list.status == 0, "\(list.stderr)")
-        #expect(list.stdout.contains("*  \(short)"))
+        #expect(list.stdout.contains("*  \(ref)"))
         #expect(list.stdout.contains("1 pending"))
         let json = try w.vanadmin(["rides", "list", "--status", "pending", "--json"])
         let rows = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
         #expect(rows?.count == 1)
 
+        // A unique id prefix still names the ride.
         let approve = try w.vanadmin(["rides", "approve", short, "--as", "dana"])
         #expect(approve.status == 0, "\(approve.stderr)")
-        #expect(approve.stdout.hasPrefix("approved \(short)"))
+        #expect(approve.stdout.hasPrefix("approved \(ref)"))
         #expect(try await w.status(id) == "approved")
         #expect(try await w.value("SELECT decided_by FROM rides WHERE id = \(id)", as: String.self) == "dana")
         #expect(try await w.value("SELECT count(*) FROM audit_log WHERE actor = 'dana' AND action = 'ride.approve'", as: Int.self) == 1)
@@ -104,7 +112,74 @@ struct DispatcherCommandTests {
 
         let show = try w.vanadmin(["rides", "show", short])
         #expect(show.stdout.contains("ride.approve"))
+        #expect(show.stdout.contains(ref) && show.stdout.contains(id.uuidString.lowercased()))
         #expect(show.stdout.contains("ann1 (ANN1), 203-555-0100"))
+    }
+
+    /// Issue 16: two rides booked 40 s apart share the first 8 characters of their ids
+    /// (UUID v7), so `approve 01a2088f` was "matches several rides". Their references differ,
+    /// and every ride command takes one, however the dispatcher types it.
+    @Test func ridesBookedWithinAMinuteAreToldApartByTheirReferences() async throws {
+        let w = try await DispatchWorld()
+        // The first 8 hex characters of a UUID v7 are the top 32 bits of its milliseconds:
+        // they change every 65.536 s. Book 1 s and 41 s into one such span.
+        let milliseconds = Int64(Date().timeIntervalSince1970 * 1_000)
+        let bookedAt = Date(timeIntervalSince1970: Double((milliseconds >> 16) << 16 + 1_000) / 1_000)
+        let first = try await w.bookRide("ann1", w.at(10), bookedAt: bookedAt)
+        let second = try await w.bookRide("bob2", w.at(13), bookedAt: bookedAt.addingTimeInterval(40))
+        let prefix = String(first.id.uuidString.lowercased().prefix(8))
+        #expect(second.id.uuidString.lowercased().hasPrefix(prefix))
+        #expect(first.ref != second.ref)
+
+        let ambiguous = try w.vanadmin(["rides", "approve", prefix])
+        #expect(ambiguous.status == 1)
+        #expect(ambiguous.stderr.contains("matches several rides"))
+        #expect(ambiguous.stderr.contains("reference"))
+
+        // As read over the phone and typed: lower case, no dash.
+        let typed = first.ref.rawValue.lowercased().replacingOccurrences(of: "-", with: "")
+        let approve = try w.vanadmin(["rides", "approve", typed, "--as", "dana"])
+        #expect(approve.status == 0, "\(approve.stderr)")
+        #expect(approve.stdout.hasPrefix("approved \(first.ref.rawValue) "))
+        #expect(try await w.status(first.id) == "approved")
+        #expect(try await w.status(second.id) == "pending")
+
+        let list = try w.vanadmin(["rides", "list", "--date", w.dayText])
+        #expect(list.stdout.contains(first.ref.rawValue) && list.stdout.contains(second.ref.rawValue))
+        #expect(list.stdout.contains("REF"))
+        let manifest = try w.vanadmin(["manifest", "--van", "Van 1", "--date", w.dayText])
+        #expect(manifest.stdout.contains(first.ref.rawValue) && manifest.stdout.contains(second.ref.rawValue))
+        let move = try w.vanadmin(["rides", "move", second.ref.rawValue, "--at", "14:00", "--as", "dana"])
+        #expect(move.status == 0, "\(move.stderr)")
+        let cancel = try w.vanadmin(["rides", "cancel", second.ref.rawValue, "--reason", "van broke down", "--as", "dana"])
+        #expect(cancel.status == 0, "\(cancel.stderr)")
+        #expect(try await w.status(second.id) == "cancelled")
+        let json = try w.vanadmin(["rides", "show", first.ref.rawValue, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect((object?["ride"] as? [String: Any]).flatMap { ($0["ride"] as? [String: Any])?["ref"] as? String } == first.ref.rawValue)
+        let unknown = try w.vanadmin(["rides", "show", "ZZZ-ZZZ"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("no ride ZZZ-ZZZ"))
+    }
+
+    /// The database draws every reference, whoever inserts the ride, and never twice.
+    @Test func everyInsertedRideGetsADistinctWellFormedReference() async throws {
+        let w = try await DispatchWorld()
+        try await w.pool.withConnection { conn in
+            // One statement per ride, as every writer does (a draw sees the rides before it).
+            try conn.execute("""
+                DO $$ BEGIN FOR i IN 1..3000 LOOP
+                    INSERT INTO rides (id, net_id, kind, pickup_address, dropoff_address, requested_at, pickup_at, estimated_dropoff_at, status)
+                    VALUES (gen_random_uuid(), 'ann1', 'scheduled', 'A', 'B', now(), now() + i * interval '1 minute',
+                            now() + i * interval '1 minute' + interval '5 minutes', 'cancelled');
+                END LOOP; END $$
+                """)
+        }
+        #expect(try await w.value("SELECT count(DISTINCT ref) FROM rides", as: Int.self) == 3000)
+        let refs = try await w.pool.withConnection { conn in try conn.query("SELECT ref FROM rides").map { try $0.decode(String.self, at: 0) } }
+        for ref in refs { #expect(try RideRef(validating: ref).rawValue == ref) }
+        await #expect(throws: PGError.self) {
+            try await w.pool.withConnection { conn in try conn.execute("UPDATE rides SET ref = \(refs[0]) WHERE ref = \(refs[1])") }
+        }
     }
 
     @Test func rejectNeedsAReasonAndTheRiderSeesIt() async throws {
@@ -165,7 +240,8 @@ struct DispatcherCommandTests {
         #expect(try await w.status(a) == "approved")
         #expect(try await w.status(c) == "approved")
         #expect(try await w.status(orphan) == "pending")
-        #expect(result.stdout.contains("not approved \(orphan.uuidString.lowercased().prefix(8))"))
+        let orphanRef = try await w.value("SELECT ref FROM rides WHERE id = \(orphan)", as: String.self)
+        #expect(result.stdout.contains("not approved \(orphanRef) "))
         #expect(result.stdout.contains("does not fit: The van does not run at 12:00 PM"))
     }
 

@@ -12,7 +12,7 @@ struct JSONBytesTests {
     static func ride(full: Bool, text: String = "Sterling Chemistry Lab") throws -> Ride {
         let at = Date(timeIntervalSince1970: 1_795_000_000.123)
         return Ride(
-            id: UUID(), netID: try NetID("jd123"), kind: full ? .onDemand : .scheduled,
+            id: UUID(), ref: try RideRef(validating: "K7M-3QX"), netID: try NetID("jd123"), kind: full ? .onDemand : .scheduled,
             pickup: RideEndpoint(address: full ? "180 \"York\" St\\ \n/ é" : nil, coordinate: try Coordinate(latitude: 41.31633, longitude: -72.92241),
                                  placeID: 3, placeName: text),
             dropoff: full ? RideEndpoint(address: "  ", coordinate: try Coordinate(latitude: 41, longitude: -72.5)) : RideEndpoint(address: "Davenport"),

@@ -16,12 +16,13 @@ struct RouterFixture {
     let riders: RiderAdministration
     let whitelist: WhitelistAdministration
 
-    init(hotline: String? = "607-555-0100") async throws {
+    init(hotline: String? = "607-555-0100", trustedProxies: TrustedProxies = .none) async throws {
         database = try await TestCluster.makeDatabase()
         var configuration = AppConfiguration(database: DatabaseSettings(target: .server("unused")))
         configuration.port = 0
         configuration.accounts.bcryptCost = 4
         configuration.hotline = hotline
+        configuration.trustedProxies = trustedProxies
         self.configuration = configuration
         riders = RiderAdministration(pool: database.pool, hasher: PasswordHasher(cost: 4), settings: configuration.accounts,
                                      clock: clock, timeZone: configuration.timeZone)

@@ -43,8 +43,8 @@ struct WebAnswerSeen {
 
 extension TestClientProtocol {
     /// GETs `uri`, or POSTs `form` (url-encoded) to it, with and into `jar`'s cookies.
-    func web(_ uri: String, form: [(String, String)]? = nil, jar: inout WebJar) async throws -> WebAnswerSeen {
-        var headers: HTTPFields = [:]
+    func web(_ uri: String, form: [(String, String)]? = nil, jar: inout WebJar, headers extra: HTTPFields = [:]) async throws -> WebAnswerSeen {
+        var headers = extra
         if !jar.cookies.isEmpty { headers[.cookie] = jar.header }
         var body: ByteBuffer?
         if let form {
@@ -220,8 +220,15 @@ struct WebRoutesTests {
             #expect(ride.body.contains("Waiting for approval"))
             #expect(ride.body.contains("3:00 PM tomorrow"))
             #expect(ride.body.contains("Sterling Chemistry Lab") && ride.body.contains("Davenport College"))
+            // The reference, shown as typed and spelled symbol by symbol for screen readers.
+            let id = try #require(UUID(uuidString: String(location.dropFirst("/rides/".count).prefix(36))))
+            let ref = try await w.f.database.pool.withConnection { conn in
+                try RideRef(validating: try conn.query("SELECT ref FROM rides WHERE id = \(id)").first!.decode(String.self, at: 0))
+            }
+            #expect(ride.body.contains(#"<span class="ref" aria-hidden="true">\#(ref.rawValue)</span><span class="visually-hidden">\#(ref.spelled)</span>"#))
             let list = try await client.web("/rides", jar: &jar)
             #expect(list.body.contains(String(location.dropFirst("/rides/".count).prefix(36))))
+            #expect(list.body.contains(ref.rawValue))
         }
         await w.f.close()
     }

@@ -35,22 +35,24 @@ public struct AccountService: Sendable {
         public let mustChangePassword: Bool
     }
 
-    /// Checks a net ID and password and opens a session.
+    /// Checks a net ID and password from `client` and opens a session.
     ///
     /// An unknown net ID costs the same bcrypt work as a wrong password and gets the same
-    /// ``AccountError/invalidCredentials``; both count towards the lockout. Only a correct
-    /// password learns that the account is disabled or its temporary password expired.
-    public func login(netID rawNetID: String, password: String) async throws -> Login {
+    /// ``AccountError/invalidCredentials``; both count towards throttling, which is kept per
+    /// net ID *and client address* and per client address (``LoginThrottleStore``), so a
+    /// guesser elsewhere cannot lock the rider out. Only a correct password learns that the
+    /// account is disabled or its temporary password expired.
+    public func login(netID rawNetID: String, password: String, from client: ClientAddress) async throws -> Login {
         let netID = try Self.parse(netID: rawNetID)
         guard !password.isEmpty else { throw AccountError.invalid([ValidationError(field: "password", reason: "is required")]) }
         let now = clock.now
-        let (lockedUntil, credentials) = try await pool.withConnection { connection in
-            (try LoginThrottleStore(connection).lockedUntil(netID, now: now), try RiderStore(connection).credentials(netID))
+        let (blockedUntil, credentials) = try await pool.withConnection { connection in
+            (try LoginThrottleStore(connection).blockedUntil(netID, from: client, now: now), try RiderStore(connection).credentials(netID))
         }
-        if let lockedUntil { throw AccountError.lockedOut(until: lockedUntil) }
+        if let blockedUntil { throw AccountError.lockedOut(until: blockedUntil) }
         let matches = try await hasher.verify(password, against: credentials?.passwordHash)
         guard matches, let credentials else {
-            if let until = try await recordFailure(netID, now: now) { throw AccountError.lockedOut(until: until) }
+            if let until = try await recordFailure(netID, from: client, now: now) { throw AccountError.lockedOut(until: until) }
             throw AccountError.invalidCredentials
         }
         if credentials.disabled { throw AccountError.disabled }
@@ -62,7 +64,7 @@ public struct AccountService: Sendable {
         }
         let token = SessionToken.generate()
         try await pool.withTransaction { [expiresAt] connection in
-            try LoginThrottleStore(connection).clear(netID)
+            try LoginThrottleStore(connection).succeeded(netID, from: client)
             let sessions = SessionStore(connection)
             try sessions.deleteExpired(netID, now: now)
             try sessions.insert(token, netID: netID, now: now, expiresAt: expiresAt)
@@ -90,8 +92,8 @@ public struct AccountService: Sendable {
     }
 
     /// Replaces the password after checking the current one; ends every other session of the rider.
-    /// A wrong current password counts towards the lockout like a failed login.
-    public func changePassword(_ session: AuthenticatedSession, current: String, new: String) async throws {
+    /// A wrong current password from `client` counts towards throttling like a failed sign-in.
+    public func changePassword(_ session: AuthenticatedSession, current: String, new: String, from client: ClientAddress) async throws {
         let netID = session.netID
         let now = clock.now
         do {
@@ -99,13 +101,13 @@ public struct AccountService: Sendable {
         } catch {
             throw AccountError.invalid([error])
         }
-        let (lockedUntil, credentials) = try await pool.withConnection { connection in
-            (try LoginThrottleStore(connection).lockedUntil(netID, now: now), try RiderStore(connection).credentials(netID))
+        let (blockedUntil, credentials) = try await pool.withConnection { connection in
+            (try LoginThrottleStore(connection).blockedUntil(netID, from: client, now: now), try RiderStore(connection).credentials(netID))
         }
-        if let lockedUntil { throw AccountError.lockedOut(until: lockedUntil) }
+        if let blockedUntil { throw AccountError.lockedOut(until: blockedUntil) }
         guard let credentials else { throw AccountError.notAuthenticated }
         guard try await hasher.verify(current, against: credentials.passwordHash) else {
-            if let until = try await recordFailure(netID, now: now) { throw AccountError.lockedOut(until: until) }
+            if let until = try await recordFailure(netID, from: client, now: now) { throw AccountError.lockedOut(until: until) }
             throw AccountError.invalid([ValidationError(field: "current", reason: "is not your current password")])
         }
         guard new != current else {
@@ -120,7 +122,7 @@ public struct AccountService: Sendable {
             try sessions.revokeAll(netID, keeping: keep)
             // This session was capped at the temporary password's end; it is a normal one now.
             try sessions.extend(digest: keep, now: now, expiresAt: expiresAt)
-            try LoginThrottleStore(connection).clear(netID)
+            try LoginThrottleStore(connection).succeeded(netID, from: client)
         }
     }
 
@@ -156,10 +158,10 @@ public struct AccountService: Sendable {
     /// Today in the service time zone.
     public var today: LocalDate { LocalDate(containing: clock.now, in: timeZone) }
 
-    private func recordFailure(_ netID: NetID, now: Date) async throws -> Date? {
-        let policy = settings.lockout
+    private func recordFailure(_ netID: NetID, from client: ClientAddress, now: Date) async throws -> Date? {
+        let policy = settings.throttle
         let until = try await pool.withTransaction { connection in
-            try LoginThrottleStore(connection).recordFailure(netID, now: now, policy: policy)
+            try LoginThrottleStore(connection).recordFailure(netID, from: client, now: now, policy: policy)
         }
         // Housekeeping in its own statement: a failed purge must not turn a login answer into an error.
         _ = try? await pool.withConnection { try LoginThrottleStore($0).purge(now: now, policy: policy) }

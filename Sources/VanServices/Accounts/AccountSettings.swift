@@ -9,60 +9,62 @@ public struct AccountSettings: Sendable, Equatable {
     public var sessionIdleTimeout: TimeInterval = 30 * 86_400
     /// A temporary password must be used within this long (`VAND_TEMP_PASSWORD_DAYS`, default 7).
     public var temporaryPasswordLifetime: TimeInterval = 7 * 86_400
-    /// When failed logins lock a net ID.
-    public var lockout = LockoutPolicy()
+    /// How failed sign-ins are throttled.
+    public var throttle = LoginThrottlePolicy()
 
     /// The defaults.
     public init() {}
 
-    /// Lines for a `--help` text, one per variable.
-    public static let helpText = """
-          VAND_BCRYPT_COST    bcrypt cost for passwords, 4 to 31 (default 12).
-          VAND_SESSION_IDLE_DAYS
-                              Days a login lasts without use (default 30).
-          VAND_TEMP_PASSWORD_DAYS
-                              Days a temporary password stays valid (default 7).
-        """
-
     /// Reads the settings; a bad value is an error naming the variable.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingError) -> AccountSettings {
         var settings = AccountSettings()
-        if let text = environment["VAND_BCRYPT_COST"], !text.isEmpty {
-            guard let cost = Int(text), (4...31).contains(cost) else {
-                throw SettingError(variable: "VAND_BCRYPT_COST", value: text, expected: "a whole number from 4 to 31 (12 is a good default)")
-            }
-            settings.bcryptCost = cost
-        }
-        if let text = environment["VAND_SESSION_IDLE_DAYS"], !text.isEmpty {
-            guard let days = Double(text), days > 0, days <= 3650 else {
-                throw SettingError(variable: "VAND_SESSION_IDLE_DAYS", value: text, expected: "a number of days above 0, at most 3650")
-            }
-            settings.sessionIdleTimeout = days * 86_400
-        }
-        if let text = environment["VAND_TEMP_PASSWORD_DAYS"], !text.isEmpty {
-            guard let days = Double(text), days > 0, days <= 365 else {
-                throw SettingError(variable: "VAND_TEMP_PASSWORD_DAYS", value: text, expected: "a number of days above 0, at most 365")
-            }
-            settings.temporaryPasswordLifetime = days * 86_400
-        }
+        settings.bcryptCost = try SettingSpec.bcryptCost.integer(environment)
+        settings.sessionIdleTimeout = try SettingSpec.sessionIdleDays.number(environment) * 86_400
+        settings.temporaryPasswordLifetime = try SettingSpec.temporaryPasswordDays.number(environment) * 86_400
         return settings
     }
 }
 
-/// Failed logins for one net ID within ``window`` reaching ``maxFailures`` lock it for ``lockDuration``.
-public struct LockoutPolicy: Sendable, Equatable {
-    /// Failures that trigger a lock.
-    public var maxFailures: Int = 5
-    /// How far back failures count.
-    public var window: TimeInterval = 15 * 60
-    /// How long a lock lasts.
-    public var lockDuration: TimeInterval = 15 * 60
+/// How failed sign-ins are throttled (``LoginThrottleStore``): per net ID and client address,
+/// and per client address over every net ID. Each key gets some failures free; every
+/// further one blocks it for a delay that doubles, up to a cap; an hour without failures
+/// forgets it.
+public struct LoginThrottlePolicy: Sendable, Equatable {
+    /// The rule for one kind of key.
+    public struct Limit: Sendable, Equatable {
+        /// The failure that first blocks the key (the ones before it cost nothing).
+        public var blockingFailure: Int
+        /// The first block.
+        public var firstDelay: TimeInterval
+        /// The longest block.
+        public var longestDelay: TimeInterval
+        /// A key with no failure for this long starts again from zero.
+        public var forgetAfter: TimeInterval
 
-    /// The defaults: 5 failures in 15 minutes lock for 15 minutes.
-    public init() {}
+        /// A limit.
+        public init(blockingFailure: Int, firstDelay: TimeInterval, longestDelay: TimeInterval, forgetAfter: TimeInterval) {
+            self.blockingFailure = blockingFailure
+            self.firstDelay = firstDelay
+            self.longestDelay = longestDelay
+            self.forgetAfter = forgetAfter
+        }
 
-    /// When a net ID with `failures` recent failures (including the one just made) is locked until, if at all.
-    public func lockedUntil(failures: Int, now: Date) -> Date? {
-        failures >= maxFailures ? now.addingTimeInterval(lockDuration) : nil
+        /// Until when a key with `failures` failures (this one included) is blocked, if at all:
+        /// failure ``blockingFailure`` blocks for ``firstDelay``, each further one twice as long, up to ``longestDelay``.
+        public func blockedUntil(failures: Int, now: Date) -> Date? {
+            guard failures >= blockingFailure else { return nil }
+            let doublings = min(failures - blockingFailure, 30)
+            return now.addingTimeInterval(min(longestDelay, firstDelay * Double(1 << doublings)))
+        }
     }
+
+    /// One net ID from one address: a rider's typos. The 5th failure blocks for a minute,
+    /// then 2, 4, 8, 15, 15 … minutes.
+    public var perAccountAndAddress = Limit(blockingFailure: 5, firstDelay: 60, longestDelay: 15 * 60, forgetAfter: 3_600)
+    /// One address over every net ID: a guesser spraying accounts (generous, for a campus NAT).
+    /// The 30th failure blocks for a minute, then 2, 4 … minutes, up to an hour.
+    public var perAddress = Limit(blockingFailure: 30, firstDelay: 60, longestDelay: 3_600, forgetAfter: 3_600)
+
+    /// The defaults.
+    public init() {}
 }

@@ -15,7 +15,7 @@ enum RideRecord {
                r.dropoff_address, r.dropoff_lat, r.dropoff_lon, r.dropoff_place_id, dp.name,
                r.requested_at, r.pickup_at, r.estimated_dropoff_at, r.needs_wheelchair, r.companions, r.status,
                r.van_id, r.note, r.reason, r.series_id, r.created_at, r.updated_at, v.name,
-               r.promise, r.window_start, r.window_end, r.max_ride_seconds
+               r.promise, r.window_start, r.window_end, r.max_ride_seconds, r.ref
         """
 
     /// The places' and van's names for a ride aliased `r`.
@@ -39,7 +39,7 @@ enum RideRecord {
         }
         let promise = RidePromise(kind: promiseKind, window: DateInterval(start: try row.decode(at: 27), end: try row.decode(at: 28)))
         return Ride(
-            id: try row.decode(at: 0), netID: try NetID(try row.decode(String.self, at: 1)), kind: kind,
+            id: try row.decode(at: 0), ref: try RideRef(validating: try row.decode(String.self, at: 30)), netID: try NetID(try row.decode(String.self, at: 1)), kind: kind,
             pickup: try endpoint(3), dropoff: try endpoint(8),
             requestedAt: try row.decode(at: 13), pickupAt: try row.decode(at: 14), estimatedDropoffAt: try row.decode(at: 15),
             promise: promise, maxRideTime: TimeInterval(try row.decode(Int.self, at: 29)),

@@ -50,47 +50,14 @@ public struct DatabaseSettings: Sendable {
         )
     }
 
-    /// The lines `vand --help` shows for the connection's timeouts.
-    public static let helpText = """
-          VAND_DB_ACQUIRE_TIMEOUT
-                              Seconds a request waits for a free connection
-                              before it gets 503, 0.1 to 300 (default 3).
-          VAND_DB_STATEMENT_TIMEOUT
-                              Seconds a statement may run (statement_timeout;
-                              a connection with no answer 1 s later is
-                              dropped), 0 (none) to 3600 (default 5).
-                              Migrations run without it.
-          VAND_DB_IDLE_IN_TRANSACTION_TIMEOUT
-                              Seconds a session may sit idle in a
-                              transaction, 0 (none) to 3600 (default 30).
-          VAND_DB_KEEPALIVES_IDLE
-                              TCP keepalives: seconds of silence before the
-                              first probe, 1 to 7200 (default 30).
-          VAND_DB_KEEPALIVES_INTERVAL
-                              Seconds between probes, 1 to 600 (default 10).
-          VAND_DB_KEEPALIVES_COUNT
-                              Unanswered probes before the connection is
-                              dropped, 1 to 100 (default 3).
-          VAND_DB_TCP_USER_TIMEOUT
-                              Seconds sent data may go unacknowledged before
-                              the connection is dropped, 0 (the kernel's
-                              default) to 3600 (default 30).
-        """
-
     /// Reads the settings; a bad value is an error naming the variable.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingError) -> DatabaseSettings {
-        var poolSize = 8
-        if let text = environment["VAND_DB_POOL_SIZE"], !text.isEmpty {
-            guard let value = Int(text), (1...200).contains(value) else {
-                throw SettingError(variable: "VAND_DB_POOL_SIZE", value: text, expected: "a whole number from 1 to 200")
-            }
-            poolSize = value
-        }
+        let poolSize = try SettingSpec.poolSize.integer(environment)
         var settings: DatabaseSettings
-        if let url = environment["DATABASE_URL"], !url.isEmpty {
+        if let url = SettingSpec.databaseURL.text(environment) {
             let configuration = PGConfiguration(connectionString: url)
             do { try configuration.validate() } catch {
-                throw SettingError(variable: "DATABASE_URL", value: nil, expected: "a postgresql:// URI or key=value string (\(error.message))")
+                throw SettingSpec.databaseURL.error(nil, expected: "a postgresql:// URI or key=value string (\(error.message))")
             }
             settings = DatabaseSettings(target: .server(url), poolSize: poolSize)
         } else if environment["PGHOST"] != nil || environment["PGDATABASE"] != nil || environment["PGSERVICE"] != nil {
@@ -98,52 +65,21 @@ public struct DatabaseSettings: Sendable {
         } else {
             settings = DatabaseSettings(target: .embedded(directory: EmbeddedPostgres.defaultDirectory(environment: environment)), poolSize: poolSize)
         }
-        func seconds(_ variable: String, _ range: ClosedRange<Double>) throws(SettingError) -> Duration? {
-            guard let text = environment[variable], !text.isEmpty else { return nil }
-            guard let value = Double(text), range.contains(value) else {
-                throw SettingError(variable: variable, value: text, expected: "a number of seconds from \(String(format: "%g", range.lowerBound)) to \(String(format: "%g", range.upperBound))")
-            }
-            return .milliseconds(Int64((value * 1000).rounded()))
+        func seconds(_ spec: SettingSpec) throws(SettingError) -> Duration {
+            .milliseconds(Int64((try spec.number(environment) * 1000).rounded()))
         }
         /// 0 turns the timeout off.
-        func optionalSeconds(_ variable: String, _ current: Duration?) throws(SettingError) -> Duration? {
-            guard let value = try seconds(variable, 0...3600) else { return current }
+        func optionalSeconds(_ spec: SettingSpec) throws(SettingError) -> Duration? {
+            let value = try seconds(spec)
             return value == .zero ? nil : value
         }
-        if let value = try seconds("VAND_DB_ACQUIRE_TIMEOUT", 0.1...300) { settings.acquireTimeout = value }
-        settings.statementTimeout = try optionalSeconds("VAND_DB_STATEMENT_TIMEOUT", settings.statementTimeout)
-        settings.idleInTransactionTimeout = try optionalSeconds("VAND_DB_IDLE_IN_TRANSACTION_TIMEOUT", settings.idleInTransactionTimeout)
-        settings.tcpUserTimeout = try optionalSeconds("VAND_DB_TCP_USER_TIMEOUT", settings.tcpUserTimeout)
-        if let value = try seconds("VAND_DB_KEEPALIVES_IDLE", 1...7200) { settings.keepalives.idle = value }
-        if let value = try seconds("VAND_DB_KEEPALIVES_INTERVAL", 1...600) { settings.keepalives.interval = value }
-        if let text = environment["VAND_DB_KEEPALIVES_COUNT"], !text.isEmpty {
-            guard let value = Int(text), (1...100).contains(value) else {
-                throw SettingError(variable: "VAND_DB_KEEPALIVES_COUNT", value: text, expected: "a whole number from 1 to 100")
-            }
-            settings.keepalives.count = value
-        }
+        settings.acquireTimeout = try seconds(.dbAcquireTimeout)
+        settings.statementTimeout = try optionalSeconds(.dbStatementTimeout)
+        settings.idleInTransactionTimeout = try optionalSeconds(.dbIdleInTransactionTimeout)
+        settings.tcpUserTimeout = try optionalSeconds(.dbTCPUserTimeout)
+        settings.keepalives.idle = try seconds(.dbKeepalivesIdle)
+        settings.keepalives.interval = try seconds(.dbKeepalivesInterval)
+        settings.keepalives.count = try SettingSpec.dbKeepalivesCount.integer(environment)
         return settings
-    }
-}
-
-/// A setting from the environment that cannot be used.
-public struct SettingError: Error, CustomStringConvertible, Sendable {
-    /// The environment variable.
-    public let variable: String
-    /// The value given (nil when it must not be shown, e.g. it may hold a password).
-    public let value: String?
-    /// What would have been accepted.
-    public let expected: String
-
-    /// Creates an error.
-    public init(variable: String, value: String?, expected: String) {
-        self.variable = variable
-        self.value = value
-        self.expected = expected
-    }
-
-    public var description: String {
-        if let value { return "\(variable)=\(value) is not valid: expected \(expected)" }
-        return "\(variable) is not valid: expected \(expected)"
     }
 }

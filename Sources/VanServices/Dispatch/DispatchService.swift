@@ -18,9 +18,9 @@ public struct DispatchService: Sendable {
 
     /// Why a decision was refused; nothing changed.
     public enum DispatchError: Error, CustomStringConvertible, Sendable, Equatable {
-        /// No ride with that id (or id prefix).
+        /// No ride with that reference, id or id prefix.
         case notFound(String)
-        /// An id prefix matches several rides.
+        /// An id prefix matches several rides (ids are time-ordered: rides booked close together share a prefix).
         case ambiguous(String)
         /// The status rules forbid it.
         case transition(RideTransitionError)
@@ -36,7 +36,7 @@ public struct DispatchService: Sendable {
         public var description: String {
             switch self {
             case .notFound(let id): return "no ride \(id); see `vanadmin rides list`"
-            case .ambiguous(let id): return "'\(id)' matches several rides; give more of the id"
+            case .ambiguous(let id): return "'\(id)' matches several rides; give the ride's reference (REF in `vanadmin rides list`) or more of the id"
             case .transition(let error): return error.description
             case .doesNotFit(let sentence): return "does not fit: \(sentence)"
             case .beforePickup: return "the pickup time has not come yet; mark it after the pickup"

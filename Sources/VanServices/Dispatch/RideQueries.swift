@@ -47,7 +47,7 @@ public struct RideQueries: Sendable {
         }
     }
 
-    /// The ride whose id is `id` or starts with it (8 hex characters are enough to type).
+    /// The ride named by `id`: its reference, its id, or a prefix of the id only it has.
     public func find(_ id: String) async throws -> Ride? {
         try await pool.withConnection { conn in
             guard let rideID = try? Self.resolve(id, conn) else { return nil }
@@ -84,12 +84,23 @@ public struct RideQueries: Sendable {
         public let details: String
     }
 
-    /// Resolves a full id or a unique prefix of at least 4 characters.
+    /// Resolves what a dispatcher typed: a ride's reference (`K7M-3QX`, in any case, with or
+    /// without the dash), its full id, or a prefix of the id (at least 4 characters) that
+    /// only one ride has. Text that reads both as a reference and as an id prefix (`0A1B2C`)
+    /// names a ride only when both readings agree or only one finds a ride.
     static func resolve(_ text: String, _ conn: PGConnection) throws -> UUID {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let id = UUID(uuidString: trimmed) { return id }
-        guard trimmed.count >= 4, trimmed.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { throw DispatchService.DispatchError.notFound(text) }
-        let matches = try conn.query("SELECT id FROM rides WHERE id::text LIKE \(trimmed + "%") LIMIT 2").map { try $0.decode(UUID.self, at: 0) }
+        let ref = try? RideRef(validating: trimmed)
+        let prefix = trimmed.lowercased()
+        let isPrefix = prefix.count >= 4 && prefix.allSatisfy { $0.isHexDigit || $0 == "-" }
+        guard ref != nil || isPrefix else { throw DispatchService.DispatchError.notFound(text) }
+        let matches = try conn.query("""
+            SELECT id FROM rides WHERE ref = \(ref?.rawValue)
+            UNION
+            SELECT id FROM rides WHERE \(isPrefix) AND id::text LIKE \(prefix + "%")
+            LIMIT 2
+            """).map { try $0.decode(UUID.self, at: 0) }
         guard let first = matches.first else { throw DispatchService.DispatchError.notFound(text) }
         guard matches.count == 1 else { throw DispatchService.DispatchError.ambiguous(text) }
         return first

@@ -21,6 +21,8 @@ public struct FailedDelivery: Sendable, Hashable, Codable {
     public let kind: String
     /// The ride.
     public let rideID: UUID
+    /// The ride's reference, from the event's payload (nil for events written before it had one).
+    public let rideRef: String?
     /// Attempts so far.
     public let attempts: Int
     /// When it was parked; nil while it is still being retried.
@@ -115,13 +117,14 @@ public struct DeliveryQueue: Sendable {
         try await pool.withConnection { conn in
             try conn.query("""
                 SELECT d.event_id, e.kind, e.ride_id, d.attempts, d.parked_at,
-                       CASE WHEN d.next_attempt_at = '-infinity' THEN NULL ELSE d.next_attempt_at END, d.last_error
+                       CASE WHEN d.next_attempt_at = '-infinity' THEN NULL ELSE d.next_attempt_at END, d.last_error,
+                       e.payload -> 'ride' ->> 'ref'
                 FROM deliveries d JOIN ride_events e ON e.id = d.event_id
                 WHERE d.sink = 'webhook' AND d.delivered_at IS NULL
                   AND (d.parked_at IS NOT NULL OR (\(includeRetrying) AND d.attempts > 0))
                 ORDER BY d.event_id
                 """).map { row in
-                FailedDelivery(eventID: try row.decode(at: 0), kind: try row.decode(at: 1), rideID: try row.decode(at: 2),
+                FailedDelivery(eventID: try row.decode(at: 0), kind: try row.decode(at: 1), rideID: try row.decode(at: 2), rideRef: try row.decode(at: 7),
                                attempts: try row.decode(at: 3), parkedAt: try row.decode(at: 4), nextAttemptAt: try row.decode(at: 5),
                                lastError: try row.decode(at: 6))
             }

@@ -28,39 +28,21 @@ public struct EventSettings: Sendable {
     /// The defaults.
     public init() {}
 
-    /// One line per setting, for `vand --help`.
-    public static let helpText = """
-          VAND_REMINDER_LEAD  Minutes before pickup the rider is reminded (default 15).
-          VAND_WEBHOOK_URL    The dispatcher's webhook (http/https); unset: no webhook is sent.
-          VAND_WEBHOOK_SECRET Shared secret for X-Vand-Signature (required with a URL; never logged).
-          VAND_WEBHOOK_MAX_ATTEMPTS  Attempts before a failing delivery is parked (default 8).
-        """
-
     /// Reads the settings; the first bad value is an error naming it.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingError) -> EventSettings {
         var settings = EventSettings()
-        if let text = environment["VAND_REMINDER_LEAD"], !text.isEmpty {
-            guard let minutes = Double(text), (1...1_440).contains(minutes) else {
-                throw SettingError(variable: "VAND_REMINDER_LEAD", value: text, expected: "minutes from 1 to 1440")
-            }
-            settings.reminderLead = minutes * 60
-        }
-        if let url = environment["VAND_WEBHOOK_URL"], !url.isEmpty {
+        settings.reminderLead = try SettingSpec.reminderLead.number(environment) * 60
+        if let url = SettingSpec.webhookURL.text(environment) {
             guard url.hasPrefix("https://") || url.hasPrefix("http://"), URL(string: url)?.host != nil else {
-                throw SettingError(variable: "VAND_WEBHOOK_URL", value: url, expected: "an http(s) URL")
+                throw SettingSpec.webhookURL.error(url)
             }
-            guard let secret = environment["VAND_WEBHOOK_SECRET"], secret.count >= 16 else {
-                throw SettingError(variable: "VAND_WEBHOOK_SECRET", value: nil, expected: "a shared secret of at least 16 characters when VAND_WEBHOOK_URL is set")
+            guard let secret = SettingSpec.webhookSecret.text(environment), secret.count >= 16 else {
+                throw SettingSpec.webhookSecret.error(nil, expected: "a shared secret of at least 16 characters when VAND_WEBHOOK_URL is set")
             }
             settings.webhookURL = url
             settings.webhookSecret = secret
         }
-        if let text = environment["VAND_WEBHOOK_MAX_ATTEMPTS"], !text.isEmpty {
-            guard let attempts = Int(text), (1...100).contains(attempts) else {
-                throw SettingError(variable: "VAND_WEBHOOK_MAX_ATTEMPTS", value: text, expected: "a whole number from 1 to 100")
-            }
-            settings.webhookMaxAttempts = attempts
-        }
+        settings.webhookMaxAttempts = try SettingSpec.webhookMaxAttempts.integer(environment)
         return settings
     }
 }

@@ -38,6 +38,8 @@ public struct RideEvent: Sendable, Hashable {
 
 /// What the rider's messages need from an event payload; missing fields are nil.
 public struct RideEventDetails: Sendable, Hashable {
+    /// The ride's short reference (`K7M-3QX`; events written before migration 0020 have none).
+    public var ref: String?
     /// The pickup time now.
     public var pickupAt: Date?
     /// The pickup time before a move.
@@ -57,6 +59,7 @@ public struct RideEventDetails: Sendable, Hashable {
     public init(payload: String) {
         guard let decoded = try? JSONDecoder().decode(Payload.self, from: Data(payload.utf8)) else { return }
         func date(_ text: String?) -> Date? { text.flatMap(PGTimestamp.parse) }
+        ref = decoded.ride?.ref
         pickupAt = date(decoded.ride?.pickupAt)
         previousPickupAt = date(decoded.previous?.pickupAt)
         remindedAt = date(decoded.ride?.remindedAt)
@@ -69,10 +72,11 @@ public struct RideEventDetails: Sendable, Hashable {
     /// The part of the payload messages read.
     private struct Payload: Decodable {
         struct Ride: Decodable {
+            let ref: String?
             let pickupAt: String?
             let remindedAt: String?
             let reason: String?
-            enum CodingKeys: String, CodingKey { case pickupAt = "pickup_at", remindedAt = "reminded_at", reason }
+            enum CodingKeys: String, CodingKey { case ref, pickupAt = "pickup_at", remindedAt = "reminded_at", reason }
         }
         struct Previous: Decodable {
             let pickupAt: String?

@@ -62,7 +62,7 @@ public struct VanStore: Sendable {
 
     /// Retires a van: it takes no new rides. Returns its rides still holding it from `now` on,
     /// which the dispatcher must move.
-    public func retire(name: String, now: Date, actor: String) async throws -> [UUID] {
+    public func retire(name: String, now: Date, actor: String) async throws -> [RideRef] {
         try await pool.withTransaction { conn in
             guard let row = try conn.query("UPDATE vans SET active = false WHERE name = \(name) RETURNING id").first else {
                 throw FleetError.unknownVan(name)
@@ -70,9 +70,9 @@ public struct VanStore: Sendable {
             let id = try row.decode(Int64.self, at: 0)
             try AuditLog.record(conn, actor: actor, action: "van.retire", subject: name)
             return try conn.query("""
-                SELECT id FROM rides WHERE van_id = \(id) AND ride_holds_van(status) AND pickup_at >= \(now)
+                SELECT ref FROM rides WHERE van_id = \(id) AND ride_holds_van(status) AND pickup_at >= \(now)
                 ORDER BY pickup_at
-                """).map { try $0.decode(UUID.self, at: 0) }
+                """).map { try RideRef(validating: try $0.decode(String.self, at: 0)) }
         }
     }
 

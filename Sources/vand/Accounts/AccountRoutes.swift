@@ -27,7 +27,7 @@ struct AccountRoutes: Sendable {
 
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decodeJSON(LoginRequest.self)
-        let login = try await auth.accounts.login(netID: body.netID, password: body.password)
+        let login = try await auth.accounts.login(netID: body.netID, password: body.password, from: context.client)
         return try Self.json(
             LoginResponse(token: login.token.rawValue, expiresAt: clock.format(login.expiresAt), mustChangePassword: login.mustChangePassword),
             status: .created, request: request, context: context
@@ -42,7 +42,7 @@ struct AccountRoutes: Sendable {
     @Sendable func changePassword(_ request: Request, context: AppRequestContext) async throws -> Response {
         let session = try context.requireSession()
         let body = try await request.decodeJSON(PasswordChangeRequest.self)
-        try await auth.accounts.changePassword(session, current: body.current, new: body.new)
+        try await auth.accounts.changePassword(session, current: body.current, new: body.new, from: context.client)
         return Response(status: .noContent)
     }
 

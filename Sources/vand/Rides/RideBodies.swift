@@ -73,6 +73,7 @@ struct RideView: Encodable, Sendable {
     }
 
     let id: String
+    let ref: String
     let kind: String
     let status: String
     let pickup: Endpoint
@@ -92,7 +93,7 @@ struct RideView: Encodable, Sendable {
     let updatedAt: String
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, status, pickup, dropoff, pickupAt = "pickup_at", estimatedDropoffAt = "estimated_dropoff_at"
+        case id, ref, kind, status, pickup, dropoff, pickupAt = "pickup_at", estimatedDropoffAt = "estimated_dropoff_at"
         case promise, maxRideMinutes = "max_ride_minutes", mayShare = "may_share"
         case needsWheelchair = "needs_wheelchair", companions, note, van, reason, seriesID = "series_id"
         case requestedAt = "requested_at", updatedAt = "updated_at"
@@ -103,6 +104,7 @@ struct RideView: Encodable, Sendable {
             Endpoint(place: e.placeName, address: e.address, lat: e.coordinate?.latitude, lon: e.coordinate?.longitude, display: e.displayName)
         }
         id = ride.id.uuidString.lowercased()
+        ref = ride.ref.rawValue
         kind = ride.kind.rawValue
         status = ride.status.rawValue
         pickup = endpoint(ride.pickup)

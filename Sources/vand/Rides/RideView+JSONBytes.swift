@@ -20,6 +20,7 @@ extension RideView {
         json.field("pickup_at", pickupAt)
         json.key("promise"); promise.write(to: &json)
         json.field("reason", reason)
+        json.field("ref", ref)
         json.field("requested_at", requestedAt)
         json.field("series_id", seriesID)
         json.field("status", status)

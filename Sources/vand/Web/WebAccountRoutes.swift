@@ -37,14 +37,14 @@ struct WebAccountRoutes: Sendable {
         if password.isEmpty { errors.append(.init(field: "password", message: "Enter your password")) }
         guard errors.isEmpty else { return try await signInForm(request, context, values: ["net_id": netID], errors: errors, status: .unprocessableContent) }
         do {
-            let login = try await actions.signIn(netID: netID, password: password)
+            let login = try await actions.signIn(netID: netID, password: password, from: context.client)
             throw WebAnswer.redirect(login.mustChangePassword ? "/password" : "/", cookies: [
                 pages.cookies.sessionCookie(login.token.rawValue), pages.cookies.seenCookie(0),
             ])
         } catch let error as AccountError {
             switch error {
             case .invalidCredentials:
-                errors = [.init(field: "password", message: "The net ID or the password is wrong. Check both and try again; after 5 failed tries the net ID is locked for 15 minutes.")]
+                errors = [.init(field: "password", message: "The net ID or the password is wrong. Check both and try again; after 5 failed tries from this device, sign-in waits a minute, then longer.")]
                 return try await signInForm(request, context, values: ["net_id": netID], errors: errors, status: .unauthorized)
             case .invalid(let problems):
                 errors = problems.map { .init(field: $0.field == "net_id" || $0.field == "netID" ? "net_id" : "password", message: WebBookingForm.sentence(label: $0.field == "password" ? "Password" : "Net ID", reason: $0.reason)) }
@@ -53,7 +53,7 @@ struct WebAccountRoutes: Sendable {
                 let minutes = max(1, Int((until.timeIntervalSince(actions.now) / 60).rounded(.up)))
                 return try await signInForm(request, context, values: ["net_id": netID], errors: [], status: .tooManyRequests, notice: [
                     "title": "Too many failed sign-ins",
-                    "text": "This net ID is locked for \(minutes) minute\(minutes == 1 ? "" : "s") after too many wrong passwords. Try again then, or call the office to reset your password.",
+                    "text": "Too many wrong passwords from this device. Try again in \(minutes) minute\(minutes == 1 ? "" : "s"), or call the office to reset your password.",
                 ])
             case .disabled:
                 return try await signInForm(request, context, values: ["net_id": netID], errors: [], status: .forbidden, notice: [
@@ -100,7 +100,7 @@ struct WebAccountRoutes: Sendable {
         if !new.isEmpty, confirm != new { errors.append(.init(field: "confirm", message: "The two new passwords are not the same; type it again")) }
         guard errors.isEmpty else { return try await passwordForm(request, context, errors: errors, status: .unprocessableContent) }
         do {
-            try await actions.changePassword(session, current: current, new: new)
+            try await actions.changePassword(session, current: current, new: new, from: context.client)
         } catch let error as AccountError {
             switch error {
             case .invalid(let problems):

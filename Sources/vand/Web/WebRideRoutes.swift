@@ -123,6 +123,7 @@ struct WebRideRoutes: Sendable {
         let words = pages.words
         var values: [String: Any] = [
             "id": ride.id.uuidString.lowercased(),
+            "ref": ride.ref.rawValue, "refSpelled": ride.ref.spelled,
             "when": words.words(ride.pickupAt, now: now),
             "windowEnd": words.time(ride.pickupAt.addingTimeInterval(WebBookingForm.pickupWindow)),
             "dropoffAt": words.time(ride.estimatedDropoffAt),

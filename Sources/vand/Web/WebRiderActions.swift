@@ -22,8 +22,8 @@ struct WebRiderActions: Sendable {
     // MARK: Accounts
 
     /// Signs in; throws ``AccountError`` (wrong password, locked out, …).
-    func signIn(netID: String, password: String) async throws -> AccountService.Login {
-        try await accounts.login(netID: netID, password: password)
+    func signIn(netID: String, password: String, from client: ClientAddress) async throws -> AccountService.Login {
+        try await accounts.login(netID: netID, password: password, from: client)
     }
 
     /// The session a cookie's token belongs to, or nil when it is unknown, expired or revoked.
@@ -40,8 +40,8 @@ struct WebRiderActions: Sendable {
     }
 
     /// Throws ``AccountError`` (`.invalid` names the field `current` or `new`).
-    func changePassword(_ session: AuthenticatedSession, current: String, new: String) async throws {
-        try await accounts.changePassword(session, current: current, new: new)
+    func changePassword(_ session: AuthenticatedSession, current: String, new: String, from client: ClientAddress) async throws {
+        try await accounts.changePassword(session, current: current, new: new, from: client)
     }
 
     func profile(_ netID: NetID) async throws -> AccountService.Profile {

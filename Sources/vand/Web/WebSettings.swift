@@ -11,23 +11,10 @@ struct WebSettings: Sendable {
     /// directly or through a TLS-terminating proxy.
     var secureCookies = false
 
-    static let helpText = """
-          VAND_WEB_DIR        The rider web app's templates/ and static/ (default: web/ beside the
-                              sql/ folder, e.g. /usr/local/share/vand/web or the checkout's web/).
-          VAND_SECURE_COOKIES true when riders reach vand over HTTPS (directly or behind a TLS
-                              proxy): the sign-in cookie is marked Secure (default false).
-        """
-
     static func fromEnvironment(_ environment: [String: String]) throws(SettingError) -> WebSettings {
         var settings = WebSettings()
-        if let directory = environment["VAND_WEB_DIR"], !directory.isEmpty { settings.directory = directory }
-        if let text = environment["VAND_SECURE_COOKIES"], !text.isEmpty {
-            switch text.lowercased() {
-            case "1", "true", "yes", "on": settings.secureCookies = true
-            case "0", "false", "no", "off": settings.secureCookies = false
-            default: throw SettingError(variable: "VAND_SECURE_COOKIES", value: text, expected: "true or false")
-            }
-        }
+        settings.directory = SettingSpec.webDirectory.text(environment)
+        settings.secureCookies = try SettingSpec.secureCookies.boolean(environment)
         return settings
     }
 
