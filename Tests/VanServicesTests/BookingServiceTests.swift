@@ -91,6 +91,47 @@ struct BookingServiceTests {
         await f.db.close()
     }
 
+    @Test func fiftyConcurrentBookingsShareAThreeSeatVanAndNeverOverloadIt() async throws {
+        let f = try await BookingFixture(vans: [("Van 1", 3, 0)], oneRiderAtATime: false)
+        let slot = f.monday(9, 0)
+        let outcomes = try await withThrowingTaskGroup(of: BookingOutcome.self) { group in
+            for rider in 0..<50 {
+                group.addTask { try await f.booking.book(f.request(rider, at: slot), now: f.now) }
+            }
+            return try await group.reduce(into: [BookingOutcome]()) { $0.append($1) }
+        }
+        let booked = outcomes.compactMap { if case .booked(let ride) = $0 { ride } else { nil } }
+        // Shared: more than one rider rides at once, and more than three fit the window one after another.
+        #expect(booked.count > 3)
+        // The load aboard, stop by stop, as the database has the route now.
+        let rows = try await f.db.pool.withConnection { conn in
+            try conn.query("SELECT pickup_at, estimated_dropoff_at FROM rides WHERE ride_holds_van(status)").map {
+                (try $0.decode(Date.self, at: 0), try $0.decode(Date.self, at: 1))
+            }
+        }
+        var events: [(at: Date, change: Int)] = []
+        for (pickup, dropoff) in rows {
+            events.append((pickup, 1))
+            events.append((dropoff, -1))
+        }
+        events.sort { a, b in a.at != b.at ? a.at < b.at : a.change < b.change }
+        var aboard = 0, most = 0
+        for event in events {
+            aboard += event.change
+            most = max(most, aboard)
+        }
+        #expect(most > 1 && most <= 3, "at most \(most) aboard")
+        // Every refusal offers a time, and the first offered time is bookable in one more call.
+        let refusals = outcomes.compactMap { if case .refused(let feasibility, _) = $0 { feasibility } else { nil } }
+        #expect(refusals.count == 50 - booked.count)
+        #expect(refusals.allSatisfy { $0.reason == .occupied && !$0.suggestions.isEmpty })
+        if let offered = refusals.first?.suggestions.first {
+            let retry = try await f.booking.book(f.request(0, at: offered.asked), now: f.now)
+            guard case .booked = retry else { Issue.record("the suggested time was not bookable: \(retry)"); return }
+        }
+        await f.db.close()
+    }
+
     @Test func fiftyConcurrentBookingsForTheLastSlotBookExactlyOne() async throws {
         let f = try await BookingFixture()
         let slot = f.monday(9, 0)

@@ -30,7 +30,13 @@ struct BookRideRequest: Decodable, Sendable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         kind = try c.decodeIfPresent(RideKind.self, forKey: .kind) ?? .scheduled
         pickupAt = try c.decodeIfPresent(String.self, forKey: .pickupAt)
-        arriveBy = try c.decodeIfPresent(String.self, forKey: .arriveBy)
+        if c.contains(.arriveBy) {
+            // Absent means "pick me up at"; null is a mistake, not an absence.
+            if try c.decodeNil(forKey: .arriveBy) {
+                throw ValidationError(field: "arrive_by", reason: "must be a time such as 2026-11-23T09:00, or left out")
+            }
+            arriveBy = try c.decode(String.self, forKey: .arriveBy)
+        }
         pickup = try c.decode(EndpointInput.self, forKey: .pickup)
         dropoff = try c.decode(EndpointInput.self, forKey: .dropoff)
         needsWheelchair = try c.decodeIfPresent(Bool.self, forKey: .needsWheelchair) ?? false
