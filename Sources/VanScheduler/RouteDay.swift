@@ -152,7 +152,7 @@ struct RouteDay {
         let problem = problem(placing: promise, maxRideTime: maxRideTime, notBefore: notBefore)
         guard let option = CheapestInsertion(problem: problem).bestInsertion(of: newRequest, into: plan) else { return nil }
         let route = option.applied(to: plan, request: newRequest).routes[option.vehicle]
-        guard case .success(let schedule) = RouteEvaluator(problem: problem).earliestSchedule(for: route) else { return nil }
+        guard case .success(let schedule) = RouteEvaluator(problem: problem).schedule(for: route, earliest: true) else { return nil }
         var pickupAt = stretch.end, dropoffAt = stretch.end
         var replanned: [UUID: PlannedStops] = [:]
         var times: [Int: (pickup: Date?, dropoff: Date?)] = [:]
@@ -188,7 +188,7 @@ struct RouteDay {
         let evaluator = RouteEvaluator(problem: problem)
         var result: [UUID: (vanID: Int64, stops: PlannedStops)] = [:]
         for route in plan.routes {
-            guard case .success(let schedule) = evaluator.earliestSchedule(for: route) else { continue }
+            guard case .success(let schedule) = evaluator.schedule(for: route, earliest: true) else { continue }
             var times: [Int: (pickup: Date?, dropoff: Date?)] = [:]
             for (position, stop) in route.stops.enumerated() where stop.request < rides.count {
                 let at = stretch.start.addingTimeInterval(schedule.serviceStart[position].rounded())
@@ -208,7 +208,7 @@ struct RouteDay {
         let evaluator = RouteEvaluator(problem: problem)
         var busy = 0.0
         for route in plan.routes where !route.stops.isEmpty {
-            if case .success(let schedule) = evaluator.earliestSchedule(for: route), let first = schedule.serviceStart.first,
+            if case .success(let schedule) = evaluator.schedule(for: route, earliest: true), let first = schedule.serviceStart.first,
                let last = schedule.serviceStart.last {
                 busy += last - first
             }

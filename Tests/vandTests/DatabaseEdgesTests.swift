@@ -38,7 +38,10 @@ struct DatabaseEdgesTests {
             let took = ContinuousClock.now - started
             #expect(frozen.status == .serviceUnavailable)
             #expect(frozen.headers[.contentType] == "application/problem+json")
-            #expect(took < .seconds(2), "took \(took)")
+            // The check gives up after 1.5 s. Wall time on a loaded 2-core test run adds scheduling
+            // delay, so this bound only proves it did not wait for the statement timeout (5 s + 1 s);
+            // scripts/faults measures the 2 s answer against a real frozen server.
+            #expect(took < .seconds(4.5), "took \(took)")
             kill(backend, SIGCONT)
             // The check left behind finishes once the server runs again; then ready again.
             var status = HTTPResponse.Status.serviceUnavailable

@@ -16,7 +16,9 @@ public struct RouteEvaluator: Sendable {
     ///
     /// The schedule leaves the depot as late as possible and serves every stop
     /// as early as possible after that, which minimises the route's duration.
-    public func schedule(for route: VehicleRoute) -> Result<RouteSchedule, RouteViolation> {
+    /// With `earliest`, every stop is served as early as it can be instead: for riders,
+    /// whose promise starts at the window's start, when the depot legs cost nothing.
+    public func schedule(for route: VehicleRoute, earliest: Bool = false) -> Result<RouteSchedule, RouteViolation> {
         guard problem.vehicles.indices.contains(route.vehicle) else { return .failure(.wrongVehicle(route.vehicle)) }
         var timing = RouteTiming()
         var loads: [Capacity] = []
@@ -33,7 +35,7 @@ public struct RouteEvaluator: Sendable {
         if let violation = timing.solveEarliest() { return .failure(violation) }
         guard timing.solveLatest(into: &latest) else { return .failure(.inconsistentTimes) }
         // Leave as late as possible, then as early as possible: the shortest duration.
-        if latest[0].isFinite {
+        if !earliest, latest[0].isFinite {
             timing.times[0] = max(timing.times[0], latest[0])
             if let violation = timing.solveLeast(from: 0, dirtyThrough: timing.last) { return .failure(violation) }
         }

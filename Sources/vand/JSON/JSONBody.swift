@@ -73,3 +73,13 @@ extension Problem {
         }
     }
 }
+
+extension KeyedDecodingContainer {
+    /// An optional member of a request body: absent is nil; `null` is refused like any other
+    /// wrong type (422 naming the field), since the contract has no nullable request member.
+    func member<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
+        guard contains(key) else { return nil }
+        if try decodeNil(forKey: key) { throw ValidationError(field: key.stringValue, reason: "must not be null; leave it out instead") }
+        return try decode(T.self, forKey: key)
+    }
+}

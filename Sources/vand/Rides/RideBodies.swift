@@ -28,21 +28,15 @@ struct BookRideRequest: Decodable, Sendable {
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        kind = try c.decodeIfPresent(RideKind.self, forKey: .kind) ?? .scheduled
-        pickupAt = try c.decodeIfPresent(String.self, forKey: .pickupAt)
-        if c.contains(.arriveBy) {
-            // Absent means "pick me up at"; null is a mistake, not an absence.
-            if try c.decodeNil(forKey: .arriveBy) {
-                throw ValidationError(field: "arrive_by", reason: "must be a time such as 2026-11-23T09:00, or left out")
-            }
-            arriveBy = try c.decode(String.self, forKey: .arriveBy)
-        }
+        kind = try c.member(RideKind.self, .kind) ?? .scheduled
+        pickupAt = try c.member(String.self, .pickupAt)
+        arriveBy = try c.member(String.self, .arriveBy)
         pickup = try c.decode(EndpointInput.self, forKey: .pickup)
         dropoff = try c.decode(EndpointInput.self, forKey: .dropoff)
-        needsWheelchair = try c.decodeIfPresent(Bool.self, forKey: .needsWheelchair) ?? false
-        companions = try c.decodeIfPresent(Int.self, forKey: .companions) ?? 0
-        note = try c.decodeIfPresent(String.self, forKey: .note)
-        `repeat` = try c.decodeIfPresent(RepeatInput.self, forKey: .repeat)
+        needsWheelchair = try c.member(Bool.self, .needsWheelchair) ?? false
+        companions = try c.member(Int.self, .companions) ?? 0
+        note = try c.member(String.self, .note)
+        `repeat` = try c.member(RepeatInput.self, .repeat)
     }
 }
 
@@ -58,10 +52,10 @@ struct EndpointInput: Decodable, Sendable {
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         value = PlaceMatcher.Input(
-            place: try c.decodeIfPresent(String.self, forKey: .place),
-            address: try c.decodeIfPresent(String.self, forKey: .address),
-            lat: try c.decodeIfPresent(Double.self, forKey: .lat),
-            lon: try c.decodeIfPresent(Double.self, forKey: .lon)
+            place: try c.member(String.self, .place),
+            address: try c.member(String.self, .address),
+            lat: try c.member(Double.self, .lat),
+            lon: try c.member(Double.self, .lon)
         )
     }
 

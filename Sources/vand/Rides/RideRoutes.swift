@@ -90,6 +90,8 @@ struct RideRoutes: Sendable {
             }
         } else if body.arriveBy != nil {
             problems.append(ValidationError(field: "arrive_by", reason: "an on-demand ride is picked up as soon as possible; book a scheduled ride to arrive by a time"))
+        } else if body.pickupAt != nil {
+            problems.append(ValidationError(field: "pickup_at", reason: "an on-demand ride is picked up as soon as possible; leave pickup_at out, or book a scheduled ride"))
         } else if body.repeat != nil {
             problems.append(ValidationError(field: "repeat", reason: "an on-demand ride cannot repeat; book a scheduled series"))
         }
