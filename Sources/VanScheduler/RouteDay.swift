@@ -27,7 +27,7 @@ struct RouteDay {
     /// The request index of the ride being placed.
     var newRequest: Int { rides.count }
 
-    /// The new ride's ends, wheelchair and companions, and its direct trip (pickup to arrival).
+    /// The new ride's ends, wheelchair and companions.
     struct NewRide {
         let pickup: Coordinate?
         let dropoff: Coordinate?
