@@ -19,6 +19,9 @@ struct RouteDay {
     let estimator: TripEstimator
     /// The routes as they are, the new ride unassigned.
     let plan: RoutePlan
+    /// The routes with the new ride on none of them (its windows open), and their timing, worked
+    /// out once for all the promises the new ride is tried under.
+    private let placing: (problem: RoutingProblem, routes: PreparedRoutes)?
     private let nodes: [RouteNode]
     private let requests: [RouteRequest]
     private let vehicles: [RouteVehicle]
@@ -44,13 +47,13 @@ struct RouteDay {
         self.rides = rides
 
         // Locations: 0 is the depot ("anywhere"); known points are shared; an unknown point is its own.
-        var locationOf: [String: Int] = [:]
+        var locationOf: [PointKey: Int] = [:]
         var points: [Coordinate?] = [nil]
         // An unknown point's other end, when that is unknown too: the estimator's leg between them.
         var partner: [Int: Int] = [:]
         func location(_ coordinate: Coordinate?) -> Int {
             guard let coordinate else { points.append(nil); return points.count - 1 }
-            let key = "\(coordinate.latitude),\(coordinate.longitude)"
+            let key = PointKey(coordinate)
             if let known = locationOf[key] { return known }
             points.append(coordinate)
             locationOf[key] = points.count - 1
@@ -99,58 +102,84 @@ struct RouteDay {
         }
 
         let unknown = estimator.unknownDeadhead, unknownLeg = estimator.unknownLegDuration
-        let travel = TravelMatrix(locations: nodeLocations, locationCount: points.count, time: { from, to in
-            if from == to || from == 0 || to == 0 { return 0 }
-            if partner[from] == to { return unknownLeg }
-            guard let a = points[from], let b = points[to] else { return unknown }
-            return estimator.deadhead(from: a, to: b)
-        }, triangleInequality: false)
+        let count = points.count
+        var times = [Double](repeating: 0, count: count * count)
+        for from in 1..<max(1, count) {
+            for to in 1..<count where to != from {
+                if partner[from] == to {
+                    times[from * count + to] = unknownLeg
+                } else if let a = points[from], let b = points[to] {
+                    times[from * count + to] = estimator.deadhead(from: a, to: b)
+                } else {
+                    times[from * count + to] = unknown
+                }
+            }
+        }
+        let time = { (from: Int, to: Int) -> Double in times[from * count + to] }
+        // Travel between campus places is metric, which lets insertion prune on the routes' earliest
+        // and latest times; typed addresses (a fixed guess) may break that, and then it checks more.
+        // The check is cubic in the places, so a day of very many distinct points is taken as not metric.
+        let metric = points.count <= Self.metricCheckLimit && TravelMatrix.isMetric(count: points.count, from: 1, time: time)
+        let travel = TravelMatrix(locations: nodeLocations, locationCount: points.count, time: time, triangleInequality: metric)
         let vehicles = vans.map { van in
             RouteVehicle(capacity: Capacity(seats: van.seats, wheelchairs: van.wheelchairPositions),
                          startDepot: 0, endDepot: 1, maxDuration: .infinity, availability: whole)
         }
 
         var routes = vans.indices.map { VehicleRoute(vehicle: $0) }
-        var stops: [[(at: Date, stop: RouteStop)]] = Array(repeating: [], count: vans.count)
+        // Each van's stops by planned time, a drop-off before a pickup at the same second, else in
+        // request order (a stable order, with plain numbers for keys: this runs on every booking).
+        var stops: [[(at: Double, code: Int)]] = Array(repeating: [], count: vans.count)
         for (index, ride) in rides.enumerated() {
             let van = vanIndex[ride.vanID]!
-            stops[van].append((ride.pickupAt, .pickup(index)))
-            stops[van].append((ride.dropoffAt, .dropoff(index)))
+            stops[van].append((ride.pickupAt.timeIntervalSinceReferenceDate, RouteStop.pickup(index).code))
+            stops[van].append((ride.dropoffAt.timeIntervalSinceReferenceDate, RouteStop.dropoff(index).code))
         }
+        let lockAt = lockBefore?.timeIntervalSinceReferenceDate
         for van in vans.indices {
-            let ordered = stops[van].sorted { a, b in
-                a.at != b.at ? a.at < b.at : (a.stop.kind == .dropoff && b.stop.kind == .pickup)
+            stops[van].sort { a, b in
+                if a.at != b.at { return a.at < b.at }
+                let aDrop = a.code & 1, bDrop = b.code & 1
+                return aDrop != bDrop ? aDrop > bDrop : a.code < b.code
             }
-            routes[van].stops = ordered.map(\.stop)
-            if let lockBefore { routes[van].lockedPrefixCount = ordered.prefix { $0.at < lockBefore }.count }
+            routes[van].stops = stops[van].map { RouteStop(code: $0.code) }
+            if let lockAt { routes[van].lockedPrefixCount = stops[van].prefix { $0.at < lockAt }.count }
         }
         self.nodes = nodes
         self.requests = requests
         self.vehicles = vehicles
         self.travel = travel
-        self.plan = RoutePlan(routes: routes, unassigned: newRide == nil ? [] : [rides.count])
+        let plan = RoutePlan(routes: routes, unassigned: newRide == nil ? [] : [rides.count])
+        self.plan = plan
+        if newRide != nil {
+            let problem = RoutingProblem(nodes: nodes, requests: requests, vehicles: vehicles, travel: travel)
+            placing = (problem, PreparedRoutes(plan: plan, problem: problem))
+        } else {
+            placing = nil
+        }
     }
 
     /// The problem with the new ride promised `promise` (clipped to the stretch and to `notBefore`)
     /// and limited to `maxRideTime`.
     func problem(placing promise: RidePromise, maxRideTime: TimeInterval, notBefore: Date?) -> RoutingProblem {
-        var nodes = self.nodes
+        guard let placing else { preconditionFailure("RouteDay has no new ride to place") }
         let request = requests[newRequest]
         let whole = TimeWindow(earliest: 0, latest: stretch.duration)
         let promised = whole.intersection(TimeWindow(
             earliest: promise.window.start.timeIntervalSince(stretch.start), latest: promise.window.end.timeIntervalSince(stretch.start)))
         let earliest = notBefore.map { TimeWindow(earliest: $0.timeIntervalSince(stretch.start), latest: .infinity) } ?? .unbounded
-        nodes[request.pickup].window = (promise.kind == .pickup ? promised : whole).intersection(earliest)
-        nodes[request.dropoff].window = promise.kind == .arriveBy ? promised : whole
-        var requests = self.requests
-        requests[newRequest].maxRideTime = Self.engineRideTime(maxRideTime, boarding: nodes[request.pickup].serviceDuration)
-        return RoutingProblem(nodes: nodes, requests: requests, vehicles: vehicles, travel: travel)
+        return placing.problem.replacingPromise(
+            of: newRequest,
+            pickup: (promise.kind == .pickup ? promised : whole).intersection(earliest),
+            dropoff: promise.kind == .arriveBy ? promised : whole,
+            maxRideTime: Self.engineRideTime(maxRideTime, boarding: nodes[request.pickup].serviceDuration)
+        )
     }
 
     /// The cheapest place for the new ride under `promise`, with the van's route re-planned; nil if none.
     func placement(promise: RidePromise, maxRideTime: TimeInterval, notBefore: Date?) -> Assignment? {
         let problem = problem(placing: promise, maxRideTime: maxRideTime, notBefore: notBefore)
-        guard let option = CheapestInsertion(problem: problem).bestInsertion(of: newRequest, into: plan) else { return nil }
+        guard let option = placing?.routes.bestInsertion(of: newRequest, problem: problem) else { return nil }
         let route = option.applied(to: plan, request: newRequest).routes[option.vehicle]
         guard case .success(let schedule) = RouteEvaluator(problem: problem).schedule(for: route, earliest: true) else { return nil }
         var pickupAt = stretch.end, dropoffAt = stretch.end
@@ -214,6 +243,20 @@ struct RouteDay {
             }
         }
         return PlanMeasures(rides: plan.servedCount, driving: plan.cost(in: problem), vansUsed: plan.vehiclesUsed, busy: busy)
+    }
+
+    /// The most distinct places whose travel times are checked for the triangle inequality.
+    static let metricCheckLimit = 160
+
+    /// A point's identity for sharing a location: its exact coordinate.
+    private struct PointKey: Hashable {
+        let latitude: Double
+        let longitude: Double
+
+        init(_ coordinate: Coordinate) {
+            latitude = coordinate.latitude
+            longitude = coordinate.longitude
+        }
     }
 
     /// Times rounded to the second, with the promised stop kept inside its window.

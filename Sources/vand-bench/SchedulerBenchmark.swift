@@ -2,25 +2,42 @@ import Foundation
 import VanDomain
 import VanScheduler
 
-/// Times `Scheduler.check` for one request among `vans` vans and `rides` rides in a day,
-/// on a seeded random but realistic day (so runs are comparable).
+/// `vand-bench scheduler`: the time of one booking decision on a busy day of shared routes.
+///
+/// The day is filled the way vand fills it: seeded requests, one after another, each placed by
+/// `Scheduler.check` on the routes so far (a refused rider takes the nearest suggestion), until
+/// `rides` rides are on `vans` vans. Then `requests` more requests are decided against the full
+/// day without being booked: those that fit time an insertion, the others an insertion plus the
+/// search for the nearest feasible times before and after (the suggestions).
 struct SchedulerBenchmark {
     let vans: Int
     let rides: Int
     let requests: Int
 
-    struct Result {
-        let vans: Int
-        let rides: Int
-        let samples: [Double]  // seconds
-        var median: Double { percentile(0.5) }
-        var p99: Double { percentile(0.99) }
-        var feasibleShare: Double = 0
+    /// Times of decisions, in seconds.
+    struct Samples {
+        var values: [Double] = []
+
+        var count: Int { values.count }
 
         func percentile(_ p: Double) -> Double {
-            let sorted = samples.sorted()
+            guard !values.isEmpty else { return .nan }
+            let sorted = values.sorted()
             return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
         }
+    }
+
+    struct Result {
+        /// Rides on the routes when the decisions were timed.
+        var booked = 0
+        /// Rides in the busiest van's route.
+        var longestRoute = 0
+        /// Decisions that found a place at the asked time.
+        var insertions = Samples()
+        /// Decisions that had to search for suggestions.
+        var withSuggestions = Samples()
+        /// Seconds spent filling the day.
+        var fillSeconds = 0.0
     }
 
     func run() throws -> Result {
@@ -28,42 +45,83 @@ struct SchedulerBenchmark {
         let zone = TimeZone(identifier: "America/New_York")!
         let scheduler = Scheduler(hours: ServiceHours.wheelsDefault(timeZone: zone))
         let fleet = try (1...vans).map { try Van(id: Int64($0), name: "Van \($0)", seats: 8, wheelchairPositions: $0 % 3 == 0 ? 0 : 1) }
-        // Monday 2026-11-23 00:00 New York; rides spread over the day, back to back per van
-        // (a busy fleet), each 5-40 minutes between random campus points.
-        let dayStart = Date(timeIntervalSince1970: 1_795_410_000)
+        // Wednesday 2026-11-25 00:00 New York, in the middle of the weekday stretch of service.
+        let dayStart = Date(timeIntervalSince1970: 1_795_582_800)
         let campus = try (0..<40).map { _ in
             try Coordinate(latitude: 41.30 + Double.random(in: 0...0.03, using: &rng), longitude: -72.94 + Double.random(in: 0...0.03, using: &rng))
         }
+        func request() -> RideRequest {
+            // Most rides between 07:00 and 23:00, on the minute; a tenth at night.
+            let minute = Int.random(in: 0..<10, using: &rng) == 0 ? Int.random(in: 0..<(24 * 60), using: &rng)
+                : Int.random(in: (7 * 60)..<(23 * 60), using: &rng)
+            var pickup = campus.randomElement(using: &rng)!, dropoff = campus.randomElement(using: &rng)!
+            while dropoff == pickup { dropoff = campus.randomElement(using: &rng)!; pickup = campus.randomElement(using: &rng)! }
+            return RideRequest(
+                pickup: pickup, dropoff: dropoff,
+                wheelchair: Int.random(in: 0..<10, using: &rng) == 0,
+                pickupAt: dayStart.addingTimeInterval(Double(minute) * 60),
+                promise: Int.random(in: 0..<5, using: &rng) == 0 ? .arriveBy : .pickup,
+                companions: Int.random(in: 0..<6, using: &rng) == 0 ? 1 : 0
+            )
+        }
+
+        var result = Result()
         var booked: [BookedRide] = []
         booked.reserveCapacity(rides)
-        let perVan = max(1, rides / vans)
-        let slot = 86_400.0 / Double(perVan)
-        for van in fleet {
-            for index in 0..<perVan where booked.count < rides {
-                let start = dayStart.addingTimeInterval(Double(index) * slot)
-                let length = min(slot * 0.8, Double.random(in: 300...2_400, using: &rng))
-                booked.append(BookedRide(id: UUID(), vanID: van.id, pickupAt: start, dropoffAt: start.addingTimeInterval(length),
-                                         pickup: campus.randomElement(using: &rng), dropoff: campus.randomElement(using: &rng)))
+        let clock = ContinuousClock()
+        let fillStart = clock.now
+        var misses = 0
+        while booked.count < rides, misses < rides {
+            let asked = request()
+            var placed: Assignment?
+            switch scheduler.check(asked, vans: fleet, rides: booked) {
+            case .feasible(let assignment): placed = assignment
+            case .infeasible(_, let earlier, let later):
+                let nearest = [earlier, later].compactMap { $0 }.min { abs($0.minutesFromRequested) < abs($1.minutesFromRequested) }
+                if let nearest {
+                    var retry = asked
+                    retry.pickupAt = nearest.asked
+                    placed = scheduler.check(retry, vans: fleet, rides: booked).assignment
+                }
+            }
+            guard let placed else { misses += 1; continue }
+            booked = Self.applying(placed, for: asked, to: booked)
+        }
+        result.fillSeconds = seconds(clock.now - fillStart)
+        result.booked = booked.count
+        result.longestRoute = Dictionary(grouping: booked, by: \.vanID).values.map(\.count).max() ?? 0
+
+        for _ in 0..<requests {
+            let asked = request()
+            var outcome: Feasibility?
+            let elapsed = clock.measure { outcome = scheduler.check(asked, vans: fleet, rides: booked) }
+            if outcome?.isFeasible == true {
+                result.insertions.values.append(seconds(elapsed))
+            } else {
+                result.withSuggestions.values.append(seconds(elapsed))
             }
         }
-        var samples: [Double] = []
-        samples.reserveCapacity(requests)
-        var feasible = 0
-        let clock = ContinuousClock()
-        for _ in 0..<requests {
-            let request = RideRequest(
-                pickup: campus.randomElement(using: &rng), dropoff: campus.randomElement(using: &rng),
-                wheelchair: Int.random(in: 0..<10, using: &rng) == 0,
-                pickupAt: dayStart.addingTimeInterval(Double(Int.random(in: 0..<(24 * 12), using: &rng)) * 300)
-            )
-            var outcome: Feasibility?
-            let elapsed = clock.measure { outcome = scheduler.check(request, vans: fleet, rides: booked) }
-            if outcome?.isFeasible == true { feasible += 1 }
-            samples.append(Double(elapsed.components.attoseconds) / 1e18 + Double(elapsed.components.seconds))
-        }
-        var result = Result(vans: vans, rides: rides, samples: samples)
-        result.feasibleShare = Double(feasible) / Double(requests)
         return result
+    }
+
+    /// The day's rides with `assignment` booked: the new ride added, the rides it re-planned moved.
+    static func applying(_ assignment: Assignment, for request: RideRequest, to rides: [BookedRide]) -> [BookedRide] {
+        var rides = rides.map { ride -> BookedRide in
+            guard let planned = assignment.replanned[ride.id] else { return ride }
+            var moved = ride
+            moved.pickupAt = planned.pickupAt
+            moved.dropoffAt = planned.dropoffAt
+            return moved
+        }
+        rides.append(BookedRide(
+            id: UUID(), vanID: assignment.vanID, pickupAt: assignment.pickupAt, dropoffAt: assignment.dropoffAt,
+            pickup: request.pickup, dropoff: request.dropoff, wheelchair: request.wheelchair, companions: request.companions,
+            promise: assignment.promise, maxRideTime: assignment.maxRideTime
+        ))
+        return rides
     }
 }
 
+private func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}

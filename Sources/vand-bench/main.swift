@@ -2,7 +2,7 @@ import Foundation
 import VanScheduler
 
 // vand-bench: benchmarks that print numbers. Build in release mode (scripts/bench).
-// `vand-bench scheduler [requests]`: slot finding among 30 vans and 300 / 3,000 / 30,000 rides.
+// `vand-bench scheduler [requests] [sizes]`: one booking decision on a day of 300 / 3,000 rides on 30 vans' shared routes.
 // `vand-bench fixed-json PORT FILE`: serves FILE at GET /fixed (the reads baseline of scripts/bench-load).
 // `vand-bench events [count]`: commit of a ride change → webhook arrival (p50/p99), and reminder lateness.
 // `vand-bench darp FILE… [--seconds S] [--routes OUT] [--seed N]`: the Cordeau dial-a-ride instances,
@@ -12,14 +12,20 @@ let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "scheduler"
 switch which {
 case "scheduler":
-    let requests = arguments.dropFirst().first.flatMap(Int.init) ?? 2_000
-    print("slot finding: Scheduler.check for one request, 30 vans, a busy day (\(requests) requests each; \(ProcessInfo.processInfo.activeProcessorCount) cores)")
-    print("rides     median      p99         feasible")
-    for rides in [300, 3_000, 30_000] {
+    let requests = arguments.dropFirst().first.flatMap(Int.init) ?? 1_000
+    let sizes = arguments.dropFirst(2).first.map { $0.split(separator: ",").compactMap { Int($0) } } ?? [300, 3_000]
+    print("one booking decision (Scheduler.check) on a day of shared routes, 30 vans of 8 seats (\(requests) requests per size; \(ProcessInfo.processInfo.activeProcessorCount) cores)")
+    print("rides  longest route  fill      insertion: n   p50        p99        with suggestions: n   p50        p99")
+    for rides in sizes {
         let result = try SchedulerBenchmark(vans: 30, rides: rides, requests: requests).run()
-        let median = String(format: "%8.3f ms", result.median * 1_000)
-        let p99 = String(format: "%8.3f ms", result.p99 * 1_000)
-        print("\(String(rides).padding(toLength: 8, withPad: " ", startingAt: 0))  \(median)  \(p99)  \(String(format: "%5.1f%%", result.feasibleShare * 100))")
+        func ms(_ value: Double) -> String { String(format: "%8.3f ms", value * 1_000) }
+        print([
+            String(result.booked).padding(toLength: 6, withPad: " ", startingAt: 0),
+            String(result.longestRoute).padding(toLength: 14, withPad: " ", startingAt: 0),
+            String(format: "%6.1f s", result.fillSeconds),
+            String(format: "%14d", result.insertions.count), ms(result.insertions.percentile(0.5)), ms(result.insertions.percentile(0.99)),
+            String(format: "%21d", result.withSuggestions.count), ms(result.withSuggestions.percentile(0.5)), ms(result.withSuggestions.percentile(0.99)),
+        ].joined(separator: " "))
     }
 case "fixed-json":
     let rest = Array(arguments.dropFirst())

@@ -38,6 +38,30 @@ import VanTestSupport
         #expect(seen.isSuperset(of: ["feasible", "refused", "busy"]), "\(seen)")
     }
 
+    /// Typed addresses (no coordinates) cost a fixed guess to reach; a short guess breaks the
+    /// triangle inequality, so insertion cannot prune on route times and takes its slower path.
+    @Test(arguments: 0..<4)
+    func typedAddressesAgreeWithBruteForce(seed: Int) {
+        var rng = SeededGenerator(seed: UInt64(seed) &* 0x2545_F491 &+ 11)
+        var seen: Set<String> = []
+        for _ in 0..<40 {
+            let (scheduler, vans, rides) = Self.randomDay(&rng, typedAddresses: true)
+            let request = Self.randomRequest(&rng, typedAddresses: true)
+            let fast = scheduler.check(request, vans: vans, rides: rides)
+            let slow = BruteForce(scheduler: scheduler, vans: vans, rides: rides).best(request, asked: request.pickupAt)
+            #expect(fast.isFeasible == (slow != nil), "seed \(seed): \(request.pickupAt) \(request.promise)")
+            if let placed = fast.assignment, let slow {
+                #expect(abs(placed.addedDriving - slow) < 1e-6, "added driving \(placed.addedDriving) vs brute force \(slow)")
+            }
+            let day = RouteDay(stretch: DateInterval(start: Self.day, duration: 86_400), vans: vans, rides: rides,
+                               newRide: .init(pickup: request.pickup, dropoff: request.dropoff, wheelchair: false, companions: 0),
+                               estimator: scheduler.estimator, lockBefore: nil)
+            seen.insert(day.problem.tables.metric ? "metric" : "not metric")
+            seen.insert(fast.isFeasible ? "feasible" : "refused")
+        }
+        #expect(seen.isSuperset(of: ["feasible", "refused", "not metric"]), "\(seen)")
+    }
+
     @Test(arguments: 0..<4)
     func suggestionsAreTheNearestFeasibleMinutes(seed: Int) {
         var rng = SeededGenerator(seed: UInt64(seed) &* 0x51_7CC1 &+ 3)
@@ -63,15 +87,16 @@ import VanTestSupport
     }
 
     /// Up to two vans with small seat counts, and rides booked one by one through the scheduler.
-    static func randomDay(_ rng: inout SeededGenerator) -> (Scheduler, [Van], [BookedRide]) {
+    static func randomDay(_ rng: inout SeededGenerator, typedAddresses: Bool = false) -> (Scheduler, [Van], [BookedRide]) {
         var scheduler = Scheduler(hours: Fixture.hours)
+        if typedAddresses { scheduler.estimator.unknownDeadhead = 90 }
         scheduler.windowWidth = Double(Int.random(in: 0...3, using: &rng) * 5 * 60)
         let vans = (1...Int.random(in: 1...2, using: &rng)).map { id in
             try! Van(id: Int64(id), name: "Van \(id)", seats: Int.random(in: 1...3, using: &rng), wheelchairPositions: Int.random(in: 0...1, using: &rng))
         }
         var rides: [BookedRide] = []
         for n in 0..<Int.random(in: 0...5, using: &rng) {
-            let request = randomRequest(&rng)
+            let request = randomRequest(&rng, typedAddresses: typedAddresses)
             guard let placed = scheduler.check(request, vans: vans, rides: rides).assignment else { continue }
             for (index, ride) in rides.enumerated() {
                 if let moved = placed.replanned[ride.id] { rides[index].pickupAt = moved.pickupAt; rides[index].dropoffAt = moved.dropoffAt }
@@ -83,10 +108,15 @@ import VanTestSupport
         return (scheduler, vans, rides)
     }
 
-    static func randomRequest(_ rng: inout SeededGenerator) -> RideRequest {
-        let from = places.randomElement(using: &rng)!
-        var to = places.randomElement(using: &rng)!
+    /// With `typedAddresses`, a third of the requests have one end typed (no coordinate); never
+    /// both, whose leg the engine guesses differently from a deadhead.
+    static func randomRequest(_ rng: inout SeededGenerator, typedAddresses: Bool = false) -> RideRequest {
+        var from: Coordinate? = places.randomElement(using: &rng)!
+        var to: Coordinate? = places.randomElement(using: &rng)!
         while to == from { to = places.randomElement(using: &rng)! }
+        if typedAddresses, Int.random(in: 0..<3, using: &rng) == 0 {
+            if Bool.random(using: &rng) { from = nil } else { to = nil }
+        }
         let minute = Int.random(in: (16 * 60)...(16 * 60 + 50), using: &rng)
         return RideRequest(pickup: from, dropoff: to, wheelchair: Int.random(in: 0..<5, using: &rng) == 0,
                            pickupAt: day.addingTimeInterval(Double(minute * 60)),

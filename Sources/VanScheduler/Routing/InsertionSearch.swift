@@ -64,7 +64,7 @@ struct InsertionSearch: Sendable {
                                                                  upper: upper, loads: loads, stopCount: stopCount,
                                                                  lockedPrefix: lockedPrefix),
                                                 times: times, costs: costs, location: location, locationCount: tables.locationCount,
-                                                costLimit: costLimit
+                                                costLimit: costLimit, sorted: metric
                                             )
                                         }
                                     }
@@ -183,7 +183,8 @@ struct InsertionSearch: Sendable {
         costs: UnsafeBufferPointer<Double>,
         location: UnsafeBufferPointer<Int>,
         locationCount: Int,
-        costLimit: Double
+        costLimit: Double,
+        sorted: Bool
     ) {
         // Travel is between locations; many nodes may stand at one (see TravelMatrix).
         @inline(__always) func time(_ from: Int, _ to: Int) -> Double { times[location[from] &* locationCount &+ location[to]] }
@@ -199,7 +200,25 @@ struct InsertionSearch: Sendable {
         let directTime = time(pickup, dropoff)
         let directCost = cost(pickup, dropoff)
 
-        for after in route.lockedPrefix...m {
+        // When `lower` and `upper` are the route's earliest and latest times (metric travel) they
+        // never decrease along the route, so only the positions whose times can meet the request's
+        // pickup need a look: from the first whose successor's latest time reaches the pickup's
+        // earliest, to the last whose earliest time is not past the pickup's latest. The pickup's
+        // bounds are tightened by the drop-off's window (the ride takes at least the direct trip
+        // and at most the ride-time limit).
+        var first = route.lockedPrefix
+        var pickupLatest = request.pickupLatest
+        if sorted {
+            let pickupEarliest = max(request.pickupEarliest, request.dropoffEarliest - request.pickupService - request.maxRide)
+            pickupLatest = min(pickupLatest, request.dropoffLatest - request.pickupService - directTime)
+            var high = m
+            while first < high {
+                let middle = (first + high) / 2
+                if upper[middle + 1] < pickupEarliest - eps { first = middle + 1 } else { high = middle }
+            }
+        }
+        for after in first...m {
+            if sorted, lower[after] > pickupLatest + eps { break }
             guard (route.loads[after] + request.load).fits(within: request.capacity) else { continue }
             let here = node[after]
             let next = node[after + 1]

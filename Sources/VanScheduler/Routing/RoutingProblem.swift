@@ -31,6 +31,28 @@ public struct RoutingProblem: Sendable {
         self.tables = RoutingTables(nodes: nodes, requests: requests, travel: travel)
     }
 
+    /// The same problem with `request`'s pickup and drop-off windows and ride-time limit replaced:
+    /// a copy of three number tables, not a rebuilt problem.
+    func replacingPromise(of request: Int, pickup: TimeWindow, dropoff: TimeWindow, maxRideTime: Double) -> RoutingProblem {
+        var nodes = self.nodes
+        var requests = self.requests
+        let pickupNode = requests[request].pickup, dropoffNode = requests[request].dropoff
+        nodes[pickupNode].window = pickup
+        nodes[dropoffNode].window = dropoff
+        requests[request].maxRideTime = maxRideTime
+        let tables = self.tables.replacing(pickupNode: pickupNode, pickup: pickup, dropoffNode: dropoffNode, dropoff: dropoff,
+                                           request: request, maxRide: maxRideTime)
+        return RoutingProblem(nodes: nodes, requests: requests, vehicles: vehicles, travel: travel, tables: tables)
+    }
+
+    private init(nodes: [RouteNode], requests: [RouteRequest], vehicles: [RouteVehicle], travel: TravelMatrix, tables: RoutingTables) {
+        self.nodes = nodes
+        self.requests = requests
+        self.vehicles = vehicles
+        self.travel = travel
+        self.tables = tables
+    }
+
     /// The node visited by a stop.
     public func node(of stop: RouteStop) -> Int {
         stop.kind == .pickup ? requests[stop.request].pickup : requests[stop.request].dropoff

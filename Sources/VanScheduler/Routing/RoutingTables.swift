@@ -35,6 +35,34 @@ final class RoutingTables: Sendable {
         metric = travel.satisfiesTriangleInequality && nodes.allSatisfy { $0.serviceDuration >= 0 }
     }
 
+    private init(copying other: RoutingTables, earliest: [Double], latest: [Double], maxRide: [Double]) {
+        nodeCount = other.nodeCount
+        self.earliest = earliest
+        self.latest = latest
+        service = other.service
+        pickupNode = other.pickupNode
+        dropoffNode = other.dropoffNode
+        self.maxRide = maxRide
+        load = other.load
+        locked = other.locked
+        location = other.location
+        locationCount = other.locationCount
+        times = other.times
+        costs = other.costs
+        metric = other.metric
+    }
+
+    /// These tables with one request's windows and ride-time limit replaced (the other arrays shared).
+    func replacing(pickupNode: Int, pickup: TimeWindow, dropoffNode: Int, dropoff: TimeWindow, request: Int, maxRide: Double) -> RoutingTables {
+        var earliest = self.earliest, latest = self.latest, maxRides = self.maxRide
+        earliest[pickupNode] = pickup.earliest
+        latest[pickupNode] = pickup.latest
+        earliest[dropoffNode] = dropoff.earliest
+        latest[dropoffNode] = dropoff.latest
+        maxRides[request] = maxRide
+        return RoutingTables(copying: self, earliest: earliest, latest: latest, maxRide: maxRides)
+    }
+
     @inline(__always)
     func time(_ from: Int, _ to: Int) -> Double {
         times[location[from] &* locationCount &+ location[to]]

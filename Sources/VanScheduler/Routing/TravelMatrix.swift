@@ -90,10 +90,25 @@ public struct TravelMatrix: Sendable {
     }
 
     private static func isMetric(_ times: [Double], count: Int) -> Bool {
-        for middle in 0..<count {
-            for from in 0..<count {
-                let first = times[from * count + middle]
-                for to in 0..<count where times[from * count + to] > first + times[middle * count + to] + 1e-9 {
+        isMetric(count: count, from: 0) { times[$0 * count + $1] }
+    }
+
+    /// Whether `time` satisfies the triangle inequality (within 1e-9) among locations `first..<count`.
+    ///
+    /// A route's start and end depot "anywhere" (no travel to or from it) breaks the inequality
+    /// but never stands between two stops, so insertion may still rely on it when every other
+    /// location satisfies it: check from the first location that is not such a depot.
+    static func isMetric(count: Int, from first: Int, time: (Int, Int) -> Double) -> Bool {
+        guard first < count else { return true }
+        let span = count - first
+        var times = [Double](repeating: 0, count: span * span)
+        for from in 0..<span {
+            for to in 0..<span { times[from * span + to] = time(first + from, first + to) }
+        }
+        for middle in 0..<span {
+            for from in 0..<span {
+                let first = times[from * span + middle]
+                for to in 0..<span where times[from * span + to] > first + times[middle * span + to] + 1e-9 {
                     return false
                 }
             }
