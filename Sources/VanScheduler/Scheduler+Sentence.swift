@@ -6,8 +6,10 @@ extension Scheduler {
     /// `timeZone` (default: the service zone), e.g. "The van is occupied at 4:30 PM. Does 4:15 PM
     /// or 4:45 PM work?" or "The van does not run at 1:00 PM on Saturday. The nearest time is 6:00 PM."
     ///
-    /// A suggestion on another local day than the request is followed by its weekday.
-    public func sentence(for feasibility: Feasibility, requested: Date, timeZone: TimeZone? = nil) -> String {
+    /// A suggestion on another local day than the request is followed by its weekday. When the rider
+    /// asked to arrive by `requested` (`promise` `.arriveBy`), the times are arrival times and the
+    /// sentence says so: "No van can get you there by 9:00 AM. Does 8:40 AM or 9:25 AM work?"
+    public func sentence(for feasibility: Feasibility, requested: Date, promise: RidePromise.Kind = .pickup, timeZone: TimeZone? = nil) -> String {
         let zone = timeZone ?? hours.timeZone
         let clock = ServiceTime.formatter(.clockTime, zone)
         let weekday = ServiceTime.formatter(.weekday, zone)
@@ -26,6 +28,7 @@ extension Scheduler {
             switch reason {
             case .occupied:
                 let offer = times.isEmpty ? none : "Does \(times.joined(separator: " or ")) work?"
+                if promise == .arriveBy { return "No van can get you there by \(clock.string(from: requested)). \(offer)" }
                 return "The van is occupied at \(clock.string(from: requested)). \(offer)"
             case .outsideServiceHours, .closed:
                 let nearest = switch times.count {

@@ -19,6 +19,23 @@ import VanDomain
             == "The van is occupied at 4:30 PM. Does 3:50 PM or 4:50 PM work?")
     }
 
+    @Test func anArrivalThatCannotBeMetIsSaidAsAnArrival() {
+        let rides = [Fixture.ride(1, van: 1, monday(16, 0), monday(16, 50))]
+        var request = Fixture.request(monday(16, 30))
+        request.promise = .arriveBy
+        let feasibility = scheduler.check(request, vans: vans, rides: rides)
+        let said = scheduler.sentence(for: feasibility, requested: request.pickupAt, promise: .arriveBy)
+        #expect(said.hasPrefix("No van can get you there by 4:30 PM. Does "), "\(said)")
+        // The times offered are arrival times: each one, asked again, fits.
+        #expect(!feasibility.suggestions.isEmpty)
+        for suggestion in feasibility.suggestions {
+            var retry = request
+            retry.pickupAt = suggestion.asked
+            #expect(scheduler.check(retry, vans: vans, rides: rides).isFeasible)
+            #expect(suggestion.promise == .arriveBy)
+        }
+    }
+
     @Test func occupiedWithOneAlternative() {
         let rides = [Fixture.ride(1, van: 1, monday(16, 20), monday(16, 50))]
         #expect(sentence(scheduler, Fixture.request(monday(16, 30), notBefore: monday(16, 0)), rides: rides)

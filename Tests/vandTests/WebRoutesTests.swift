@@ -233,6 +233,36 @@ struct WebRoutesTests {
         await w.f.close()
     }
 
+    @Test func aRiderMayAskToArriveByATime() async throws {
+        let w = try await BookingWorld()
+        // The default 15-minute promise, not the one-rider test set-up's zero.
+        try await w.f.database.pool.withConnection { try $0.execute("DELETE FROM settings WHERE key = 'scheduler'") }
+        try await w.f.application().test(.router) { client in
+            var jar = WebJar()
+            _ = try await client.webSignIn("ann1", jar: &jar)
+            let page = try await client.web("/book", jar: &jar)
+            #expect(page.body.contains(#"<input id="time_is-arrive" name="time_is" type="radio" value="arrive">"#))
+            // A mistake keeps the choice.
+            let wrong = try await client.web("/book", form: Self.bookForm(page.csrf ?? "", time: "") + [("time_is", "arrive")], jar: &jar)
+            #expect(wrong.status == .unprocessableContent)
+            #expect(wrong.body.contains("Enter the time you must arrive by"))
+            #expect(wrong.body.contains(#"value="arrive" checked"#))
+            let booked = try await client.web("/book", form: Self.bookForm(page.csrf ?? "", time: "09:00") + [("time_is", "arrive")], jar: &jar)
+            #expect(booked.status == .seeOther)
+            let location = try #require(booked.headers[.location])
+            let ride = try await client.web(location, jar: &jar)
+            #expect(ride.body.contains("<dt>Arrival</dt><dd>between 8:45 AM and 9:00 AM, as promised</dd>"), "\(ride.body)")
+            let id = try #require(UUID(uuidString: String(location.dropFirst("/rides/".count).prefix(36))))
+            let stored = try await w.f.database.pool.withConnection { conn in
+                try conn.query("SELECT promise, to_char(window_end AT TIME ZONE 'America/New_York', 'HH24:MI'), estimated_dropoff_at <= window_end FROM rides WHERE id = \(id)").first!
+            }
+            #expect(try stored.decode(String.self, at: 0) == "arrive_by")
+            #expect(try stored.decode(String.self, at: 1) == "09:00")
+            #expect(try stored.decode(Bool.self, at: 2))
+        }
+        await w.f.close()
+    }
+
     @Test func aTakenTimeIsThePapersSentenceWithOneTapForms() async throws {
         let w = try await BookingWorld()
         try await w.f.application().test(.router) { client in

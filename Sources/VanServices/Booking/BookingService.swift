@@ -134,7 +134,7 @@ public struct BookingService: Sendable {
                     INSERT INTO booking_refusals (net_id, requested_pickup_at, reason, needs_wheelchair, refused_at)
                     VALUES (\(ride.netID.rawValue), \(ride.pickupAt), \(feasibility.reason?.code ?? "occupied"), \(ride.needsWheelchair), \(now))
                     """)
-                return .refused(feasibility, sentence: scheduler.sentence(for: feasibility, requested: ride.pickupAt))
+                return .refused(feasibility, sentence: scheduler.sentence(for: feasibility, requested: ride.pickupAt, promise: ride.promise))
             }
             let vanDay = VanDayRoutes.VanDay(vanID: assignment.vanID, day: day)
             guard try VanDayRoutes.lock(vanDay, unchangedSince: snapshot, conn) else { continue }  // re-plan
@@ -150,11 +150,11 @@ public struct BookingService: Sendable {
             } catch let error as PGError where error.sqlState == .checkViolation {
                 try conn.execute(simple: "ROLLBACK TO SAVEPOINT booking")
                 let occupied = Feasibility.infeasible(reason: .occupied, earlier: nil, later: nil)
-                return .refused(occupied, sentence: scheduler.sentence(for: occupied, requested: ride.pickupAt))
+                return .refused(occupied, sentence: scheduler.sentence(for: occupied, requested: ride.pickupAt, promise: ride.promise))
             }
         }
         let busy = Feasibility.infeasible(reason: .occupied, earlier: nil, later: nil)
-        return .refused(busy, sentence: scheduler.sentence(for: busy, requested: ride.pickupAt))
+        return .refused(busy, sentence: scheduler.sentence(for: busy, requested: ride.pickupAt, promise: ride.promise))
     }
 
     /// The free intervals on `day` in which a typical ride could start.

@@ -147,7 +147,7 @@ public struct DispatchService: Sendable {
                     let snapshot = try VanDayRoutes.snapshot(conn, around: asked, window: scheduler.searchWindow)
                     let feasibility = scheduler.check(request, vans: vans, rides: snapshot.rides)
                     guard case .feasible(let assignment) = feasibility, let day = assignment.serviceDay else {
-                        throw DispatchError.doesNotFit(scheduler.sentence(for: feasibility, requested: asked))
+                        throw DispatchError.doesNotFit(scheduler.sentence(for: feasibility, requested: asked, promise: ride.promise.kind))
                     }
                     let vanDay = VanDayRoutes.VanDay(vanID: assignment.vanID, day: day)
                     guard try VanDayRoutes.lock(vanDay, unchangedSince: snapshot, conn) else { continue }

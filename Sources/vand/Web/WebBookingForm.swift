@@ -20,6 +20,8 @@ struct WebBookingForm: Sendable {
     var dropoff = ""
     var date = ""
     var time = ""
+    /// Whether `time` is when the rider must arrive (a drop-off window ending then) rather than the pickup.
+    var arriveBy = false
     var wheelchair = false
     var companions = "0"
     var note = ""
@@ -43,6 +45,7 @@ struct WebBookingForm: Sendable {
         dropoff = form["dropoff"]
         date = form["date"]
         time = form["time"]
+        arriveBy = kind == .ahead && form["time_is"] == "arrive"
         wheelchair = form.isChecked("wheelchair")
         companions = form["companions"].isEmpty ? "0" : form["companions"]
         note = form["note"]
@@ -52,7 +55,7 @@ struct WebBookingForm: Sendable {
     }
 
     static let labels = [
-        "pickup": "Pick-up place", "dropoff": "Destination", "date": "Date", "time": "Pick-up time",
+        "pickup": "Pick-up place", "dropoff": "Destination", "date": "Date", "time": "Time",
         "companions": "Companions", "note": "Note for the driver", "repeat_days": "Repeat on", "repeat_until": "Repeat until",
     ]
 
@@ -70,7 +73,7 @@ struct WebBookingForm: Sendable {
         var pickupAt = now.addingTimeInterval(policy.onDemandLead)
         if kind == .ahead {
             if date.isEmpty { errors.append(FieldError(field: "date", message: "Enter the date of the ride")) }
-            if time.isEmpty { errors.append(FieldError(field: "time", message: "Enter the pick-up time")) }
+            if time.isEmpty { errors.append(FieldError(field: "time", message: arriveBy ? "Enter the time you must arrive by" : "Enter the pick-up time")) }
             if !date.isEmpty, !time.isEmpty {
                 do throws(ValidationError) {
                     _ = try LocalDate(date, field: "date")
@@ -121,7 +124,7 @@ struct WebBookingForm: Sendable {
         let trimmedNote = note.isEmpty ? nil : note
         let rides = times.map { at in
             NewRide(id: .timeOrdered(at: now), netID: netID, kind: kind == .now ? .onDemand : .scheduled, pickup: pickupEnd, dropoff: dropoffEnd, pickupAt: at,
-                    needsWheelchair: wheelchair, companions: companionCount, note: trimmedNote, seriesID: seriesID,
+                    promise: arriveBy ? .arriveBy : .pickup, needsWheelchair: wheelchair, companions: companionCount, note: trimmedNote, seriesID: seriesID,
                     status: autoApprove ? .approved : .pending)
         }
         return .success((rides, seriesID))
@@ -153,10 +156,11 @@ struct WebBookingForm: Sendable {
     /// The values to put back in the form.
     var values: [String: String] {
         ["pickup": pickup, "pickup_lat": pickupLat, "pickup_lon": pickupLon, "dropoff": dropoff, "date": date, "time": time,
-         "companions": companions, "note": note, "repeat_until": repeatUntil]
+         "time_is": arriveBy ? "arrive" : "", "companions": companions, "note": note, "repeat_until": repeatUntil]
     }
 
-    /// The same request at another pickup time (a suggestion's one-tap form).
+    /// The same request at another time (a suggestion's one-tap form): the pickup, or the
+    /// arrival when the rider asked to arrive by a time.
     func at(_ date: Date, timeZone: TimeZone) -> WebBookingForm {
         var copy = self
         let fields = WebTimeWords(timeZone: timeZone).formFields(date)

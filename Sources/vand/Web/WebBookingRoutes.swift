@@ -88,6 +88,7 @@ struct WebBookingRoutes: Sendable {
             ["name": place.name, "aliases": place.aliases.joined(separator: ", ")]
         }
         page.values["wheelchair"] = submitted.wheelchair
+        page.values["arriveBy"] = submitted.arriveBy
         page.values["companionOptions"] = (0...actions.settings.policy.maxCompanions).map { count -> [String: Any] in
             let label = count == 0 ? "None" : String(count)
             return ["value": String(count), "label": label, "selected": submitted.companions == String(count)]

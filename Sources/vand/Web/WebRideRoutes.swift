@@ -125,7 +125,11 @@ struct WebRideRoutes: Sendable {
             "id": ride.id.uuidString.lowercased(),
             "ref": ride.ref.rawValue, "refSpelled": ride.ref.spelled,
             "when": words.words(ride.pickupAt, now: now),
-            "windowEnd": words.time(ride.pickupAt.addingTimeInterval(WebBookingForm.pickupWindow)),
+            // The promise: be ready until the pickup window's end, or arrive inside the drop-off window.
+            "windowStart": words.time(ride.promise.window.start),
+            "windowEnd": words.time(ride.promise.window.duration > 0 || ride.promise.kind == .arriveBy ? ride.promise.window.end
+                                    : ride.pickupAt.addingTimeInterval(WebBookingForm.pickupWindow)),
+            "arriveBy": ride.promise.kind == .arriveBy,
             "dropoffAt": words.time(ride.estimatedDropoffAt),
             "from": ride.pickup.displayName, "to": ride.dropoff.displayName,
             "status": Self.statusText(ride.status), "statusClass": ride.status.rawValue,
