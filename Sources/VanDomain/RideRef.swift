@@ -22,6 +22,11 @@ public struct RideRef: Hashable, Sendable, ValidatedString {
     /// Reads a reference as a person types it.
     /// - Throws: `ValidationError` with field `"ref"` when it is not six base-32 symbols.
     public init(validating text: String) throws(ValidationError) {
+        // Already canonical (every reference read back from the database): take it as it is.
+        if Self.isCanonical(text) {
+            rawValue = text
+            return
+        }
         var symbols: [Character] = []
         for character in text.uppercased() {
             switch character {
@@ -39,6 +44,29 @@ public struct RideRef: Hashable, Sendable, ValidatedString {
             throw ValidationError(field: "ref", reason: "a ride reference has 6 letters and digits, like K7M-3QX; got \(symbols.count)")
         }
         rawValue = String(symbols[0..<3]) + "-" + String(symbols[3..<6])
+    }
+
+    /// The canonical symbols as bytes (the capitals and digits of ``alphabet``).
+    private static let canonicalBytes: [Bool] = {
+        var table = [Bool](repeating: false, count: 128)
+        for character in alphabet { table[Int(character.asciiValue!)] = true }
+        return table
+    }()
+
+    /// Whether `text` is `XXX-XXX` in symbols of ``alphabet`` (no mapping, no case change needed).
+    private static func isCanonical(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.count == 7 else { return false }
+        var index = 0
+        for byte in utf8 {
+            if index == 3 {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                guard byte < 128, canonicalBytes[Int(byte)] else { return false }
+            }
+            index += 1
+        }
+        return true
     }
 
     /// The reference as a screen reader should say it: one symbol at a time, in two groups

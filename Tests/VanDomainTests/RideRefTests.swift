@@ -26,6 +26,19 @@ import VanDomain
         for letter in "ILOU" { #expect(!RideRef.alphabet.contains(letter)) }
     }
 
+    /// A stored reference (already canonical) reads as itself, as the general reading would.
+    @Test func canonicalReferencesReadAsThemselves() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let symbols = (0..<6).map { _ in RideRef.alphabet[Int.random(in: 0..<32, using: &generator)] }
+            let canonical = String(symbols[0..<3]) + "-" + String(symbols[3..<6])
+            #expect(try RideRef(validating: canonical).rawValue == canonical)
+            #expect(try RideRef(validating: canonical.lowercased()).rawValue == canonical)
+        }
+        #expect(throws: ValidationError.self) { try RideRef(validating: "K7M-3QU") }
+        #expect(try RideRef(validating: "K7M-3Q1").rawValue == "K7M-3Q1")
+    }
+
     /// A screen reader says it one symbol at a time, in two groups.
     @Test func isSpelledForScreenReaders() throws {
         #expect(try RideRef(validating: "K7M-3QX").spelled == "K 7 M, 3 Q X")

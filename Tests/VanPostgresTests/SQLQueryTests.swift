@@ -29,6 +29,13 @@ struct SQLQueryTests {
         #expect(query.binds.count == 11)
     }
 
+    @Test func renumberingLeavesOtherDollarsAlone() {
+        let inner: SQLQuery = "a = \(1) AND b = \(2) AND c = '$1x$20' AND d = \(1)"
+        let query: SQLQuery = "SELECT \(0) WHERE \(inner)"
+        #expect(query.sql == "SELECT $1 WHERE a = $2 AND b = $3 AND c = '$2x$20' AND d = $4")
+        #expect(query.binds == ["0", "1", "2", "1"])
+    }
+
     @Test func descriptionShowsNoValues() {
         let secret = "hunter2-password"
         let query: SQLQuery = "UPDATE riders SET password_hash = \(secret)"
@@ -53,6 +60,31 @@ struct PostgresTimestampTests {
     func parses(_ text: String, _ expected: Double) throws {
         let date = try #require(PGTimestamp.parse(text))
         #expect(abs(date.timeIntervalSince1970 - expected) < 0.0000005)
+    }
+
+    /// The server's own form (read at fixed positions) and every other form agree with the
+    /// date formatted, across leap days, month ends, years and fractions of every length.
+    @Test func parsesEveryFormatToTheSameInstant() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let micros = Int64.random(in: -2_000_000_000_000_000...5_000_000_000_000_000, using: &generator)
+            let date = Date(timeIntervalSince1970: Double(micros) / 1_000_000)
+            let text = PGTimestamp.format(date)
+            let parsed = try #require(PGTimestamp.parse(text))
+            // Within a microsecond (a Double of ~5e9 s carries only ~1e-6 s), and exactly what the
+            // general reading (a "T" instead of the space) makes of it.
+            #expect(abs(parsed.timeIntervalSince1970 - date.timeIntervalSince1970) < 0.0000015, "\(text)")
+            #expect(PGTimestamp.parse(text.replacingOccurrences(of: " ", with: "T")) == parsed, "\(text)")
+            // Fewer fraction digits, as the server trims them, and the same instant at another offset.
+            let trimmed = text.replacingOccurrences(of: "0+00", with: "+00")
+            #expect(PGTimestamp.parse(trimmed) == parsed)
+        }
+        for (text, expected) in [("2024-02-29 23:59:59.5+00", 1_709_251_199.5), ("2023-12-31 00:00:00+00", 1_703_980_800.0),
+                                 ("2024-03-01 05:30:00+05:30", 1_709_251_200.0), ("2000-02-29 12:00:00.000001+00", 951_825_600.000001)] {
+            #expect(abs(try #require(PGTimestamp.parse(text)).timeIntervalSince1970 - expected) < 0.0000005, "\(text)")
+        }
+        // Out-of-range fields are normalised as timegm does, not refused.
+        #expect(PGTimestamp.parse("2023-02-30 00:00:00+00") == PGTimestamp.parse("2023-03-02 00:00:00+00"))
     }
 
     @Test(arguments: ["infinity", "2026-11-21", "2026-13-xx 00:00:00+00", "2026-11-21 09:07:50+00 BC"])

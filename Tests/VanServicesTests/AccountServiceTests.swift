@@ -263,6 +263,38 @@ struct AccountServiceTests {
         await f.close()
     }
 
+    /// The ride list's statement checks the session as `authenticate` does: same answers, the
+    /// expiry slid at most once a minute, no session for an unknown or expired token.
+    @Test func listingRidesChecksTheSessionAsAuthenticateDoes() async throws {
+        let f = try await AccountFixture()
+        let token = try await f.activeRider("jd123")
+        let rides = RiderRides(pool: f.database.pool)
+        func stored() async throws -> (lastSeen: Date, expires: Date) {
+            try await f.database.pool.withConnection { connection in
+                let row = try connection.query("SELECT last_seen_at, expires_at FROM sessions WHERE net_id = 'jd123'").first!
+                return (try row.decode(Date.self, "last_seen_at"), try row.decode(Date.self, "expires_at"))
+            }
+        }
+        f.clock.advance(by: 60)
+        let listed = try #require(try await rides.list(try f.accounts.sessionCheck(token: token), scope: .upcoming))
+        #expect(listed.session.netID == (try NetID("jd123")))
+        #expect(!listed.session.mustChangePassword)
+        #expect(listed.session.expiresAt == f.clock.now.addingTimeInterval(30 * 86_400))
+        #expect(listed.page.rides.isEmpty && listed.page.next == nil)
+        #expect(try await stored().lastSeen == f.clock.now)
+        // Within the minute: not written again; the answer is the stored expiry, as authenticate's.
+        f.clock.advance(by: 30)
+        let again = try #require(try await rides.list(try f.accounts.sessionCheck(token: token), scope: .past))
+        #expect(again.session == (try await f.accounts.authenticate(token: token)))
+        #expect(try await stored().lastSeen == f.clock.now.addingTimeInterval(-30))
+        // Unknown and expired tokens have no session.
+        #expect(try await rides.list(try f.accounts.sessionCheck(token: String(repeating: "A", count: 43)), scope: .upcoming) == nil)
+        f.clock.advance(by: 31 * 86_400)
+        #expect(try await rides.list(try f.accounts.sessionCheck(token: token), scope: .upcoming) == nil)
+        #expect(throws: AccountError.notAuthenticated) { try f.accounts.sessionCheck(token: "not-a-token") }
+        await f.close()
+    }
+
     @Test func noRawSecretIsStoredAnywhere() async throws {
         let f = try await AccountFixture()
         let invitation = try await f.riders.invite(try NetID("jd123"), actor: "alice")

@@ -79,6 +79,56 @@ struct RideRoutesTests {
         await w.f.close()
     }
 
+    /// The ride list checks its token in the statement that reads the page, and answers as the
+    /// authenticator does: 401 before 422, 403 for a temporary-password session, pages in order.
+    @Test func theRideListAnswersAsTheAuthenticatorAndPagesInOrder() async throws {
+        let w = try await BookingWorld()
+        let invitation = try await w.f.riders.invite(try NetID("cat3"), actor: "test")
+        try await w.f.application().test(.router) { client in
+            let token = try await client.token("ann1", "correct horse battery")
+            var ids: [String] = []
+            for hour in [17, 15, 16] {
+                var body = Self.sclToDavenport
+                body["pickup_at"] = "2026-11-30T\(hour):00"
+                ids.append(try #require(try await client.book(token, body).body["id"] as? String))
+            }
+            #expect(try await client.get("/v1/rides?scope=upcoming").status == .unauthorized)
+            #expect(try await client.get("/v1/rides?scope=upcoming", "not-a-token").status == .unauthorized)
+            let unknown = String(repeating: "A", count: 43)
+            #expect(try await client.get("/v1/rides?scope=upcoming", unknown).status == .unauthorized)
+            // A bad query with a bad token is still a 401; with a good token, a 422 naming the field.
+            #expect(try await client.get("/v1/rides?scope=soon", unknown).status == .unauthorized)
+            let badScope = try await client.get("/v1/rides?scope=soon&limit=0", token)
+            #expect(badScope.status == .unprocessableContent)
+            #expect(badScope.raw.contains("scope") && badScope.raw.contains("limit"))
+            let badCursor = try await client.get("/v1/rides?after=nope", token)
+            #expect(badCursor.status == .unprocessableContent)
+            #expect(badCursor.raw.contains("after"))
+            // A temporary-password session may not read rides (403), whatever it asks.
+            let temporary = try await client.token("cat3", invitation.temporaryPassword)
+            #expect(try await client.get("/v1/rides?scope=upcoming", temporary).status == .forbidden)
+            #expect(try await client.get("/v1/rides?scope=soon", temporary).status == .forbidden)
+            // Pages of one, soonest first, then the cursor's next page, then the end.
+            var seen: [String] = []
+            var uri = "/v1/rides?scope=upcoming&limit=1"
+            for _ in 0..<4 {
+                let page = try await client.get(uri, token)
+                #expect(page.status == .ok)
+                seen += (page.body["rides"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+                guard let next = page.body["next"] as? String else { break }
+                uri = "/v1/rides?scope=upcoming&limit=1&after=\(next)"
+            }
+            #expect(seen == [ids[1], ids[2], ids[0]])
+            let all = try await client.get("/v1/rides", token)
+            #expect((all.body["rides"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [ids[1], ids[2], ids[0]])
+            #expect(all.body["next"] == nil)
+            // Another rider sees none of them.
+            let bob = try await client.token("bob2", "correct horse battery")
+            #expect((try await client.get("/v1/rides", bob).body["rides"] as? [Any])?.isEmpty == true)
+        }
+        await w.f.close()
+    }
+
     @Test func aTakenTimeIs409WithTheNearestTimesAndOneMoreCallBooksIt() async throws {
         let w = try await BookingWorld()
         try await w.f.application().test(.router) { client in

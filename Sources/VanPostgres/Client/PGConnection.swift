@@ -112,6 +112,28 @@ public final class PGConnection: @unchecked Sendable {
     /// Runs one statement with bind parameters and returns its rows.
     @discardableResult
     public func query(_ query: SQLQuery) throws(PGError) -> PGRows {
+        let result = try run(query)
+        defer { PQclear(result) }
+        return copyRows(result)
+    }
+
+    /// Runs one statement and decodes each row where libpq holds it (``PGResultRow``: no copy
+    /// of the cells, no `String` per cell), for the hot read paths.
+    public func query<Row>(_ query: SQLQuery, rows decode: (PGResultRow) throws -> Row) throws -> [Row] {
+        let result = try run(query)
+        defer { PQclear(result) }
+        let rowCount = PQntuples(result)
+        let columnCount = Int(PQnfields(result))
+        var rows: [Row] = []
+        rows.reserveCapacity(Int(rowCount))
+        for row in 0..<rowCount {
+            rows.append(try decode(PGResultRow(result: result, row: row, columnCount: columnCount)))
+        }
+        return rows
+    }
+
+    /// Sends `query` and returns its successful result, which the caller must `PQclear`.
+    private func run(_ query: SQLQuery) throws(PGError) -> OpaquePointer {
         try ensureUsable()
         if query.isPrepared { return try runPrepared(query) }
         let sent = withCStringArray(query.binds) { values in
@@ -119,16 +141,22 @@ public final class PGConnection: @unchecked Sendable {
                 PQsendQueryParams(handle, query.sql, Int32(query.binds.count), types.baseAddress, values, nil, nil, 0)
             }
         }
-        return try consume(try awaitResult(sent: sent == 1))
+        return try checked(try awaitResult(sent: sent == 1))
     }
 
-    /// Names of this connection's prepared statements, by parameter types and SQL text.
-    private var statements: [String: String] = [:]
+    /// A prepared statement's identity on a connection: its text and parameter types.
+    private struct StatementKey: Hashable {
+        let sql: String
+        let types: [UInt32]
+    }
+
+    /// Names of this connection's prepared statements, by SQL text and parameter types.
+    private var statements: [StatementKey: String] = [:]
 
     /// `query` as a named prepared statement: prepared on its first run on this connection
     /// (a new connection, e.g. after a server restart, prepares again), then only bound and run.
-    private func runPrepared(_ query: SQLQuery) throws(PGError) -> PGRows {
-        let key = "\(query.types)\u{0}\(query.sql)"
+    private func runPrepared(_ query: SQLQuery) throws(PGError) -> OpaquePointer {
+        let key = StatementKey(sql: query.sql, types: query.types)
         let name: String
         if let known = statements[key] {
             name = known
@@ -137,13 +165,13 @@ public final class PGConnection: @unchecked Sendable {
             let sent = query.types.withUnsafeBufferPointer { types in
                 PQsendPrepare(handle, name, query.sql, Int32(query.types.count), types.baseAddress)
             }
-            _ = try consume(try awaitResult(sent: sent == 1))
+            PQclear(try checked(try awaitResult(sent: sent == 1)))
             statements[key] = name
         }
         let sent = withCStringArray(query.binds) { values in
             PQsendQueryPrepared(handle, name, Int32(query.binds.count), values, nil, nil, 0)
         }
-        return try consume(try awaitResult(sent: sent == 1))
+        return try checked(try awaitResult(sent: sent == 1))
     }
 
     /// Runs one statement and returns how many rows it touched.
@@ -156,7 +184,7 @@ public final class PGConnection: @unchecked Sendable {
     /// (migrations, fixed session settings). Never pass user text here.
     public func execute(simple sql: String) throws(PGError) {
         try ensureUsable()
-        _ = try consume(try awaitResult(sent: PQsendQuery(handle, sql) == 1))
+        PQclear(try checked(try awaitResult(sent: PQsendQuery(handle, sql) == 1)))
     }
 
     /// Quotes an identifier (e.g. a LISTEN channel) with libpq's own escaping.
@@ -187,7 +215,7 @@ public final class PGConnection: @unchecked Sendable {
     /// full) like `PQexec` does, but gives up after ``responseTimeout``. Returns the first
     /// error result, else the last result.
     private func awaitResult(sent: Bool) throws(PGError) -> OpaquePointer? {
-        guard sent else { return nil }  // consume() turns that into the connection's error
+        guard sent else { return nil }  // checked() turns that into the connection's error
         let deadline = responseTimeout.map { ContinuousClock.now + $0 }
         var kept: OpaquePointer?
         while true {
@@ -237,35 +265,16 @@ public final class PGConnection: @unchecked Sendable {
         configuration.redact(String(cString: PQerrorMessage(handle)).trimmingTrailingWhitespace())
     }
 
-    private func consume(_ result: OpaquePointer?) throws(PGError) -> PGRows {
+    /// The result if it succeeded; otherwise clears it and throws its error.
+    private func checked(_ result: OpaquePointer?) throws(PGError) -> OpaquePointer {
         guard let result else {
             throw PGError(kind: PQstatus(handle) == CONNECTION_OK ? .server : .connectionLost, message: lastError)
         }
-        defer { PQclear(result) }
         switch PQresultStatus(result) {
         case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
-            let rowCount = Int(PQntuples(result))
-            let columnCount = Int(PQnfields(result))
-            var columns: [String] = []
-            columns.reserveCapacity(columnCount)
-            for column in 0..<columnCount { columns.append(String(cString: PQfname(result, Int32(column)))) }
-            var cells: [[String?]] = []
-            cells.reserveCapacity(rowCount)
-            for row in 0..<rowCount {
-                var values: [String?] = []
-                values.reserveCapacity(columnCount)
-                for column in 0..<columnCount {
-                    if PQgetisnull(result, Int32(row), Int32(column)) == 1 {
-                        values.append(nil)
-                    } else {
-                        values.append(String(cString: PQgetvalue(result, Int32(row), Int32(column))))
-                    }
-                }
-                cells.append(values)
-            }
-            let affected = Int(String(cString: PQcmdTuples(result))) ?? rowCount
-            return PGRows(columns: columns, cells: cells, affectedRows: affected)
+            return result
         default:
+            defer { PQclear(result) }
             func field(_ code: Character) -> String? {
                 guard let value = PQresultErrorField(result, Int32(code.asciiValue!)) else { return nil }
                 return String(cString: value)
@@ -281,6 +290,31 @@ public final class PGConnection: @unchecked Sendable {
                 constraint: field("n")
             )
         }
+    }
+
+    /// A successful result's rows, copied out of libpq.
+    private func copyRows(_ result: OpaquePointer) -> PGRows {
+        let rowCount = Int(PQntuples(result))
+        let columnCount = Int(PQnfields(result))
+        var columns: [String] = []
+        columns.reserveCapacity(columnCount)
+        for column in 0..<columnCount { columns.append(String(cString: PQfname(result, Int32(column)))) }
+        var cells: [[String?]] = []
+        cells.reserveCapacity(rowCount)
+        for row in 0..<rowCount {
+            var values: [String?] = []
+            values.reserveCapacity(columnCount)
+            for column in 0..<columnCount {
+                if PQgetisnull(result, Int32(row), Int32(column)) == 1 {
+                    values.append(nil)
+                } else {
+                    values.append(String(cString: PQgetvalue(result, Int32(row), Int32(column))))
+                }
+            }
+            cells.append(values)
+        }
+        let affected = Int(String(cString: PQcmdTuples(result))) ?? rowCount
+        return PGRows(columns: columns, cells: cells, affectedRows: affected)
     }
 }
 

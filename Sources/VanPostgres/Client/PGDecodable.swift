@@ -4,6 +4,17 @@ import Foundation
 public protocol PGDecodable: Sendable {
     /// Decodes a column value; `text` is nil for SQL NULL.
     static func decode(column text: String?) throws(PGError) -> Self
+
+    /// Decodes a column value from libpq's own bytes (the text form's UTF-8, nil for SQL NULL),
+    /// as ``PGResultRow`` reads them. The default makes a `String` and calls
+    /// ``decode(column:)``; the common types parse the bytes in place (no allocation).
+    static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>?) throws(PGError) -> Self
+}
+
+extension PGDecodable {
+    public static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>?) throws(PGError) -> Self {
+        try decode(column: bytes.map { String(decoding: $0, as: UTF8.self) })
+    }
 }
 
 /// A value decoded from non-NULL text; NULL is an error unless read as an Optional.
@@ -28,6 +39,20 @@ extension Optional: PGDecodable where Wrapped: PGDecodable {
         guard let text else { return nil }
         return try Wrapped.decode(column: text)
     }
+
+    public static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>?) throws(PGError) -> Self {
+        guard let bytes else { return nil }
+        return try Wrapped.decode(utf8: bytes)
+    }
+}
+
+/// The error for SQL NULL read as a type that cannot be nil.
+private func null<T>(_ type: T.Type) -> PGError {
+    PGError(kind: .decoding, message: "column is NULL; read it as \(type)? instead")
+}
+
+private func mismatch<T>(_ bytes: UnsafeBufferPointer<UInt8>, _ type: T.Type) -> PGError {
+    mismatch(String(decoding: bytes, as: UTF8.self), type)
 }
 
 private func mismatch<T>(_ text: String, _ type: T.Type) -> PGError {
@@ -42,6 +67,24 @@ extension Int: PGTextDecodable {
     public init(postgresText text: String) throws(PGError) {
         guard let value = Int(text) else { throw mismatch(text, Int.self) }
         self = value
+    }
+
+    /// Decimal digits with an optional `-`, read in place (what the server sends for integers).
+    public static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>?) throws(PGError) -> Int {
+        guard let bytes else { throw null(Int.self) }
+        var index = 0
+        let negative = bytes.first == UInt8(ascii: "-")
+        if negative { index = 1 }
+        // 18 digits cannot overflow; anything longer (or odd) goes the slow, checked way.
+        guard index < bytes.count, bytes.count - index <= 18 else { return try Int(postgresText: String(decoding: bytes, as: UTF8.self)) }
+        var value = 0
+        while index < bytes.count {
+            let digit = bytes[index] &- 48
+            guard digit < 10 else { throw mismatch(bytes, Int.self) }
+            value = value * 10 + Int(digit)
+            index += 1
+        }
+        return negative ? -value : value
     }
 }
 
@@ -80,6 +123,15 @@ extension Bool: PGTextDecodable {
         default: throw mismatch(text, Bool.self)
         }
     }
+
+    public static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>?) throws(PGError) -> Bool {
+        guard let bytes else { throw null(Bool.self) }
+        if bytes.count == 1 {
+            if bytes[0] == UInt8(ascii: "t") { return true }
+            if bytes[0] == UInt8(ascii: "f") { return false }
+        }
+        return try Bool(postgresText: String(decoding: bytes, as: UTF8.self))
+    }
 }
 
 extension UUID: PGTextDecodable {
@@ -90,27 +142,38 @@ extension UUID: PGTextDecodable {
         self = value
     }
 
+    public static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>?) throws(PGError) -> UUID {
+        guard let bytes else { throw null(UUID.self) }
+        guard let value = parseHex(bytes) else { return try UUID(postgresText: String(decoding: bytes, as: UTF8.self)) }
+        return value
+    }
+
     /// The 16 bytes of `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` (either case); nil for any other text.
     static func parseHex(_ text: String) -> UUID? {
-        text.utf8.withContiguousStorageIfAvailable { chars -> UUID? in
-            guard chars.count == 36 else { return nil }
-            var bytes = [UInt8](repeating: 0, count: 16)
+        text.utf8.withContiguousStorageIfAvailable { parseHex($0) } ?? nil
+    }
+
+    /// ``parseHex(_:)`` over UTF-8 bytes.
+    static func parseHex(_ chars: UnsafeBufferPointer<UInt8>) -> UUID? {
+        guard chars.count == 36 else { return nil }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let parsed = withUnsafeMutableBytes(of: &uuid) { bytes -> Bool in
             var index = 0
             var byte = 0
             while index < 36 {
                 if index == 8 || index == 13 || index == 18 || index == 23 {
-                    guard chars[index] == 45 else { return nil }  // '-'
+                    guard chars[index] == 45 else { return false }  // '-'
                     index += 1
                     continue
                 }
-                guard let high = Self.nibble(chars[index]), let low = Self.nibble(chars[index + 1]) else { return nil }
+                guard let high = Self.nibble(chars[index]), let low = Self.nibble(chars[index + 1]) else { return false }
                 bytes[byte] = high << 4 | low
                 byte += 1
                 index += 2
             }
-            return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
-        } ?? nil
+            return true
+        }
+        return parsed ? UUID(uuid: uuid) : nil
     }
 
     private static func nibble(_ char: UInt8) -> UInt8? {
@@ -127,6 +190,12 @@ extension Date: PGTextDecodable {
     public init(postgresText text: String) throws(PGError) {
         guard let value = PGTimestamp.parse(text) else { throw mismatch(text, Date.self) }
         self = value
+    }
+
+    public static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>?) throws(PGError) -> Date {
+        guard let bytes else { throw null(Date.self) }
+        guard let value = PGTimestamp.parse(utf8: bytes) else { throw mismatch(bytes, Date.self) }
+        return value
     }
 }
 

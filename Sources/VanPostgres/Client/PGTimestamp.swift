@@ -28,15 +28,22 @@ public enum PGTimestamp {
 
     /// Parses `YYYY-MM-DD HH:MM:SS[.ffffff]±HH[:MM[:SS]]`; nil for anything else (BC dates, infinity).
     public static func parse(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// ``parse(_:)`` over the text's UTF-8 bytes, read in place (every ride read decodes six
+    /// timestamps per row: no array, no `timegm` for a valid date).
+    public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        if let date = parseServerForm(bytes) { return date }
         var index = 0
         func number(_ count: Int) -> Int? {
             guard index + count <= bytes.count else { return nil }
             var value = 0
             for _ in 0..<count {
-                let c = bytes[index]
-                guard c >= 48, c <= 57 else { return nil }
-                value = value * 10 + Int(c - 48)
+                let digit = bytes[index] &- 48
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int(digit)
                 index += 1
             }
             return value
@@ -73,14 +80,71 @@ public enum PGTimestamp {
             }
         }
         guard index == bytes.count else { return nil }
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month - 1)
-        parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(hour)
-        parts.tm_min = Int32(minute)
-        parts.tm_sec = Int32(second)
-        let epoch = timegm(&parts)
+        let epoch: Int
+        if (1...12).contains(month), day >= 1, day <= daysIn(month, of: year), hour < 24, minute < 60, second < 60 {
+            epoch = (daysSince1970(year: year, month: month, day: day) * 24 + hour) * 3600 + minute * 60 + second
+        } else {
+            // Out of range fields: let timegm normalise them as before.
+            var parts = tm()
+            parts.tm_year = Int32(year - 1900)
+            parts.tm_mon = Int32(month - 1)
+            parts.tm_mday = Int32(day)
+            parts.tm_hour = Int32(hour)
+            parts.tm_min = Int32(minute)
+            parts.tm_sec = Int32(second)
+            epoch = Int(timegm(&parts))
+        }
         return Date(timeIntervalSince1970: Double(epoch - offset) + Double(micros) / 1_000_000)
+    }
+
+    /// What the server sends (`YYYY-MM-DD HH:MM:SS[.f…]+00`), read at fixed positions; nil for
+    /// anything else, which ``parse(utf8:)`` then reads the general way.
+    private static func parseServerForm(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        let count = bytes.count
+        guard count >= 22, bytes[4] == 45, bytes[7] == 45, bytes[10] == 32, bytes[13] == 58, bytes[16] == 58,
+              bytes[count - 3] == 43, bytes[count - 2] == 48, bytes[count - 1] == 48,  // "+00"
+              let year = digits(bytes, 0, 4), let month = digits(bytes, 5, 2), let day = digits(bytes, 8, 2),
+              let hour = digits(bytes, 11, 2), let minute = digits(bytes, 14, 2), let second = digits(bytes, 17, 2),
+              (1...12).contains(month), day >= 1, day <= daysIn(month, of: year), hour < 24, minute < 60, second < 60
+        else { return nil }
+        var micros = 0
+        if count > 22 {
+            // ".f" to ".ffffff" between the seconds and the offset.
+            let fraction = count - 23
+            guard bytes[19] == 46, (1...6).contains(fraction), let value = digits(bytes, 20, fraction) else { return nil }
+            micros = value
+            for _ in fraction..<6 { micros *= 10 }
+        }
+        let epoch = (daysSince1970(year: year, month: month, day: day) * 24 + hour) * 3600 + minute * 60 + second
+        return Date(timeIntervalSince1970: Double(epoch) + Double(micros) / 1_000_000)
+    }
+
+    /// The decimal number in `bytes[at..<at + count]`; nil unless all are digits.
+    private static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ at: Int, _ count: Int) -> Int? {
+        var value = 0
+        for index in at..<(at + count) {
+            let digit = bytes[index] &- 48
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int(digit)
+        }
+        return value
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func daysIn(_ month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 }

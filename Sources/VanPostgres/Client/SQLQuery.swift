@@ -79,12 +79,7 @@ public struct SQLQuery: Sendable, ExpressibleByStringInterpolation, CustomString
 
         /// Appends another query, renumbering its parameters.
         public mutating func appendInterpolation(_ query: SQLQuery) {
-            var piece = query.sql
-            // Renumber from the highest placeholder down so "$1" does not clobber "$10".
-            for index in stride(from: query.binds.count, through: 1, by: -1) {
-                piece = piece.replacingPlaceholder("$\(index)", with: "$\(binds.count + index)")
-            }
-            sql += piece
+            sql += binds.isEmpty ? query.sql : query.sql.renumberingPlaceholders(upTo: query.binds.count, by: binds.count)
             binds += query.binds
             types += query.types
         }
@@ -95,20 +90,30 @@ public struct SQLQuery: Sendable, ExpressibleByStringInterpolation, CustomString
 }
 
 extension String {
-    fileprivate func replacingPlaceholder(_ placeholder: String, with replacement: String) -> String {
-        var result = ""
-        var rest = self[...]
-        while let range = rest.range(of: placeholder) {
-            let after = rest[range.upperBound...]
-            result += rest[..<range.lowerBound]
-            if let next = after.first, next.isNumber {
-                result += placeholder
-            } else {
-                result += replacement
+    /// The text with every placeholder `$1` … `$count` (a `$` and a number that does not go
+    /// on in another digit) moved up by `offset`, in one pass; other `$` text is left alone.
+    fileprivate func renumberingPlaceholders(upTo count: Int, by offset: Int) -> String {
+        guard count > 0, offset > 0 else { return self }
+        let utf8 = Array(self.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(utf8.count + count * 2)
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            result.append(byte)
+            index += 1
+            guard byte == UInt8(ascii: "$") else { continue }
+            var end = index
+            var number = 0
+            while end < utf8.count, utf8[end] >= 48, utf8[end] <= 57, number <= count {
+                number = number * 10 + Int(utf8[end] - 48)
+                end += 1
             }
-            rest = after
+            // A longer run of digits, or a number past `count`, is not one of this query's placeholders.
+            guard end > index, number >= 1, number <= count, end == utf8.count || !(48...57).contains(utf8[end]) else { continue }
+            result.append(contentsOf: String(number + offset).utf8)
+            index = end
         }
-        result += rest
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 }

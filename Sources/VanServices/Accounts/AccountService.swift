@@ -75,14 +75,25 @@ public struct AccountService: Sendable {
     /// The session a bearer token belongs to, its idle expiry moved forward.
     /// - Throws: ``AccountError/notAuthenticated`` for a malformed, unknown, expired or revoked token.
     public func authenticate(token text: String) async throws -> AuthenticatedSession {
-        guard let token = SessionToken(text) else { throw AccountError.notAuthenticated }
-        let digest = token.digest
-        let now = clock.now
-        let idle = settings.sessionIdleTimeout
-        guard let session = try await pool.withConnection({ try SessionStore($0).authenticate(digest: digest, now: now, idleTimeout: idle) }) else {
+        try await authenticate(try sessionCheck(token: text))
+    }
+
+    /// ``authenticate(token:)`` with the check made already.
+    public func authenticate(_ check: SessionCheck) async throws -> AuthenticatedSession {
+        guard let session = try await pool.withConnection({
+            try SessionStore($0).authenticate(digest: check.digest, now: check.now, idleTimeout: check.idleTimeout)
+        }) else {
             throw AccountError.notAuthenticated
         }
         return session
+    }
+
+    /// A bearer token's check, to run now, alone (``authenticate(token:)``) or with a read in
+    /// the same statement (``RiderRides/list(_:scope:limit:after:)``).
+    /// - Throws: ``AccountError/notAuthenticated`` for text that cannot be one of our tokens.
+    public func sessionCheck(token text: String) throws(AccountError) -> SessionCheck {
+        guard let token = SessionToken(text) else { throw AccountError.notAuthenticated }
+        return SessionCheck(digest: token.digest, now: clock.now, idleTimeout: settings.sessionIdleTimeout)
     }
 
     /// Ends the session (logout).

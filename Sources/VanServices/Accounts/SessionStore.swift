@@ -29,14 +29,26 @@ public struct SessionStore {
     /// the rider still has one) when it was last touched ``touchInterval`` or more ago.
     /// One statement, so a check and its touch cannot race.
     public func authenticate(digest: Data, now: Date, idleTimeout: TimeInterval) throws -> AuthenticatedSession? {
-        let slid = now.addingTimeInterval(idleTimeout)
-        let stale = now.addingTimeInterval(-Self.touchInterval)
+        let check = SessionCheck(digest: digest, now: now, idleTimeout: idleTimeout)
         // Every authenticated request runs this: prepared once per connection (docs/load.md).
-        let query: SQLQuery = """
+        let query: SQLQuery = "\(Self.checking(check)) SELECT net_id, must_change_password, expires_at FROM session"
+        return try connection.query(query.prepared()) { row in try Self.session(row, digest: digest) }.first
+    }
+
+    /// The opening of a statement that runs `check` — what ``authenticate(digest:now:idleTimeout:)``
+    /// does — and names its outcome `session` (`net_id`, `must_change_password`, `expires_at`;
+    /// no row unless the session is live): `WITH live AS (…), touched AS (…), session AS (…)`.
+    /// A statement that goes on to read for the rider checks and reads in one round trip; the
+    /// expiry slides exactly as when the check runs alone (the `UPDATE` runs whatever the rest reads).
+    public static func checking(_ check: SessionCheck) -> SQLQuery {
+        let now = check.now
+        let slid = now.addingTimeInterval(check.idleTimeout)
+        let stale = now.addingTimeInterval(-touchInterval)
+        return """
             WITH live AS (
                 SELECT s.token_sha256, s.net_id, s.expires_at, s.last_seen_at, r.must_change_password, r.temp_password_expires_at
                 FROM sessions s JOIN riders r ON r.net_id = s.net_id
-                WHERE s.token_sha256 = \(digest) AND s.expires_at > \(now) AND NOT r.disabled
+                WHERE s.token_sha256 = \(check.digest) AND s.expires_at > \(now) AND NOT r.disabled
                   AND (NOT r.must_change_password OR r.temp_password_expires_at IS NULL OR r.temp_password_expires_at > \(now))
             ), touched AS (
                 UPDATE sessions s
@@ -45,18 +57,21 @@ public struct SessionStore {
                 FROM live
                 WHERE s.token_sha256 = live.token_sha256 AND live.last_seen_at <= \(stale)
                 RETURNING s.expires_at
+            ), session AS (
+                SELECT live.net_id, live.must_change_password, COALESCE((SELECT expires_at FROM touched), live.expires_at) AS expires_at
+                FROM live
             )
-            SELECT live.net_id, live.must_change_password, COALESCE((SELECT expires_at FROM touched), live.expires_at) AS expires_at
-            FROM live
             """
-        return try connection.query(query.prepared()).first.map { row in
-            AuthenticatedSession(
-                netID: try row.decode(NetID.self, "net_id"),
-                digest: digest,
-                mustChangePassword: try row.decode(Bool.self, "must_change_password"),
-                expiresAt: try row.decode(Date.self, "expires_at")
-            )
-        }
+    }
+
+    /// The session in a row whose first three columns are `session`'s (``checking(_:)``).
+    public static func session(_ row: some PGRowReading, digest: Data) throws -> AuthenticatedSession {
+        AuthenticatedSession(
+            netID: try row.decode(NetID.self, at: 0),
+            digest: digest,
+            mustChangePassword: try row.decode(Bool.self, at: 1),
+            expiresAt: try row.decode(Date.self, at: 2)
+        )
     }
 
     /// Sets a session's end and marks it used (e.g. lifting the temporary-password cap

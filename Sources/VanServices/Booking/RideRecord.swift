@@ -25,7 +25,14 @@ enum RideRecord {
         LEFT JOIN vans v ON v.id = r.van_id
         """
 
-    static func ride(_ row: PGRow) throws -> Ride {
+    /// The ride in a row of ``columns``.
+    static func ride<Row: PGRowReading>(_ row: Row) throws -> Ride {
+        try ride(row, from: 0)
+    }
+
+    /// The ride in a row whose ``columns`` start at position `first` (after other columns).
+    static func ride<Row: PGRowReading>(_ base: Row, from first: Int) throws -> Ride {
+        let row = Shifted(base: base, first: first)
         func endpoint(_ at: Int) throws -> RideEndpoint {
             let lat: Double? = try row.decode(at: at + 1)
             let lon: Double? = try row.decode(at: at + 2)
@@ -69,5 +76,15 @@ enum RideRecord {
                               wheelchair: try row.decode(at: 8), companions: try row.decode(at: 9), promise: promise,
                               maxRideTime: TimeInterval(try row.decode(Int.self, at: 13)))
         }
+    }
+}
+
+/// A row read from position `first` on, so a decoder written for column 0 reads columns after others.
+private struct Shifted<Base: PGRowReading>: PGRowReading {
+    let base: Base
+    let first: Int
+
+    func decode<T: PGDecodable>(_ type: T.Type, at index: Int) throws(PGError) -> T {
+        try base.decode(type, at: first + index)
     }
 }

@@ -30,26 +30,81 @@ public struct RiderRides: Sendable {
     public func list(_ netID: NetID, scope: Scope, now: Date, limit: Int = 20, after cursor: String? = nil) async throws -> Page {
         let position = try cursor.map(Cursor.init(text:))
         let rows = try await pool.withConnection { conn -> [Ride] in
-            let query: SQLQuery
-            switch scope {
-            case .upcoming:
-                query = """
-                    \(RideRecord.select)
-                    WHERE r.net_id = \(netID.rawValue) AND r.pickup_at >= \(now)
-                      AND (\(position?.pickupAt) IS NULL OR (r.pickup_at, r.id) > (\(position?.pickupAt), \(position?.id)))
-                    ORDER BY r.pickup_at, r.id LIMIT \(limit + 1)
-                    """
-            case .past:
-                query = """
-                    \(RideRecord.select)
-                    WHERE r.net_id = \(netID.rawValue) AND r.pickup_at < \(now)
-                      AND (\(position?.pickupAt) IS NULL OR (r.pickup_at, r.id) < (\(position?.pickupAt), \(position?.id)))
-                    ORDER BY r.pickup_at DESC, r.id DESC LIMIT \(limit + 1)
-                    """
-            }
+            let query: SQLQuery = "\(RideRecord.select) WHERE r.net_id = \(netID.rawValue) \(Self.page(scope, now: now, after: position, limit: limit))"
             // A rider's app reads this most; prepared once per connection (docs/load.md).
-            return try conn.query(query.prepared()).map(RideRecord.ride)
+            return try conn.query(query.prepared(), rows: RideRecord.ride)
         }
+        return Self.page(rows, limit: limit)
+    }
+
+    /// Checks a bearer token and lists its rider's rides in `scope` (as ``list(_:scope:now:limit:after:)``
+    /// at the check's time) in one statement: one trip to a pool thread and one round trip, where
+    /// checking and then reading took two of each (docs/load.md). The session is checked and its
+    /// expiry slides exactly as ``SessionStore/authenticate(digest:now:idleTimeout:)`` does.
+    ///
+    /// Nil when the session is not live. A session that must change its password gets no rides
+    /// (an empty page): the caller refuses it.
+    /// - Throws: `ValidationError` for a cursor that is not one (``cursorProblem(_:)``).
+    public func list(
+        _ check: SessionCheck, scope: Scope, limit: Int = 20, after cursor: String? = nil
+    ) async throws -> (session: AuthenticatedSession, page: Page)? {
+        let position = try cursor.map(Cursor.init(text:))
+        let rows = try await pool.withConnection { conn -> [(AuthenticatedSession, Ride?)] in
+            let order: SQLQuery = scope == .upcoming ? "rides_page.pickup_at, rides_page.id" : "rides_page.pickup_at DESC, rides_page.id DESC"
+            let query: SQLQuery = """
+                \(SessionStore.checking(check))
+                SELECT s.net_id, s.must_change_password, s.expires_at, rides_page.*
+                FROM session s LEFT JOIN LATERAL (
+                    \(RideRecord.select)
+                    WHERE r.net_id = s.net_id AND NOT s.must_change_password
+                    \(Self.page(scope, now: check.now, after: position, limit: limit))
+                ) rides_page ON true
+                ORDER BY \(order)
+                """
+            // Every page a rider's app reads: prepared once per connection (docs/load.md).
+            return try conn.query(query.prepared()) { row in
+                let session = try SessionStore.session(row, digest: check.digest)
+                // No ride (none in scope, or a password-change session): one row, the ride's columns NULL.
+                let id: UUID? = try row.decode(at: 3)
+                return (session, id == nil ? nil : try RideRecord.ride(row, from: 3))
+            }
+        }
+        guard let session = rows.first?.0 else { return nil }
+        return (session, Self.page(rows.compactMap(\.1), limit: limit))
+    }
+
+    /// The problem with `cursor` as an `after` cursor, nil when it is one (or absent).
+    public static func cursorProblem(_ cursor: String?) -> ValidationError? {
+        guard let cursor else { return nil }
+        do {
+            _ = try Cursor(text: cursor)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The conditions, order and limit of one page in `scope`, after a ride aliased `r` is
+    /// scoped to its rider: one more than `limit`, to tell whether another page follows.
+    private static func page(_ scope: Scope, now: Date, after position: Cursor?, limit: Int) -> SQLQuery {
+        switch scope {
+        case .upcoming:
+            return """
+                AND r.pickup_at >= \(now)
+                AND (\(position?.pickupAt) IS NULL OR (r.pickup_at, r.id) > (\(position?.pickupAt), \(position?.id)))
+                ORDER BY r.pickup_at, r.id LIMIT \(limit + 1)
+                """
+        case .past:
+            return """
+                AND r.pickup_at < \(now)
+                AND (\(position?.pickupAt) IS NULL OR (r.pickup_at, r.id) < (\(position?.pickupAt), \(position?.id)))
+                ORDER BY r.pickup_at DESC, r.id DESC LIMIT \(limit + 1)
+                """
+        }
+    }
+
+    /// The first `limit` of `rows` (read one more than `limit`), with the cursor of the next page if there is one.
+    private static func page(_ rows: [Ride], limit: Int) -> Page {
         let page = Array(rows.prefix(limit))
         let next = rows.count > limit ? page.last.map { Cursor(pickupAt: $0.pickupAt, id: $0.id).text } : nil
         return Page(rides: page, next: next)
@@ -59,7 +114,7 @@ public struct RiderRides: Sendable {
     public func find(_ id: UUID, for netID: NetID) async throws -> Ride? {
         try await pool.withConnection { conn in
             let query: SQLQuery = "\(RideRecord.select) WHERE r.id = \(id) AND r.net_id = \(netID.rawValue)"
-            return try conn.query(query.prepared()).first.map(RideRecord.ride)
+            return try conn.query(query.prepared(), rows: RideRecord.ride).first
         }
     }
 

@@ -21,13 +21,34 @@ struct BearerAuthenticator: RouterMiddleware {
     let allowPasswordChangeSessions: Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization] else { throw Problem.unauthorized(tokenGiven: false) }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw Problem.unauthorized(tokenGiven: false) }
-        let session = try await auth.accounts.authenticate(token: String(parts[1]).trimmingCharacters(in: .whitespaces))
+        let session = try await auth.accounts.authenticate(token: try Self.token(request))
         if session.mustChangePassword && !allowPasswordChangeSessions { throw AccountError.passwordChangeRequired }
         var context = context
         context.session = session
         return try await next(request, context)
+    }
+
+    /// The token of `Authorization: Bearer <token>`; a 401 without one.
+    static func token(_ request: Request) throws -> String {
+        guard let header = request.headers[.authorization] else { throw Problem.unauthorized(tokenGiven: false) }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw Problem.unauthorized(tokenGiven: false) }
+        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+    }
+}
+
+extension RiderAuth {
+    /// The check of a request's bearer token, for a route that checks it in the same statement
+    /// as its read (as ``BearerAuthenticator`` would refuse it: 401 without a token of ours).
+    func sessionCheck(_ request: Request) throws -> SessionCheck {
+        try accounts.sessionCheck(token: try BearerAuthenticator.token(request))
+    }
+
+    /// What ``BearerAuthenticator`` does for a route without password-change sessions, with a
+    /// check made already: the session, or the 401 or 403 it would answer.
+    func authenticate(_ check: SessionCheck) async throws -> AuthenticatedSession {
+        let session = try await accounts.authenticate(check)
+        if session.mustChangePassword { throw AccountError.passwordChangeRequired }
+        return session
     }
 }

@@ -1,0 +1,41 @@
+import CPostgres
+
+/// Reads columns by position: ``PGRow`` (copied out of libpq) and ``PGResultRow`` (read in place).
+public protocol PGRowReading {
+    /// Decodes the column at `index`.
+    func decode<T: PGDecodable>(_ type: T.Type, at index: Int) throws(PGError) -> T
+}
+
+extension PGRowReading {
+    /// Decodes the column at `index` as the type the caller expects.
+    public func decode<T: PGDecodable>(at index: Int) throws(PGError) -> T {
+        try decode(T.self, at: index)
+    }
+}
+
+extension PGRow: PGRowReading {}
+
+/// One row of a result still held by libpq, handed to the closure of
+/// ``PGConnection/query(_:rows:)``: columns are decoded straight from libpq's bytes
+/// (``PGDecodable/decode(utf8:)``), with no `String` per cell. Valid only inside that closure.
+public struct PGResultRow: PGRowReading {
+    let result: OpaquePointer
+    let row: Int32
+    let columnCount: Int
+
+    /// Decodes the column at `index`.
+    public func decode<T: PGDecodable>(_ type: T.Type = T.self, at index: Int) throws(PGError) -> T {
+        guard index >= 0, index < columnCount else {
+            throw PGError(kind: .decoding, message: "no column at position \(index); the row has \(columnCount)")
+        }
+        let column = Int32(index)
+        do {
+            if PQgetisnull(result, row, column) == 1 { return try T.decode(utf8: nil) }
+            let length = Int(PQgetlength(result, row, column))
+            let start = UnsafeRawPointer(PQgetvalue(result, row, column)!).assumingMemoryBound(to: UInt8.self)
+            return try T.decode(utf8: UnsafeBufferPointer(start: start, count: length))
+        } catch {
+            throw PGError(kind: .decoding, message: "column \(String(cString: PQfname(result, column))): \(error.message)")
+        }
+    }
+}
