@@ -25,6 +25,13 @@ enum CampusTable {
         row("refused (lost)") { "\($0.tally.refused)" }
         row("driving minutes") { String(format: "%.0f", $0.routes.drivingMinutes) }
         row("driving minutes per ride") { $0.tally.served == 0 ? "–" : String(format: "%.1f", $0.routes.drivingMinutes / Double($0.tally.served)) }
+        row("mean ride minutes (direct)") { result in
+            let rides = result.routes.rides
+            guard !rides.isEmpty else { return "–" }
+            let ride = rides.reduce(0) { $0 + $1.dropoffAt.timeIntervalSince($1.pickupAt) } / Double(rides.count) / 60
+            let direct = rides.reduce(0) { $0 + result.routes.direct($1) } / Double(rides.count) / 60
+            return String(format: "%.1f (%.1f)", ride, direct)
+        }
         func ratio(_ value: Double?) -> String { value.map { String(format: "%.2f", $0) } ?? "–" }
         row("mean ride time ÷ direct") { ratio($0.routes.meanRideRatio()) }
         row("… riders who asked for a pickup time") { result in ratio(result.routes.meanRideRatio { !result.tally.arriveBy.contains($0.id) }) }
