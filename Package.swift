@@ -140,6 +140,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "vand-benchTests",
+            dependencies: ["vand-bench", "VanTestSupport", "VanServices", "VanPostgres", "VanDomain", "VanScheduler"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "vandTests",
             dependencies: [
                 "vand",

@@ -7,6 +7,8 @@ import VanScheduler
 // `vand-bench events [count]`: commit of a ride change → webhook arrival (p50/p99), and reminder lateness.
 // `vand-bench darp FILE… [--seconds S] [--routes OUT] [--seed N]`: the Cordeau dial-a-ride instances,
 //   solved by the engine vand books with (insertion, then improvement); scripts/check-darp checks OUT.
+// `vand-bench campus [--seed N] [--rides N] [--vans N] [--seats N]`: a generated campus day booked
+//   through BookingService, shared rides against one rider per van; checks the stored routes.
 
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "scheduler"
@@ -42,10 +44,18 @@ case "darp":
         FileHandle.standardError.write(Data("vand-bench darp: \(error)\n".utf8))
         exit(2)
     }
+case "campus":
+    do {
+        let ok = try await CampusBenchmark(options: try CampusBenchOptions(arguments: Array(arguments.dropFirst()))).run()
+        exit(ok ? 0 : 1)
+    } catch {
+        FileHandle.standardError.write(Data("vand-bench campus: \(error)\n".utf8))
+        exit(2)
+    }
 case "events":
     let count = arguments.dropFirst().first.flatMap(Int.init) ?? 1_000
     try await EventsBenchmark(count: count).run()
 default:
-    FileHandle.standardError.write(Data("unknown benchmark '\(which)'; try: scheduler, events, darp, fixed-json\n".utf8))
+    FileHandle.standardError.write(Data("unknown benchmark '\(which)'; try: scheduler, events, darp, campus, fixed-json\n".utf8))
     exit(2)
 }
