@@ -7,18 +7,22 @@ import VanScheduler
 /// Improves a day's routes: plans on a snapshot without holding any lock (the search takes
 /// seconds), then locks every van-day of that day and writes the better plan only if no route
 /// changed meanwhile. Bookings are never blocked for the length of a search.
-public struct PlanOptimizer: Sendable {
+public struct PlanOptimizer: DayOptimizing {
     let pool: PGPool
     let timeZone: TimeZone
+    let background: Bool
 
-    /// An optimizer over `pool` for a service in `timeZone`.
-    public init(pool: PGPool, timeZone: TimeZone) {
+    /// An optimizer over `pool` for a service in `timeZone`. The search runs on the shared
+    /// blocking pool (`NIOThreadPool.singleton`), or with `background` on the planner's one
+    /// low-priority thread (``RouteImprover``), so a booking's work comes first.
+    public init(pool: PGPool, timeZone: TimeZone, background: Bool = false) {
         self.pool = pool
         self.timeZone = timeZone
+        self.background = background
     }
 
     /// What a run came to.
-    public struct Outcome: Sendable {
+    public struct Outcome: Sendable, Hashable {
         /// The day's routes before.
         public var before: PlanMeasures
         /// After (the same as before when nothing better was found or written).
@@ -44,10 +48,11 @@ public struct PlanOptimizer: Sendable {
         for stretch in scheduler.stretches(on: day) {
             // CPU-bound for `seconds`: on a thread of its own, never on the cooperative pool.
             let start = clock.now
-            let result = try await NIOThreadPool.singleton.runIfActive {
+            let search: @Sendable () -> DayImprovement = {
                 scheduler.improve(stretch: stretch, vans: vans, rides: snapshot.rides, lockBefore: now.addingTimeInterval(scheduler.lockLead),
                                   progress: { clock.now.timeIntervalSince(start) / max(seconds, 0.001) })
             }
+            let result = try await background ? BackgroundSearchThread.run(search) : NIOThreadPool.singleton.runIfActive(search)
             before = before.adding(result.before)
             after = after.adding(result.after)
             changes.merge(result.changes) { $1 }
