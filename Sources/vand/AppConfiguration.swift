@@ -18,6 +18,8 @@ struct AppConfiguration: Sendable {
     var booking = BookingSettings()
     /// The trigger loop: reminder lead time and the dispatcher's webhook.
     var events = EventSettings()
+    /// Background route improvement after bookings (VAND_IMPROVE_SECONDS).
+    var improvement = ImprovementSettings()
     /// The rider web app: where its files are, whether cookies are Secure.
     var web = WebSettings()
     /// Where `/metrics` is served on its own (VAND_METRICS_ADDRESS); nil: on the riders' port.
@@ -53,6 +55,7 @@ struct AppConfiguration: Sendable {
         configuration.accounts = try AccountSettings.fromEnvironment(environment)
         configuration.booking = try BookingSettings.fromEnvironment(environment)
         configuration.events = try EventSettings.fromEnvironment(environment)
+        configuration.improvement = try ImprovementSettings.fromEnvironment(environment)
         configuration.web = try WebSettings.fromEnvironment(environment)
         configuration.trustedProxies = try TrustedProxies.fromEnvironment(environment)
         return configuration

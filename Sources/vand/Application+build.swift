@@ -13,9 +13,10 @@ func buildApplication(
     logger: Logger,
     clock: any TimeSource = SystemTimeSource(),
     metrics: VandMetrics = VandMetrics(),
+    routeChanges: RouteChangeHook = .none,
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let router = buildRouter(configuration: configuration, database: database, clock: clock, metrics: metrics)
+    let router = buildRouter(configuration: configuration, database: database, clock: clock, metrics: metrics, routeChanges: routeChanges)
     var app = Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vand"),
@@ -47,9 +48,11 @@ func buildMetricsApplication(
     )
 }
 
-/// The router alone, for in-process tests.
+/// The router alone, for in-process tests. Bookings and cancellations tell `routeChanges` (the
+/// background planner) of the days they changed.
 func buildRouter(
-    configuration: AppConfiguration, database: Database, clock: any TimeSource = SystemTimeSource(), metrics: VandMetrics = VandMetrics()
+    configuration: AppConfiguration, database: Database, clock: any TimeSource = SystemTimeSource(), metrics: VandMetrics = VandMetrics(),
+    routeChanges: RouteChangeHook = .none
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestObservation(metrics: metrics))
@@ -64,10 +67,10 @@ func buildRouter(
     let riderAuth = makeRiderAuth(configuration: configuration, database: database, clock: clock)
     let serviceClock = ServiceTime(timeZone: configuration.timeZone)
     AccountRoutes(auth: riderAuth, clock: serviceClock).register(on: router)
-    let booking = BookingService(pool: database.pool, timeZone: configuration.timeZone)
+    let booking = BookingService(pool: database.pool, timeZone: configuration.timeZone, routeChanges: routeChanges)
     let places = PlaceStore(pool: database.pool)
     RideRoutes(
-        auth: riderAuth, booking: booking, rides: RiderRides(pool: database.pool),
+        auth: riderAuth, booking: booking, rides: RiderRides(pool: database.pool, routeChanges: routeChanges),
         settings: configuration.booking, clock: serviceClock, time: clock, metrics: metrics
     ).register(on: router)
     ServiceRoutes(
@@ -83,7 +86,7 @@ func buildRouter(
     // The rider web app at `/` (Sources/vand/Web): the same services, HTML and cookies.
     WebApp(
         actions: WebRiderActions(
-            accounts: riderAuth.accounts, booking: booking, rides: RiderRides(pool: database.pool), inbox: Inbox(pool: database.pool),
+            accounts: riderAuth.accounts, booking: booking, rides: RiderRides(pool: database.pool, routeChanges: routeChanges), inbox: Inbox(pool: database.pool),
             calendar: ServiceCalendarStore(pool: database.pool, timeZone: configuration.timeZone), places: places,
             settings: configuration.booking, time: clock
         ),

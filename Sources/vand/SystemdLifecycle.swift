@@ -76,9 +76,14 @@ func runVand(http: Bool, loop: Bool) async throws {
     if loop {
         services.append(.init(service: makeTriggerLoop(configuration: configuration, database: database, logger: logger, metrics: metrics)))
     }
+    // Bookings are made where HTTP is served, so that process improves their days in the background.
+    let improver = http && configuration.improvement.enabled
+        ? makeRouteImprover(configuration: configuration, database: database, logger: logger, metrics: metrics) : nil
+    if let improver { services.append(.init(service: improver)) }
     if http {
         let what = loop ? "serving HTTP and running the trigger loop" : "serving HTTP"
-        let app = buildApplication(configuration: configuration, database: database, logger: logger, metrics: metrics) { channel in
+        let app = buildApplication(configuration: configuration, database: database, logger: logger, metrics: metrics,
+                                   routeChanges: improver?.hook ?? .none) { channel in
             let address = channel.localAddress.map { "\($0)" } ?? "\(configuration.host):\(configuration.port)"
             notifier.ready(status: "\(what) on \(address)")
         }

@@ -52,6 +52,13 @@ func makeTriggerLoop(
     return TriggerLoop(pool: database.pool, settings: configuration.events, timeZone: configuration.timeZone, clock: clock, logger: loopLogger, metrics: metrics)
 }
 
+/// The background planner as `vand serve` and `vand api` run it (where bookings are made).
+func makeRouteImprover(configuration: AppConfiguration, database: Database, logger: Logger, metrics: VandMetrics? = nil) -> RouteImprover {
+    var plannerLogger = logger
+    plannerLogger[metadataKey: "component"] = "planner"
+    return RouteImprover(pool: database.pool, timeZone: configuration.timeZone, settings: configuration.improvement, logger: plannerLogger, metrics: metrics)
+}
+
 /// One line per log record for the whole process: journald's priority prefix when
 /// `JOURNAL_STREAM` is set (running under systemd), a timestamped line otherwise.
 func bootstrapLogging(level: Logger.Level) {

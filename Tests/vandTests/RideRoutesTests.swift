@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Hummingbird
 import HummingbirdTesting
 import Testing
@@ -241,6 +242,31 @@ struct RideRoutesTests {
             try await client.execute(uri: "/v1/rides/\(id)/cancel", method: .post, headers: Wire.bearer(ann)) { response in
                 #expect(response.status == .conflict)
             }
+        }
+        await w.f.close()
+    }
+
+    @Test func bookingsAndCancellationsTellThePlannerAfterTheyCommitAndReplaysDoNot() async throws {
+        let w = try await BookingWorld()
+        let heard = Mutex<[Date]>([])
+        let router = buildRouter(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock,
+                                 routeChanges: RouteChangeHook { time in heard.withLock { $0.append(time) } })
+        // Monday 2026-11-30 15:00 New York.
+        let pickup = Date(timeIntervalSince1970: 1_796_068_800)
+        try await w.f.application(router).test(.router) { client in
+            let ann = try await client.token("ann1", "correct horse battery")
+            let bob = try await client.token("bob2", "correct horse battery")
+            let id = try #require(try await client.book(ann, Self.sclToDavenport, key: "planner-1").body["id"] as? String)
+            #expect(heard.withLock { $0 } == [pickup])
+            // The same request again is a replay: nothing new was written.
+            #expect(try await client.book(ann, Self.sclToDavenport, key: "planner-1").status == .created)
+            // A refusal writes no route (one rider at a time: the van is taken).
+            #expect(try await client.book(bob, Self.sclToDavenport).status == .conflict)
+            #expect(heard.withLock { $0 } == [pickup])
+            try await client.execute(uri: "/v1/rides/\(id)/cancel", method: .post, headers: Wire.bearer(ann)) { response in
+                #expect(response.status == .ok)
+            }
+            #expect(heard.withLock { $0 } == [pickup, pickup])
         }
         await w.f.close()
     }

@@ -64,11 +64,14 @@ public enum BookingOutcome: Sendable, Hashable {
 public struct BookingService: Sendable {
     let pool: PGPool
     let calendar: ServiceCalendarStore
+    let routeChanges: RouteChangeHook
 
-    /// A booking service for a fleet in `timeZone`.
-    public init(pool: PGPool, timeZone: TimeZone) {
+    /// A booking service for a fleet in `timeZone`. After each commit that booked rides,
+    /// `routeChanges` hears of each ride's pickup (the background planner, ``RouteImprover``).
+    public init(pool: PGPool, timeZone: TimeZone, routeChanges: RouteChangeHook = .none) {
         self.pool = pool
         self.calendar = ServiceCalendarStore(pool: pool, timeZone: timeZone)
+        self.routeChanges = routeChanges
     }
 
     /// What a booking request needs before it is validated: whether `netID` may book today
@@ -83,9 +86,11 @@ public struct BookingService: Sendable {
     /// answer lists what was booked and what conflicts, with suggestions for each conflict.
     public func bookSeries(_ rides: [NewRide], now: Date) async throws -> [BookingOutcome] {
         let timeZone = calendar.timeZone
-        return try await pool.withTransaction { conn in
+        let outcomes = try await pool.withTransaction { conn in
             try Self.bookAll(rides, now: now, timeZone: timeZone, conn)
         }
+        announce(outcomes)
+        return outcomes
     }
 
     /// Like ``bookSeries(_:now:)``, guarded by an idempotency key: the first request books and
@@ -94,12 +99,19 @@ public struct BookingService: Sendable {
     /// are released by then) and record it with ``recordAnswer(_:for:)``.
     public func bookSeries(_ rides: [NewRide], now: Date, idempotencyKey: IdempotencyKey) async throws -> IdempotentBooking {
         let timeZone = calendar.timeZone
-        return try await pool.withTransaction { conn in
+        let booking = try await pool.withTransaction { conn -> IdempotentBooking in
             if let earlier = try IdempotencyStore.claim(idempotencyKey, conn) { return .replay(earlier) }
             let outcomes = try Self.bookAll(rides, now: now, timeZone: timeZone, conn)
             try IdempotencyStore.remember(idempotencyKey, RememberedBooking(outcomes, seriesID: rides.first?.seriesID), conn)
             return .fresh(outcomes)
         }
+        if case .fresh(let outcomes) = booking { announce(outcomes) }
+        return booking
+    }
+
+    /// Tells ``routeChanges`` of every ride booked (after the commit, so the planner reads it).
+    private func announce(_ outcomes: [BookingOutcome]) {
+        for case .booked(let ride) in outcomes { routeChanges.changed(around: ride.pickupAt) }
     }
 
     /// Keeps the text of the first answer for `key`, so a retry gets exactly the same words.

@@ -6,9 +6,14 @@ import VanPostgres
 /// ride is simply not found (a 404, never a 403 that confirms it exists).
 public struct RiderRides: Sendable {
     let pool: PGPool
+    let routeChanges: RouteChangeHook
 
-    /// Queries over `pool`.
-    public init(pool: PGPool) { self.pool = pool }
+    /// Queries over `pool`; a cancellation that frees room on a route tells `routeChanges` after
+    /// its commit (the background planner, ``RouteImprover``).
+    public init(pool: PGPool, routeChanges: RouteChangeHook = .none) {
+        self.pool = pool
+        self.routeChanges = routeChanges
+    }
 
     /// Which rides to list.
     public enum Scope: String, Sendable, CaseIterable {
@@ -147,7 +152,7 @@ public struct RiderRides: Sendable {
     /// Cancels the rider's own ride before pickup; within `lateWithin` of pickup it is recorded as late.
     /// One transaction, through the ride status rules.
     public func cancel(_ id: UUID, for netID: NetID, now: Date, lateWithin: TimeInterval) async throws -> Cancellation {
-        try await pool.withTransaction { conn in
+        let cancellation = try await pool.withTransaction { conn -> Cancellation in
             try TransactionActor.set(netID.rawValue, conn)
             guard let row = try conn.query("""
                 SELECT status, pickup_at FROM rides WHERE id = \(id) AND net_id = \(netID.rawValue) FOR UPDATE
@@ -164,20 +169,25 @@ public struct RiderRides: Sendable {
                 """)
             return Cancellation(ride: try RideRecord.ride(try conn.query("\(RideRecord.select) WHERE r.id = \(id)").first!), late: late)
         }
+        routeChanges.changed(around: cancellation.ride.pickupAt)
+        return cancellation
     }
 
     /// Cancels every not-yet-picked-up ride of `netID`'s series; returns how many.
     public func cancelSeries(_ seriesID: UUID, for netID: NetID, now: Date, lateWithin: TimeInterval) async throws -> Int {
-        try await pool.withTransaction { conn in
+        let pickups = try await pool.withTransaction { conn -> [Date] in
             try TransactionActor.set(netID.rawValue, conn)
-            return try conn.execute("""
+            return try conn.query("""
                 UPDATE rides SET status = 'cancelled', cancelled_by = 'rider',
                        cancelled_late = (pickup_at - \(now)) <= make_interval(secs => \(lateWithin)),
                        cancelled_at = \(now), updated_at = \(now)
                 WHERE series_id = \(seriesID) AND net_id = \(netID.rawValue)
                   AND ride_holds_van(status) AND pickup_at > \(now)
-                """)
+                RETURNING pickup_at
+                """).map { try $0.decode(Date.self, at: 0) }
         }
+        for pickup in pickups { routeChanges.changed(around: pickup) }
+        return pickups.count
     }
 }
 

@@ -7,18 +7,22 @@ import VanScheduler
 /// Improves a day's routes: plans on a snapshot without holding any lock (the search takes
 /// seconds), then locks every van-day of that day and writes the better plan only if no route
 /// changed meanwhile. Bookings are never blocked for the length of a search.
-public struct PlanOptimizer: Sendable {
+public struct PlanOptimizer: DayOptimizing {
     let pool: PGPool
     let timeZone: TimeZone
+    let background: Bool
 
-    /// An optimizer over `pool` for a service in `timeZone`.
-    public init(pool: PGPool, timeZone: TimeZone) {
+    /// An optimizer over `pool` for a service in `timeZone`. The search runs on the shared
+    /// blocking pool (`NIOThreadPool.singleton`), or with `background` on the planner's one
+    /// low-priority thread (``RouteImprover``), so a booking's work comes first.
+    public init(pool: PGPool, timeZone: TimeZone, background: Bool = false) {
         self.pool = pool
         self.timeZone = timeZone
+        self.background = background
     }
 
     /// What a run came to.
-    public struct Outcome: Sendable {
+    public struct Outcome: Sendable, Hashable {
         /// The day's routes before.
         public var before: PlanMeasures
         /// After (the same as before when nothing better was found or written).
@@ -35,19 +39,22 @@ public struct PlanOptimizer: Sendable {
         let timeZone = self.timeZone
         let interval = day.interval(in: timeZone)
         let (scheduler, vans, snapshot) = try await pool.withConnection { conn in
-            (try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: interval.start),
-             try VanStore.list(conn, includeRetired: false).filter(\.active),
-             try VanDayRoutes.snapshot(conn, around: interval.start.addingTimeInterval(interval.duration / 2), window: 0))
+            let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: interval.start)
+            // The versions of every van-day locked below (see there), and the rides around the day.
+            return (scheduler, try VanStore.list(conn, includeRetired: false).filter(\.active),
+                    try VanDayRoutes.snapshot(conn, around: interval.start.addingTimeInterval(interval.duration / 2),
+                                              window: scheduler.searchWindow + 86_400))
         }
         var before = PlanMeasures(rides: 0, driving: 0, vansUsed: 0, busy: 0), after = before
         var changes: [UUID: (vanID: Int64, stops: PlannedStops)] = [:]
         for stretch in scheduler.stretches(on: day) {
             // CPU-bound for `seconds`: on a thread of its own, never on the cooperative pool.
             let start = clock.now
-            let result = try await NIOThreadPool.singleton.runIfActive {
+            let search: @Sendable () -> DayImprovement = {
                 scheduler.improve(stretch: stretch, vans: vans, rides: snapshot.rides, lockBefore: now.addingTimeInterval(scheduler.lockLead),
                                   progress: { clock.now.timeIntervalSince(start) / max(seconds, 0.001) })
             }
+            let result = try await background ? BackgroundSearchThread.run(search) : NIOThreadPool.singleton.runIfActive(search)
             before = before.adding(result.before)
             after = after.adding(result.after)
             changes.merge(result.changes) { $1 }
@@ -56,8 +63,15 @@ public struct PlanOptimizer: Sendable {
         let (planned, measured) = (changes, (before: before, after: after))
         let written = try await pool.withTransaction { conn -> Bool in
             try TransactionActor.set(actor, conn)
-            let vanDays = vans.map { VanDayRoutes.VanDay(vanID: $0.id, day: day) }
-            for vanDay in vanDays.sorted(by: { $0.vanID < $1.vanID }) {
+            // A booking locks the van-day its search's stretch of service starts on, which may be a
+            // day or two before its ride's (the search reaches a day and the suggestion window either
+            // side), and may re-plan this day's rides from the next day. So lock every van-day a writer
+            // of this day's rides could hold, in (day, van) order as bookings take them, and bump them all.
+            let reach = Int((scheduler.searchWindow + 86_400) / 86_400) + 1
+            let vanDays = ((day.dayNumber - reach)...(day.dayNumber + 1)).flatMap { number in
+                vans.sorted { $0.id < $1.id }.map { VanDayRoutes.VanDay(vanID: $0.id, day: LocalDate(dayNumber: number)) }
+            }
+            for vanDay in vanDays {
                 guard try VanDayRoutes.lock(vanDay, unchangedSince: snapshot, conn) else { return false }
             }
             for (id, change) in planned.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {

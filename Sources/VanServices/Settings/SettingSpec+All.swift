@@ -15,6 +15,7 @@ extension SettingSpec {
         lateCancelMinutes, onDemandMinutes, secureCookies,
         bcryptCost, sessionIdleDays, temporaryPasswordDays, trustedProxies,
         reminderLead, webhookURL, webhookSecret, webhookMaxAttempts,
+        improveSeconds,
         sqlDirectory, webDirectory, openAPIPath,
     ]
 
@@ -153,6 +154,12 @@ extension SettingSpec {
     public static let webhookMaxAttempts = SettingSpec(
         "VAND_WEBHOOK_MAX_ATTEMPTS", default: "8", accepts: .integer(1...100), group: .events,
         help: "Attempts before a failing webhook delivery is parked.")
+
+    // MARK: The route planner
+
+    public static let improveSeconds = SettingSpec(
+        "VAND_IMPROVE_SECONDS", default: "2", accepts: .number(0...60), group: .planner,
+        help: "Seconds of route search after bookings on a day (in the background, one day at a time, on one low-priority thread); 0: off. `vanadmin plan optimize` searches longer on demand.")
 
     // MARK: Files
 

@@ -27,6 +27,7 @@ public struct SettingSpec: Sendable, Hashable {
         case riders = "What riders see and may do"
         case accounts = "Sign-in and accounts"
         case events = "Reminders and the dispatcher's webhook"
+        case planner = "The route planner"
         case files = "Files (found automatically; set them only for an unusual install)"
     }
 

@@ -31,6 +31,17 @@ public final class VandMetrics: Sendable {
         registry.makeCounter(descriptor: .init(metricName: "vand_bookings_refused", unitName: "total", helpText: "Bookings refused by reason"), labels: [("reason", reason)]).increment()
     }
 
+    /// A background route improvement ran: `result` is improved, unchanged, retry (a route changed
+    /// while planning) or failed; `ridesChanged` rides got another van or times, saving `drivingSaved` seconds of driving.
+    public func improvementRun(result: String, ridesChanged: Int, drivingSaved: TimeInterval) {
+        registry.makeCounter(descriptor: .init(metricName: "vand_improvement_runs", unitName: "total", helpText: "Background route improvements by result"),
+                             labels: [("result", result)]).increment()
+        registry.makeCounter(descriptor: .init(metricName: "vand_improvement_rides_changed", unitName: "total", helpText: "Rides given another van or times by background improvement"),
+                             labels: []).increment(by: Int64(ridesChanged))
+        registry.makeCounter(descriptor: .init(metricName: "vand_improvement_driving_saved_seconds", unitName: "total", helpText: "Driving saved by background improvement"),
+                             labels: []).increment(by: max(0, drivingSaved))
+    }
+
     /// A delivery attempt to `sink` failed.
     public func deliveryFailed(sink: String) {
         registry.makeCounter(descriptor: .init(metricName: "vand_delivery_failures", unitName: "total", helpText: "Failed delivery attempts by sink"), labels: [("sink", sink)]).increment()

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Settings of the background route improvement (``RouteImprover``).
+public struct ImprovementSettings: Sendable, Hashable {
+    /// Seconds of search per stretch of service in one background run (default 2); 0 turns
+    /// background improvement off (`vanadmin plan optimize` still works).
+    public var seconds: Double = 2
+    /// How long a day whose run could not write (a booking changed a route meanwhile, or the
+    /// database failed) waits before it is tried again, unless a new booking signals it sooner.
+    public var retryDelay: TimeInterval = 5
+    /// The least time between the end of one run and the start of the next, as a share of the
+    /// run's own length (default 1: the search keeps at most half of one core busy under a
+    /// steady stream of bookings).
+    public var restShare: Double = 1
+    /// Who the audit log and the ride events name.
+    public var actor = "planner"
+
+    /// The defaults.
+    public init() {}
+
+    /// Whether background improvement runs at all.
+    public var enabled: Bool { seconds > 0 }
+
+    /// Reads `VAND_IMPROVE_SECONDS`; a bad value is an error naming it.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingError) -> ImprovementSettings {
+        var settings = ImprovementSettings()
+        settings.seconds = try SettingSpec.improveSeconds.number(environment)
+        return settings
+    }
+}

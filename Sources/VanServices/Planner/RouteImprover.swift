@@ -1,0 +1,199 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+import VanDomain
+import VanPostgres
+import VanScheduler
+
+/// The planner in the background: after a booking or a cancellation commits, it improves that
+/// service day's routes (``PlanOptimizer``: stops re-ordered, rides moved between vans, planned
+/// times shifted, only inside promised windows and never for a ride under way or about to
+/// start) with a short search budget (`VAND_IMPROVE_SECONDS`). Run it as a swift-service-lifecycle
+/// `Service` (``run()``), or drive ``runDue()`` step by step (tests, with a manual clock).
+///
+/// Signals coalesce: a day is pending at most once, however many bookings name it; a signal that
+/// arrives while the day is being improved leaves it pending for exactly one more run. Days run one
+/// at a time, the search on one low-priority thread of its own (never the cooperative pool), and
+/// after each run the improver rests as long as the run took, so under a steady stream of bookings
+/// the search keeps at most half of one core busy. A booking waits for it only while the improver
+/// holds the day's van-day rows for its short write (milliseconds): the search itself holds no lock.
+/// A run that finds a route changed under it (`written == false`) writes nothing and leaves the day
+/// pending: the next signal, or ``ImprovementSettings/retryDelay`` later, tries again.
+///
+/// Several vand processes may each run one against the same database: the optimizer writes only
+/// after locking every van-day row of the day (in van order, so two improvers never deadlock)
+/// and checking each row's version is the one it planned from, and the route trigger checks every
+/// promise at commit, so two improvers, or an improver and a booking, can never write over each other.
+public final class RouteImprover: Service, Sendable {
+    /// What one run came to.
+    public struct Run: Sendable {
+        /// The day improved.
+        public var day: LocalDate
+        /// The optimizer's answer; nil when the run failed (the database, a timeout).
+        public var outcome: PlanOptimizer.Outcome?
+        /// Why the run failed, in words.
+        public var failure: String?
+        /// Seconds the run took.
+        public var seconds: Double
+
+        /// A better plan was written (or none was found, with nothing to write).
+        public var settled: Bool { outcome?.written ?? false }
+    }
+
+    let optimizer: any DayOptimizing
+    let settings: ImprovementSettings
+    let timeZone: TimeZone
+    let clock: any TimeSource
+    let budgetClock: any TimeSource
+    let logger: Logger
+    let metrics: VandMetrics?
+    /// Days waiting for a run, each with the earliest time it may start.
+    private let pending = Mutex<[LocalDate: Date]>([:])
+    private let wake = WakeSignal()
+    private let stopping = Atomic<Bool>(false)
+
+    /// An improver of the routes in `pool`, for a service in `timeZone`.
+    public convenience init(
+        pool: PGPool, timeZone: TimeZone, settings: ImprovementSettings, clock: any TimeSource = SystemTimeSource(),
+        logger: Logger = Logger(label: "vand.planner"), metrics: VandMetrics? = nil
+    ) {
+        self.init(optimizer: PlanOptimizer(pool: pool, timeZone: timeZone, background: true), timeZone: timeZone,
+                  settings: settings, clock: clock, logger: logger, metrics: metrics)
+    }
+
+    /// An improver that runs `optimizer`. `clock` gives "now" (which rides are about to start, when
+    /// to retry); `budgetClock` measures the search budget and the rest after a run.
+    public init(
+        optimizer: any DayOptimizing, timeZone: TimeZone, settings: ImprovementSettings, clock: any TimeSource = SystemTimeSource(),
+        budgetClock: any TimeSource = SystemTimeSource(), logger: Logger = Logger(label: "vand.planner"), metrics: VandMetrics? = nil
+    ) {
+        self.optimizer = optimizer
+        self.timeZone = timeZone
+        self.settings = settings
+        self.clock = clock
+        self.budgetClock = budgetClock
+        self.logger = logger
+        self.metrics = metrics
+    }
+
+    /// The hook to create ``BookingService`` and ``RiderRides`` with: each committed booking or
+    /// cancellation names the local day of its pickup.
+    public var hook: RouteChangeHook {
+        RouteChangeHook { [weak self] time in
+            guard let self else { return }
+            self.dayChanged(LocalDate(containing: time, in: self.timeZone))
+        }
+    }
+
+    /// Says `day`'s routes changed: the day is due now. Cheap, never blocks; nothing when off.
+    public func dayChanged(_ day: LocalDate) {
+        guard settings.enabled else { return }
+        pending.withLock { $0[day] = .distantPast }
+        wake.signal()
+    }
+
+    /// The days waiting for a run, earliest first.
+    public var pendingDays: [LocalDate] { pending.withLock { $0.keys.sorted() } }
+
+    /// The earliest time a pending day falls due; nil when none waits.
+    public var nextDue: Date? { pending.withLock { $0.values.min() } }
+
+    /// Runs every day due now, one after another, and says what each came to. A day signalled
+    /// while it runs stays pending for the next call; one that could not write is due again
+    /// ``ImprovementSettings/retryDelay`` from now.
+    @discardableResult
+    public func runDue() async -> [Run] {
+        let now = clock.now
+        let due = pending.withLock { pending -> [LocalDate] in
+            let days = pending.filter { $0.value <= now }.keys.sorted()
+            for day in days { pending[day] = nil }
+            return days
+        }
+        var runs: [Run] = []
+        for (index, day) in due.enumerated() {
+            if stopping.load(ordering: .relaxed) {
+                // Not started: leave them pending, as they were.
+                pending.withLock { pending in for day in due[index...] where pending[day] == nil { pending[day] = now } }
+                break
+            }
+            runs.append(await improve(day))
+        }
+        return runs
+    }
+
+    private func improve(_ day: LocalDate) async -> Run {
+        let started = budgetClock.now
+        var run = Run(day: day, outcome: nil, failure: nil, seconds: 0)
+        do {
+            run.outcome = try await optimizer.optimize(day: day, seconds: settings.seconds, now: clock.now, clock: budgetClock, actor: settings.actor)
+        } catch {
+            run.failure = String(describing: error)
+        }
+        run.seconds = budgetClock.now.timeIntervalSince(started)
+        if !run.settled {
+            let retryAt = clock.now.addingTimeInterval(settings.retryDelay)
+            pending.withLock { $0[day] = min($0[day] ?? retryAt, retryAt) }
+        }
+        record(run)
+        return run
+    }
+
+    /// One log line and the metrics for a run.
+    private func record(_ run: Run) {
+        let seconds = String(format: "%.2f", run.seconds)
+        guard let outcome = run.outcome else {
+            metrics?.improvementRun(result: "failed", ridesChanged: 0, drivingSaved: 0)
+            logger.warning("route improvement failed; will retry", metadata: [
+                "day": "\(run.day)", "error": "\(run.failure ?? "?")", "retry_in_s": "\(Int(settings.retryDelay))",
+            ])
+            return
+        }
+        let result = !outcome.written ? "retry" : outcome.ridesChanged > 0 ? "improved" : "unchanged"
+        metrics?.improvementRun(result: result, ridesChanged: outcome.ridesChanged, drivingSaved: outcome.before.driving - outcome.after.driving)
+        logger.info(outcome.written ? "routes improved" : "routes changed while planning; will retry", metadata: [
+            "day": "\(run.day)",
+            "driving_min": "\(String(format: "%.1f", outcome.before.driving / 60)) → \(String(format: "%.1f", outcome.after.driving / 60))",
+            "rides_changed": "\(outcome.ridesChanged)", "rides": "\(outcome.before.rides)", "seconds": "\(seconds)",
+        ])
+    }
+
+    /// Runs until graceful shutdown (the run in hand finishes) or cancellation. Off
+    /// (`VAND_IMPROVE_SECONDS=0`), it only waits for the shutdown.
+    public func run() async throws {
+        guard settings.enabled else {
+            try? await gracefulShutdown()
+            return
+        }
+        logger.info("route improver started", metadata: ["seconds": "\(settings.seconds)"])
+        await withGracefulShutdownHandler {
+            await self.loop()
+        } onGracefulShutdown: {
+            self.stop()
+        }
+        logger.info("route improver stopped")
+    }
+
+    /// Asks ``run()`` to return after the run in hand.
+    public func stop() {
+        stopping.store(true, ordering: .relaxed)
+        wake.signal()
+    }
+
+    private func loop() async {
+        while !stopping.load(ordering: .relaxed) && !Task.isCancelled {
+            let started = budgetClock.now
+            if !(await runDue()).isEmpty {
+                // Rest as long as the runs took, so bookings keep at least half of the core.
+                let restUntil = budgetClock.now.addingTimeInterval(budgetClock.now.timeIntervalSince(started) * settings.restShare)
+                while !stopping.load(ordering: .relaxed) && !Task.isCancelled, case let rest = restUntil.timeIntervalSince(budgetClock.now), rest > 0 {
+                    await wake.wait(upTo: .milliseconds(Int64(rest * 1_000) + 1))
+                }
+            }
+            if stopping.load(ordering: .relaxed) { break }
+            // Until the next retry falls due, or a signal (at most an hour: a safety net).
+            let wait = min(nextDue.map { $0.timeIntervalSince(clock.now) } ?? 3_600, 3_600)
+            if wait > 0 { await wake.wait(upTo: .milliseconds(Int64(wait * 1_000) + 1)) }
+        }
+    }
+}
