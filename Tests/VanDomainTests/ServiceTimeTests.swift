@@ -38,6 +38,44 @@ import Testing
         }
     }
 
+    /// The offsets remembered per hour are the zone's own, second by second around every
+    /// transition from 1880 to 2040 (odd historical offsets such as Amsterdam's +00:19:32 too),
+    /// asked in an order that fills the memory before and after each transition.
+    @Test(arguments: zones + [TimeZone(identifier: "Europe/Amsterdam")!, TimeZone(identifier: "Africa/Monrovia")!])
+    func rememberedOffsetsAreTheZonesOwn(zone: TimeZone) {
+        let offsets = ZoneOffsets(zone)
+        var transitions: [Date] = []
+        var from = Date(timeIntervalSince1970: -2_840_140_800)  // 1880
+        while let next = zone.nextDaylightSavingTimeTransition(after: from), next.timeIntervalSince1970 < 2_208_988_800 {
+            transitions.append(next)
+            from = next
+        }
+        var checked = 0
+        for transition in transitions {
+            // Hours either side first (remembered), then every 7 s across the transition's own hour.
+            for step in stride(from: -3 * 3_600, through: 3 * 3_600, by: 1_800) + Array(stride(from: -3_600, through: 3_600, by: 7)) + [-1, 0, 1] {
+                let date = transition.addingTimeInterval(TimeInterval(step))
+                #expect(offsets.secondsFromGMT(for: date) == zone.secondsFromGMT(for: date), "\(date) in \(zone.identifier)")
+                checked += 1
+            }
+        }
+        var generator = SeededGenerator(seed: 11)
+        for _ in 0..<20_000 {
+            let date = Date(timeIntervalSince1970: Double.random(in: -2_840_140_800...2_208_988_800, using: &generator))
+            #expect(offsets.secondsFromGMT(for: date) == zone.secondsFromGMT(for: date))
+        }
+        // Monrovia's change of standard offset, -00:44:30 to +00:00 on 1972-01-07 (not a
+        // daylight-saving transition), second by second from an hour before.
+        let monrovia = 63_593_070
+        let wrong = (monrovia - 3_600...monrovia + 3_600).filter { second in
+            let date = Date(timeIntervalSince1970: TimeInterval(second))
+            return offsets.secondsFromGMT(for: date) != zone.secondsFromGMT(for: date)
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(3)) in \(zone.identifier)")
+        // The zones with daylight saving did have transitions to check.
+        #expect(checked > 0 || ["GMT", "UTC", "Asia/Kolkata", "Africa/Monrovia"].contains(zone.identifier))
+    }
+
     @Test(arguments: zones) func parseMatchesTheFormattersForEveryShape(zone: TimeZone) {
         let clock = ServiceTime(timeZone: zone)
         let local = DateFormatter()

@@ -74,6 +74,44 @@ struct RiderRidesTests {
         await f.db.close()
     }
 
+    /// Rides at the same pickup time are paged in PostgreSQL's `(pickup_at, id)` order — the
+    /// page is ordered in Swift (no second sort in the statement), ids compared as the server does.
+    @Test func ridesAtOneTimeArePagedInTheServersOrderOfIDs() async throws {
+        let f = try await BookingFixture()
+        let rides = RiderRides(pool: f.db.pool)
+        let alice = try NetID("rider1")
+        for hour in [9, 10, 11, 12, 13, 14, 15] {
+            guard case .booked = try await f.booking.book(f.request(1, at: f.monday(hour)), now: f.now) else { Issue.record("setup"); return }
+        }
+        // Every ride at 9:00 (off its van, so they may overlap), and ids unlike their booking order.
+        try await f.db.pool.withConnection { conn in
+            try conn.execute("UPDATE rides SET van_id = NULL, status = 'pending', id = gen_random_uuid(), pickup_at = \(f.monday(9)), estimated_dropoff_at = \(f.monday(9, 20)), window_start = \(f.monday(9)), window_end = \(f.monday(9, 15)) WHERE net_id = 'rider1'")
+        }
+        let order: [UUID] = try await f.db.pool.withConnection { conn in
+            try conn.query("SELECT id FROM rides WHERE net_id = 'rider1' ORDER BY pickup_at, id").map { try $0.decode(UUID.self, at: 0) }
+        }
+        #expect(order.count == 7)
+        var paged: [UUID] = []
+        var cursor: String?
+        repeat {
+            let page = try await rides.list(alice, scope: .upcoming, now: f.now, limit: 3, after: cursor)
+            paged += page.rides.map(\.id)
+            cursor = page.next
+        } while cursor != nil
+        #expect(paged == order)
+        let past = try await rides.list(alice, scope: .past, now: f.monday(23), limit: 10)
+        #expect(past.rides.map(\.id) == order.reversed())
+        // The Swift ordering alone, from shuffled rows.
+        let all = try await rides.list(alice, scope: .upcoming, now: f.now, limit: 10).rides
+        var generator = SeededGenerator(seed: 7)
+        for _ in 0..<20 {
+            let shuffled = all.shuffled(using: &generator)
+            #expect(RiderRides.ordered(shuffled, .upcoming).map(\.id) == order)
+            #expect(RiderRides.ordered(shuffled, .past).map(\.id) == order.reversed())
+        }
+        await f.db.close()
+    }
+
     @Test func ridersSeeAndCancelOnlyTheirOwnRidesAndLateCancellationsAreMarked() async throws {
         let f = try await BookingFixture()
         let rides = RiderRides(pool: f.db.pool)

@@ -118,27 +118,29 @@ public final class PGConnection: @unchecked Sendable {
     }
 
     /// Runs one statement and decodes each row where libpq holds it (``PGResultRow``: no copy
-    /// of the cells, no `String` per cell), for the hot read paths.
-    public func query<Row>(_ query: SQLQuery, rows decode: (PGResultRow) throws -> Row) throws -> [Row] {
-        let result = try run(query)
+    /// of the cells, no `String` per cell), for the hot read paths. With `results: .binary`
+    /// the server sends the columns in binary (``PGResultFormat``): every column must then be
+    /// of a text type or of one its decoder reads in binary.
+    public func query<Row>(_ query: SQLQuery, results format: PGResultFormat = .text, rows decode: (PGResultRow) throws -> Row) throws -> [Row] {
+        let result = try run(query, results: format)
         defer { PQclear(result) }
         let rowCount = PQntuples(result)
         let columnCount = Int(PQnfields(result))
         var rows: [Row] = []
         rows.reserveCapacity(Int(rowCount))
         for row in 0..<rowCount {
-            rows.append(try decode(PGResultRow(result: result, row: row, columnCount: columnCount)))
+            rows.append(try decode(PGResultRow(result: result, row: row, columnCount: columnCount, format: format)))
         }
         return rows
     }
 
     /// Sends `query` and returns its successful result, which the caller must `PQclear`.
-    private func run(_ query: SQLQuery) throws(PGError) -> OpaquePointer {
+    private func run(_ query: SQLQuery, results format: PGResultFormat = .text) throws(PGError) -> OpaquePointer {
         try ensureUsable()
-        if query.isPrepared { return try runPrepared(query) }
+        if query.isPrepared { return try runPrepared(query, results: format) }
         let sent = withCStringArray(query.binds) { values in
             query.types.withUnsafeBufferPointer { types in
-                PQsendQueryParams(handle, query.sql, Int32(query.binds.count), types.baseAddress, values, nil, nil, 0)
+                PQsendQueryParams(handle, query.sql, Int32(query.binds.count), types.baseAddress, values, nil, nil, format.rawValue)
             }
         }
         return try checked(try awaitResult(sent: sent == 1))
@@ -155,7 +157,7 @@ public final class PGConnection: @unchecked Sendable {
 
     /// `query` as a named prepared statement: prepared on its first run on this connection
     /// (a new connection, e.g. after a server restart, prepares again), then only bound and run.
-    private func runPrepared(_ query: SQLQuery) throws(PGError) -> OpaquePointer {
+    private func runPrepared(_ query: SQLQuery, results format: PGResultFormat) throws(PGError) -> OpaquePointer {
         let key = StatementKey(sql: query.sql, types: query.types)
         let name: String
         if let known = statements[key] {
@@ -169,7 +171,7 @@ public final class PGConnection: @unchecked Sendable {
             statements[key] = name
         }
         let sent = withCStringArray(query.binds) { values in
-            PQsendQueryPrepared(handle, name, Int32(query.binds.count), values, nil, nil, 0)
+            PQsendQueryPrepared(handle, name, Int32(query.binds.count), values, nil, nil, format.rawValue)
         }
         return try checked(try awaitResult(sent: sent == 1))
     }

@@ -9,11 +9,21 @@ public protocol PGDecodable: Sendable {
     /// as ``PGResultRow`` reads them. The default makes a `String` and calls
     /// ``decode(column:)``; the common types parse the bytes in place (no allocation).
     static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>?) throws(PGError) -> Self
+
+    /// Decodes a column sent in binary (``PGResultFormat/binary``) whose type, `type` (an OID),
+    /// is not a text type — those arrive as their text and go to ``decode(utf8:)``. `bytes` is
+    /// nil for SQL NULL. The default refuses: a type reads binary only where it says how.
+    static func decode(binary bytes: UnsafeBufferPointer<UInt8>?, type: UInt32) throws(PGError) -> Self
 }
 
 extension PGDecodable {
     public static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>?) throws(PGError) -> Self {
         try decode(column: bytes.map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    public static func decode(binary bytes: UnsafeBufferPointer<UInt8>?, type: UInt32) throws(PGError) -> Self {
+        guard bytes != nil else { return try decode(utf8: nil) }
+        throw binaryMismatch(type, Self.self)
     }
 }
 
@@ -43,6 +53,11 @@ extension Optional: PGDecodable where Wrapped: PGDecodable {
     public static func decode(utf8 bytes: UnsafeBufferPointer<UInt8>?) throws(PGError) -> Self {
         guard let bytes else { return nil }
         return try Wrapped.decode(utf8: bytes)
+    }
+
+    public static func decode(binary bytes: UnsafeBufferPointer<UInt8>?, type: UInt32) throws(PGError) -> Self {
+        guard let bytes else { return nil }
+        return try Wrapped.decode(binary: bytes, type: type)
     }
 }
 

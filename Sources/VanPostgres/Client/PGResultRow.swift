@@ -17,11 +17,13 @@ extension PGRow: PGRowReading {}
 
 /// One row of a result still held by libpq, handed to the closure of
 /// ``PGConnection/query(_:rows:)``: columns are decoded straight from libpq's bytes
-/// (``PGDecodable/decode(utf8:)``), with no `String` per cell. Valid only inside that closure.
+/// (``PGDecodable/decode(utf8:)``, or ``PGDecodable/decode(binary:type:)`` for a binary result
+/// whose column is not of a text type), with no `String` per cell. Valid only inside that closure.
 public struct PGResultRow: PGRowReading {
     let result: OpaquePointer
     let row: Int32
     let columnCount: Int
+    let format: PGResultFormat
 
     /// Decodes the column at `index`.
     public func decode<T: PGDecodable>(_ type: T.Type = T.self, at index: Int) throws(PGError) -> T {
@@ -33,7 +35,12 @@ public struct PGResultRow: PGRowReading {
             if PQgetisnull(result, row, column) == 1 { return try T.decode(utf8: nil) }
             let length = Int(PQgetlength(result, row, column))
             let start = UnsafeRawPointer(PQgetvalue(result, row, column)!).assumingMemoryBound(to: UInt8.self)
-            return try T.decode(utf8: UnsafeBufferPointer(start: start, count: length))
+            let bytes = UnsafeBufferPointer(start: start, count: length)
+            if format == .binary {
+                let type = UInt32(PQftype(result, column))
+                if !PGTypeOID.isText(type) { return try T.decode(binary: bytes, type: type) }
+            }
+            return try T.decode(utf8: bytes)
         } catch {
             throw PGError(kind: .decoding, message: "column \(String(cString: PQfname(result, column))): \(error.message)")
         }

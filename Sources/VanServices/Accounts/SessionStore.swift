@@ -32,7 +32,7 @@ public struct SessionStore {
         let check = SessionCheck(digest: digest, now: now, idleTimeout: idleTimeout)
         // Every authenticated request runs this: prepared once per connection (docs/load.md).
         let query: SQLQuery = "\(Self.checking(check)) SELECT net_id, must_change_password, expires_at FROM session"
-        return try connection.query(query.prepared()) { row in try Self.session(row, digest: digest) }.first
+        return try connection.query(query.prepared(), results: .binary) { row in try Self.session(row, digest: digest) }.first
     }
 
     /// The opening of a statement that runs `check` — what ``authenticate(digest:now:idleTimeout:)``

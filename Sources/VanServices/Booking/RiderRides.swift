@@ -37,7 +37,7 @@ public struct RiderRides: Sendable {
         let rows = try await pool.withConnection { conn -> [Ride] in
             let query: SQLQuery = "\(RideRecord.select) WHERE r.net_id = \(netID.rawValue) \(Self.page(scope, now: now, after: position, limit: limit))"
             // A rider's app reads this most; prepared once per connection (docs/load.md).
-            return try conn.query(query.prepared(), rows: RideRecord.ride)
+            return try conn.query(query.prepared(), results: .binary, rows: RideRecord.ride)
         }
         return Self.page(rows, limit: limit)
     }
@@ -55,7 +55,8 @@ public struct RiderRides: Sendable {
     ) async throws -> (session: AuthenticatedSession, page: Page)? {
         let position = try cursor.map(Cursor.init(text:))
         let rows = try await pool.withConnection { conn -> [(AuthenticatedSession, Ride?)] in
-            let order: SQLQuery = scope == .upcoming ? "rides_page.pickup_at, rides_page.id" : "rides_page.pickup_at DESC, rides_page.id DESC"
+            // No ORDER BY over the lateral join (a sort of its own in the plan): the page is put
+            // in order here, below, as the subquery's ORDER BY … LIMIT chose it.
             let query: SQLQuery = """
                 \(SessionStore.checking(check))
                 SELECT s.net_id, s.must_change_password, s.expires_at, rides_page.*
@@ -64,10 +65,10 @@ public struct RiderRides: Sendable {
                     WHERE r.net_id = s.net_id AND NOT s.must_change_password
                     \(Self.page(scope, now: check.now, after: position, limit: limit))
                 ) rides_page ON true
-                ORDER BY \(order)
                 """
-            // Every page a rider's app reads: prepared once per connection (docs/load.md).
-            return try conn.query(query.prepared()) { row in
+            // Every page a rider's app reads: prepared once per connection, results in binary
+            // (no timestamp text to write and parse; docs/load.md).
+            return try conn.query(query.prepared(), results: .binary) { row in
                 let session = try SessionStore.session(row, digest: check.digest)
                 // No ride (none in scope, or a password-change session): one row, the ride's columns NULL.
                 let id: UUID? = try row.decode(at: 3)
@@ -75,7 +76,7 @@ public struct RiderRides: Sendable {
             }
         }
         guard let session = rows.first?.0 else { return nil }
-        return (session, Self.page(rows.compactMap(\.1), limit: limit))
+        return (session, Self.page(Self.ordered(rows.compactMap(\.1), scope), limit: limit))
     }
 
     /// The problem with `cursor` as an `after` cursor, nil when it is one (or absent).
@@ -91,21 +92,42 @@ public struct RiderRides: Sendable {
 
     /// The conditions, order and limit of one page in `scope`, after a ride aliased `r` is
     /// scoped to its rider: one more than `limit`, to tell whether another page follows.
+    /// A first page and a later one are two statements (the later with the cursor's condition),
+    /// so neither plan depends on whether a cursor was bound: `rides_rider_pickup_id`
+    /// `(net_id, pickup_at, id)` returns the rows in page order, with no sort (docs/load.md).
     private static func page(_ scope: Scope, now: Date, after position: Cursor?, limit: Int) -> SQLQuery {
-        switch scope {
-        case .upcoming:
+        switch (scope, position) {
+        case (.upcoming, nil):
+            return "AND r.pickup_at >= \(now) ORDER BY r.pickup_at, r.id LIMIT \(limit + 1)"
+        case (.upcoming, let position?):
             return """
-                AND r.pickup_at >= \(now)
-                AND (\(position?.pickupAt) IS NULL OR (r.pickup_at, r.id) > (\(position?.pickupAt), \(position?.id)))
+                AND r.pickup_at >= \(now) AND (r.pickup_at, r.id) > (\(position.pickupAt), \(position.id))
                 ORDER BY r.pickup_at, r.id LIMIT \(limit + 1)
                 """
-        case .past:
+        case (.past, nil):
+            return "AND r.pickup_at < \(now) ORDER BY r.pickup_at DESC, r.id DESC LIMIT \(limit + 1)"
+        case (.past, let position?):
             return """
-                AND r.pickup_at < \(now)
-                AND (\(position?.pickupAt) IS NULL OR (r.pickup_at, r.id) < (\(position?.pickupAt), \(position?.id)))
+                AND r.pickup_at < \(now) AND (r.pickup_at, r.id) < (\(position.pickupAt), \(position.id))
                 ORDER BY r.pickup_at DESC, r.id DESC LIMIT \(limit + 1)
                 """
         }
+    }
+
+    /// `rides` in the page's order — `(pickup_at, id)`, ascending for upcoming, descending for
+    /// past; ids compared byte by byte, as PostgreSQL compares `uuid`s. A join's rows come in
+    /// no promised order, so the page is ordered here rather than by a second sort in the
+    /// statement; already in order (as they come), this is one pass.
+    static func ordered(_ rides: [Ride], _ scope: Scope) -> [Ride] {
+        func ascending(_ a: Ride, _ b: Ride) -> Bool {
+            if a.pickupAt != b.pickupAt { return a.pickupAt < b.pickupAt }
+            return withUnsafeBytes(of: a.id.uuid) { x in
+                withUnsafeBytes(of: b.id.uuid) { y in x.lexicographicallyPrecedes(y) }
+            }
+        }
+        let precedes: (Ride, Ride) -> Bool = scope == .upcoming ? ascending : { ascending($1, $0) }
+        if zip(rides, rides.dropFirst()).allSatisfy({ !precedes($1, $0) }) { return rides }
+        return rides.sorted(by: precedes)
     }
 
     /// The first `limit` of `rows` (read one more than `limit`), with the cursor of the next page if there is one.
@@ -119,7 +141,7 @@ public struct RiderRides: Sendable {
     public func find(_ id: UUID, for netID: NetID) async throws -> Ride? {
         try await pool.withConnection { conn in
             let query: SQLQuery = "\(RideRecord.select) WHERE r.id = \(id) AND r.net_id = \(netID.rawValue)"
-            return try conn.query(query.prepared(), rows: RideRecord.ride).first
+            return try conn.query(query.prepared(), results: .binary, rows: RideRecord.ride).first
         }
     }
 

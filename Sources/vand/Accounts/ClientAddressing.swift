@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Hummingbird
 import NIOCore
+import VanDomain
 import VanServices
 
 /// Which client a request comes from, for sign-in throttling. The peer's address, unless
@@ -46,7 +47,7 @@ struct TrustedProxies: Sendable, Equatable {
     /// An IPv4 or IPv6 address in one spelling (`::ffff:192.0.2.7` is `192.0.2.7`; brackets
     /// and a zone are dropped), or nil when `text` is not an address.
     static func canonical(_ text: String) -> String? {
-        var text = text.trimmingCharacters(in: .whitespaces)
+        var text = text.hasVisibleASCIIEnds ? text : text.trimmingCharacters(in: .whitespaces)
         if text.hasPrefix("["), let end = text.firstIndex(of: "]") { text = String(text[text.index(after: text.startIndex)..<end]) }
         if let zone = text.firstIndex(of: "%") { text = String(text[..<zone]) }
         var v4 = in_addr(), v6 = in6_addr()

@@ -33,7 +33,8 @@ struct BearerAuthenticator: RouterMiddleware {
         guard let header = request.headers[.authorization] else { throw Problem.unauthorized(tokenGiven: false) }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw Problem.unauthorized(tokenGiven: false) }
-        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+        let token = String(parts[1])
+        return token.hasVisibleASCIIEnds ? token : token.trimmingCharacters(in: .whitespaces)
     }
 }
 
