@@ -58,13 +58,16 @@ enum RideRecord {
 
     /// The rides holding a van (pending or approved) with a pickup in `interval`, for the scheduler.
     static func booked(_ conn: PGConnection, overlapping interval: DateInterval) throws -> [BookedRide] {
-        try conn.query("""
+        // Every booking reads a day or more of rides: prepared once per connection, and in binary
+        // (no text to parse for the ids, times and coordinates: most of a booking's decoding).
+        let query: SQLQuery = """
             SELECT id, van_id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon,
                    needs_wheelchair, companions, promise, window_start, window_end, max_ride_seconds
             FROM rides
             WHERE ride_holds_van(status) AND van_id IS NOT NULL
               AND pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
-            """).map { row in
+            """
+        return try conn.query(query.prepared(), results: .binary) { row in
             func coordinate(_ at: Int) throws -> Coordinate? {
                 guard let lat: Double = try row.decode(at: at), let lon: Double = try row.decode(at: at + 1) else { return nil }
                 return try Coordinate(latitude: lat, longitude: lon)
