@@ -52,3 +52,22 @@ public struct PlannedStops: Hashable, Sendable {
         self.dropoffAt = dropoffAt
     }
 }
+
+extension Assignment {
+    /// `rides` with `request` booked here as ride `id`: the rides this placement re-plans at their
+    /// new times, and the new ride on its van under its promise. What a caller that keeps a day in
+    /// memory (a benchmark, a test) does where vand writes the rows.
+    public func booking(_ request: RideRequest, id: UUID, into rides: [BookedRide]) -> [BookedRide] {
+        var rides = rides
+        for index in rides.indices {
+            guard let planned = replanned[rides[index].id] else { continue }
+            rides[index].pickupAt = planned.pickupAt
+            rides[index].dropoffAt = planned.dropoffAt
+        }
+        rides.append(BookedRide(
+            id: id, vanID: vanID, pickupAt: pickupAt, dropoffAt: dropoffAt, pickup: request.pickup, dropoff: request.dropoff,
+            wheelchair: request.wheelchair, companions: request.companions, promise: promise, maxRideTime: maxRideTime
+        ))
+        return rides
+    }
+}

@@ -19,13 +19,11 @@ struct RouteDay {
     let estimator: TripEstimator
     /// The routes as they are, the new ride unassigned.
     let plan: RoutePlan
-    /// The routes with the new ride on none of them (its windows open), and their timing, worked
-    /// out once for all the promises the new ride is tried under.
-    private let placing: (problem: RoutingProblem, routes: PreparedRoutes)?
-    private let nodes: [RouteNode]
-    private let requests: [RouteRequest]
-    private let vehicles: [RouteVehicle]
-    private let travel: TravelMatrix
+    /// The routes as a routing problem; the new ride (if any) is on none of them, its windows open
+    /// until a promise is given (see ``problem(placing:maxRideTime:notBefore:)``).
+    let problem: RoutingProblem
+    /// The routes' timing, worked out once for all the promises the new ride is tried under.
+    private let prepared: PreparedRoutes?
 
     /// The request index of the ride being placed.
     var newRequest: Int { rides.count }
@@ -88,7 +86,7 @@ struct RouteDay {
                 locked: pinned
             ))
         }
-        // The new ride, with an open window until a promise is given (see `placing`).
+        // The new ride, with an open window until a promise is given (see `problem(placing:…)`).
         if let newRide {
             nodes.append(RouteNode(serviceDuration: Self.boarding(estimator, wheelchair: newRide.wheelchair), window: whole))
             nodes.append(RouteNode(serviceDuration: Self.alighting(estimator, wheelchair: newRide.wheelchair), window: whole))
@@ -145,41 +143,34 @@ struct RouteDay {
             routes[van].stops = stops[van].map { RouteStop(code: $0.code) }
             if let lockAt { routes[van].lockedPrefixCount = stops[van].prefix { $0.at < lockAt }.count }
         }
-        self.nodes = nodes
-        self.requests = requests
-        self.vehicles = vehicles
-        self.travel = travel
         let plan = RoutePlan(routes: routes, unassigned: newRide == nil ? [] : [rides.count])
+        let problem = RoutingProblem(nodes: nodes, requests: requests, vehicles: vehicles, travel: travel)
         self.plan = plan
-        if newRide != nil {
-            let problem = RoutingProblem(nodes: nodes, requests: requests, vehicles: vehicles, travel: travel)
-            placing = (problem, PreparedRoutes(plan: plan, problem: problem))
-        } else {
-            placing = nil
-        }
+        self.problem = problem
+        prepared = newRide == nil ? nil : PreparedRoutes(plan: plan, problem: problem)
     }
 
     /// The problem with the new ride promised `promise` (clipped to the stretch and to `notBefore`)
     /// and limited to `maxRideTime`.
     func problem(placing promise: RidePromise, maxRideTime: TimeInterval, notBefore: Date?) -> RoutingProblem {
-        guard let placing else { preconditionFailure("RouteDay has no new ride to place") }
-        let request = requests[newRequest]
+        precondition(prepared != nil, "RouteDay has no new ride to place")
+        let request = problem.requests[newRequest]
         let whole = TimeWindow(earliest: 0, latest: stretch.duration)
         let promised = whole.intersection(TimeWindow(
             earliest: promise.window.start.timeIntervalSince(stretch.start), latest: promise.window.end.timeIntervalSince(stretch.start)))
         let earliest = notBefore.map { TimeWindow(earliest: $0.timeIntervalSince(stretch.start), latest: .infinity) } ?? .unbounded
-        return placing.problem.replacingPromise(
+        return problem.replacingPromise(
             of: newRequest,
             pickup: (promise.kind == .pickup ? promised : whole).intersection(earliest),
             dropoff: promise.kind == .arriveBy ? promised : whole,
-            maxRideTime: Self.engineRideTime(maxRideTime, boarding: nodes[request.pickup].serviceDuration)
+            maxRideTime: Self.engineRideTime(maxRideTime, boarding: problem.nodes[request.pickup].serviceDuration)
         )
     }
 
     /// The cheapest place for the new ride under `promise`, with the van's route re-planned; nil if none.
     func placement(promise: RidePromise, maxRideTime: TimeInterval, notBefore: Date?) -> Assignment? {
         let problem = problem(placing: promise, maxRideTime: maxRideTime, notBefore: notBefore)
-        guard let option = placing?.routes.bestInsertion(of: newRequest, problem: problem) else { return nil }
+        guard let option = prepared?.bestInsertion(of: newRequest, problem: problem) else { return nil }
         let route = option.applied(to: plan, request: newRequest).routes[option.vehicle]
         guard case .success(let schedule) = RouteEvaluator(problem: problem).schedule(for: route, earliest: true) else { return nil }
         var pickupAt = stretch.end, dropoffAt = stretch.end
@@ -205,11 +196,6 @@ struct RouteDay {
             vanID: vans[option.vehicle].id, pickupAt: pickupAt, dropoffAt: dropoffAt, idleGap: option.addedWaiting,
             promise: promise, maxRideTime: maxRideTime, addedDriving: option.addedCost, replanned: replanned
         )
-    }
-
-    /// The routes as they stand (no new ride), for improvement.
-    var problem: RoutingProblem {
-        RoutingProblem(nodes: nodes, requests: requests, vehicles: vehicles, travel: travel)
     }
 
     /// Planned times and vans of `plan` for every ride, by ride id (rides on no route are left out).

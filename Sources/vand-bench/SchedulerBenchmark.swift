@@ -85,7 +85,7 @@ struct SchedulerBenchmark {
                 }
             }
             guard let placed else { misses += 1; continue }
-            booked = Self.applying(placed, for: asked, to: booked)
+            booked = placed.booking(asked, id: UUID(), into: booked)
         }
         result.fillSeconds = seconds(clock.now - fillStart)
         result.booked = booked.count
@@ -102,23 +102,6 @@ struct SchedulerBenchmark {
             }
         }
         return result
-    }
-
-    /// The day's rides with `assignment` booked: the new ride added, the rides it re-planned moved.
-    static func applying(_ assignment: Assignment, for request: RideRequest, to rides: [BookedRide]) -> [BookedRide] {
-        var rides = rides.map { ride -> BookedRide in
-            guard let planned = assignment.replanned[ride.id] else { return ride }
-            var moved = ride
-            moved.pickupAt = planned.pickupAt
-            moved.dropoffAt = planned.dropoffAt
-            return moved
-        }
-        rides.append(BookedRide(
-            id: UUID(), vanID: assignment.vanID, pickupAt: assignment.pickupAt, dropoffAt: assignment.dropoffAt,
-            pickup: request.pickup, dropoff: request.dropoff, wheelchair: request.wheelchair, companions: request.companions,
-            promise: assignment.promise, maxRideTime: assignment.maxRideTime
-        ))
-        return rides
     }
 }
 

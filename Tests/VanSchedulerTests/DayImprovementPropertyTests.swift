@@ -91,12 +91,7 @@ import VanTestSupport
         for n in 0..<Int.random(in: 4...14, using: &rng) {
             let request = randomRequest(&rng)
             guard let placed = scheduler.check(request, vans: vans, rides: rides).assignment else { continue }
-            for (index, ride) in rides.enumerated() {
-                if let moved = placed.replanned[ride.id] { rides[index].pickupAt = moved.pickupAt; rides[index].dropoffAt = moved.dropoffAt }
-            }
-            rides.append(BookedRide(id: Fixture.uuid(n + 1), vanID: placed.vanID, pickupAt: placed.pickupAt, dropoffAt: placed.dropoffAt,
-                                    pickup: request.pickup, dropoff: request.dropoff, wheelchair: request.wheelchair,
-                                    companions: request.companions, promise: placed.promise, maxRideTime: placed.maxRideTime))
+            rides = placed.booking(request, id: Fixture.uuid(n + 1), into: rides)
         }
         return (scheduler, vans, rides)
     }

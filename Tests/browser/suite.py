@@ -440,6 +440,20 @@ def main():
             check(later.split(" ")[1] in rider.main_text(), f"the ride is not at the suggested {later}")
             state["suggested"] = rider.d.current_url.split("/rides/")[1].split("?")[0]
 
+        def arrive_by_a_time():
+            rider.go("/book")
+            rider.type("#pickup", "SCL")
+            rider.type("#dropoff", "Davenport")
+            rider.set_date("#date", day)
+            rider.click("#time_is-arrive")
+            rider.set_time("#time", 13, 0)
+            rider.click("form[action='/book'] button[type=submit]")
+            rider.wait_text("Waiting for approval")
+            details = rider.el(".details").text
+            check("Arrival" in details and "1:00 PM" in details, f"the ride page does not promise the arrival: {details!r}")
+            check("planned" in details, "the ride page does not give the planned pickup")
+            rider.audit("ride-arrive-by")
+
         def live_notification_after_approval():
             rider.go("/rides")
             rider.audit("rides")
@@ -604,6 +618,7 @@ def main():
             ("form errors sit by their fields, are summarised and keep the input", book_form_errors_keep_input),
             ("place search as you type narrows the list from /v1/places", place_search_as_you_type),
             ("a taken time reads as the paper's sentence and one tap books a suggestion", taken_time_one_tap),
+            ("a rider asks to arrive by a time and the ride page promises the arrival", arrive_by_a_time),
             ("the dispatcher's approval arrives live and counts as unread", live_notification_after_approval),
             ("ride now from my location states the pickup window", ride_now_with_location),
             ("cancelling within the hour says it is a late cancellation", late_cancellation),

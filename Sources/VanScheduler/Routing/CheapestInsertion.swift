@@ -14,29 +14,9 @@ public struct CheapestInsertion: Sendable {
     /// waiting, then by lowest vehicle index. Routes of the plan that are
     /// themselves infeasible take nothing. Nil when the request fits nowhere.
     public func bestInsertion(of request: Int, into plan: RoutePlan) -> InsertionOption? {
-        guard problem.requests.indices.contains(request) else { return nil }
-        var search = InsertionSearch()
-        var pickupPosition = Array(repeating: -1, count: problem.requests.count)
-        var best: InsertionOption?
-        for route in plan.routes where problem.vehicles.indices.contains(route.vehicle) {
-            guard !route.stops.contains(where: { $0.request == request }) else { return nil }
-            var state = RouteState(vehicle: route.vehicle, codes: route.stops.map(\.code),
-                                   lockedPrefix: min(route.lockedPrefixCount, route.stops.count))
-            guard state.refresh(problem: problem, pickupPosition: &pickupPosition) == nil else { continue }
-            let limit = best.map { $0.addedCost + 1e-9 } ?? .infinity
-            guard let found = search.best(request: request, in: [state], at: 0, problem: problem, costLimit: limit) else {
-                continue
-            }
-            if let current = best,
-               found.cost > current.addedCost - 1e-9,
-               found.cost >= current.addedCost + 1e-9 || found.waiting >= current.addedWaiting {
-                continue
-            }
-            best = InsertionOption(vehicle: route.vehicle, pickupIndex: found.pickupIndex,
-                                   dropoffIndex: found.dropoffIndex, addedCost: found.cost,
-                                   addedWaiting: found.waiting)
-        }
-        return best
+        guard problem.requests.indices.contains(request),
+              !plan.routes.contains(where: { route in route.stops.contains { $0.request == request } }) else { return nil }
+        return PreparedRoutes(plan: plan, problem: problem).bestInsertion(of: request, problem: problem)
     }
 
     /// Inserts the request at its cheapest feasible place; returns the place, or nil (plan unchanged).

@@ -19,8 +19,8 @@ struct PreparedRoutes: Sendable {
         self.states = states
     }
 
-    /// The cheapest feasible insertion of `request` over all routes, as ``CheapestInsertion/bestInsertion(of:into:)``
-    /// decides it. `problem` differs from the one the routes were timed under at most in the request's own windows
+    /// The cheapest feasible insertion of `request` over all routes: least added travel cost, ties
+    /// broken by least added waiting, then by lowest vehicle index. `problem` differs from the one the routes were timed under at most in the request's own windows
     /// and ride-time limit.
     func bestInsertion(of request: Int, problem: RoutingProblem) -> InsertionOption? {
         var search = InsertionSearch()

@@ -29,8 +29,8 @@ struct CampusDayGenerator {
         self.onDemandLead = onDemandLead
     }
 
-    /// Tuesday 1 December 2026.
-    static let defaultDay = try! LocalDate(year: 2026, month: 12, day: 1)
+    /// Tuesday 1 December 2026 (day 20,788 since 1970-01-01; a day number cannot be invalid).
+    static let defaultDay = LocalDate(dayNumber: 20_788)
 
     /// Class periods: start (minutes after midnight) and length in minutes.
     static let classes: [(start: Int, minutes: Int)] = [(540, 75), (630, 75), (695, 50), (780, 75), (870, 75), (960, 75)]

@@ -46,7 +46,7 @@ struct CampusDayRun {
         for request in requests {
             tally.asked += 1
             let asked = model.ask(request, from: sites[request.from].coordinate, to: sites[request.to].coordinate, estimator: estimator)
-            let ride = newRide(request, promise: asked.promise, at: asked.at, &ids)
+            let ride = try newRide(request, promise: asked.promise, at: asked.at, &ids)
             switch try await booking.bookSeries([ride], now: request.arrival)[0] {
             case .booked:
                 tally.servedAsAsked += 1
@@ -57,7 +57,7 @@ struct CampusDayRun {
                     tally.refused += 1
                     continue
                 }
-                let retry = newRide(request, promise: asked.promise, at: nearest.asked, &ids)
+                let retry = try newRide(request, promise: asked.promise, at: nearest.asked, &ids)
                 if case .booked = try await booking.bookSeries([retry], now: request.arrival)[0] {
                     tally.suggestionsTaken += 1
                     tally.promised[retry.id] = (retry.promise, retry.pickupAt)
@@ -79,10 +79,10 @@ struct CampusDayRun {
         suggestions.filter(\.withinADAWindow).min { abs($0.minutesFromRequested) < abs($1.minutesFromRequested) }
     }
 
-    private func newRide(_ request: CampusRequest, promise: RidePromise.Kind, at time: Date, _ ids: inout SeededGenerator) -> NewRide {
+    private func newRide(_ request: CampusRequest, promise: RidePromise.Kind, at time: Date, _ ids: inout SeededGenerator) throws -> NewRide {
         let from = sites[request.from], to = sites[request.to]
         return NewRide(
-            id: .timeOrdered(at: request.arrival, using: &ids), netID: CampusFleet.netID(request.rider),
+            id: .timeOrdered(at: request.arrival, using: &ids), netID: try CampusFleet.netID(request.rider),
             kind: request.booking == .onDemand ? .onDemand : .scheduled,
             pickup: RideEndpoint(address: from.name, coordinate: from.coordinate, placeID: from.placeID, placeName: from.name),
             dropoff: RideEndpoint(address: to.name, coordinate: to.coordinate, placeID: to.placeID, placeName: to.name),

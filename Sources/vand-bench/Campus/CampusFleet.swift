@@ -42,7 +42,7 @@ struct CampusFleet: Sendable {
                 try conn.execute("INSERT INTO vans (name, seats, wheelchair_positions) VALUES (\(van.name), \(van.seats), \(van.wheelchairPositions))")
             }
             for rider in 0..<riders {
-                try conn.execute("INSERT INTO riders (net_id, password_hash) VALUES (\(Self.netID(rider).rawValue), 'x')")
+                try conn.execute("INSERT INTO riders (net_id, password_hash) VALUES (\(try Self.netID(rider).rawValue), 'x')")
             }
             var byName: [String: Site] = [:]
             for row in try conn.query("SELECT id, name, lat, lon FROM places") {
@@ -58,8 +58,8 @@ struct CampusFleet: Sendable {
     }
 
     /// The net ID of rider `index`.
-    static func netID(_ index: Int) -> NetID {
-        try! NetID("rider\(index)")
+    static func netID(_ index: Int) throws -> NetID {
+        try NetID("rider\(index)")
     }
 }
 

@@ -126,10 +126,12 @@ struct WebRideRoutes: Sendable {
             "ref": ride.ref.rawValue, "refSpelled": ride.ref.spelled,
             "when": words.words(ride.pickupAt, now: now),
             // The promise: be ready until the pickup window's end, or arrive inside the drop-off window.
-            "windowStart": words.time(ride.promise.window.start),
             "windowEnd": words.time(ride.promise.window.duration > 0 || ride.promise.kind == .arriveBy ? ride.promise.window.end
                                     : ride.pickupAt.addingTimeInterval(WebBookingForm.pickupWindow)),
             "arriveBy": ride.promise.kind == .arriveBy,
+            "arrivalWords": ride.promise.window.duration > 0
+                ? "between \(words.time(ride.promise.window.start)) and \(words.time(ride.promise.window.end))"
+                : "by \(words.time(ride.promise.window.end))",
             "dropoffAt": words.time(ride.estimatedDropoffAt),
             "from": ride.pickup.displayName, "to": ride.dropoff.displayName,
             "status": Self.statusText(ride.status), "statusClass": ride.status.rawValue,
