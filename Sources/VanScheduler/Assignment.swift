@@ -20,8 +20,15 @@ public struct Assignment: Hashable, Sendable {
     public var addedDriving: TimeInterval
     /// New planned times of the van's other rides whose times change, by ride id.
     public var replanned: [UUID: PlannedStops]
-    /// The service day of the route (the date its stretch of service starts): the van-day to lock.
+    /// The service day of the route (the date its stretch of service starts).
     public var serviceDay: LocalDate?
+    /// The span of time this placement changes on the van's route: the new ride's stops and every
+    /// re-planned stop, at their old and new times. A writer locks the van-days around it.
+    public var changes: DateInterval
+    /// The change comes close to the edge of the routes the scheduler planned on (a stretch cut
+    /// short by ``Scheduler/routeReach``), where rides it was not given might be affected: plan
+    /// again with a longer reach before writing it.
+    public var nearRouteEdge = false
 
     /// Creates an assignment.
     public init(
@@ -36,6 +43,7 @@ public struct Assignment: Hashable, Sendable {
         self.maxRideTime = maxRideTime
         self.addedDriving = addedDriving
         self.replanned = replanned
+        self.changes = DateInterval(start: min(pickupAt, dropoffAt), end: max(pickupAt, dropoffAt))
     }
 }
 

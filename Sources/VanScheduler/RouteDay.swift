@@ -4,13 +4,17 @@ import VanDomain
 /// One stretch of service on some vans as a dial-a-ride problem for the routing engine: each
 /// van's route (its rides in the order of their planned stops) and one more ride to place.
 ///
-/// Times are seconds from the stretch's start. Every van starts and ends the stretch
-/// "anywhere" (a depot with no travel to or from it) and runs only inside the stretch. A ride
-/// planned to start before `lockBefore` is under way or about to be: its stops are pinned to
-/// their planned times and nothing is inserted before them.
+/// Times are seconds from ``origin``: the stretch's start, or the pickup of a ride already aboard
+/// then. Every van starts and ends the stretch "anywhere" (a depot with no travel to or from it)
+/// and runs only inside the stretch. A ride planned to start before `lockBefore` is under way or
+/// about to be: its stops are pinned to their planned times and nothing is inserted before them.
+/// So is a ride picked up before the stretch starts and dropped off after (the stretch a search
+/// cut out of a longer one, ``Scheduler/routeReach``): it stays aboard, counted in the load.
 struct RouteDay {
     /// The stretch of service the routes lie in.
     let stretch: DateInterval
+    /// Time zero: the stretch's start, or the earliest pickup of a ride aboard when it starts.
+    let origin: Date
     /// The vans, in vehicle order.
     let vans: [Van]
     /// The rides already on the routes, in request order; the ride being placed comes after them.
@@ -41,8 +45,13 @@ struct RouteDay {
         self.vans = vans
         self.estimator = estimator
         let vanIndex = Dictionary(uniqueKeysWithValues: vans.enumerated().map { ($1.id, $0) })
-        let rides = rides.filter { vanIndex[$0.vanID] != nil && stretch.contains($0.pickupAt) }
+        // The stretch's rides, and those aboard when it starts (picked up before, dropped off after).
+        let rides = rides.filter { ride in
+            vanIndex[ride.vanID] != nil && (stretch.contains(ride.pickupAt) || (ride.pickupAt < stretch.start && ride.dropoffAt > stretch.start))
+        }
         self.rides = rides
+        let origin = rides.reduce(stretch.start) { min($0, $1.pickupAt) }
+        self.origin = origin
 
         // Locations: 0 is the depot ("anywhere"); known points are shared; an unknown point is its own.
         var locationOf: [PointKey: Int] = [:]
@@ -57,18 +66,19 @@ struct RouteDay {
             locationOf[key] = points.count - 1
             return points.count - 1
         }
-        let span = stretch.duration
-        let whole = TimeWindow(earliest: 0, latest: span)
-        func seconds(_ date: Date) -> Double { date.timeIntervalSince(stretch.start) }
+        func seconds(_ date: Date) -> Double { date.timeIntervalSince(origin) }
+        // The vans run from time zero; a stop not pinned lies in the stretch itself.
+        let all = TimeWindow(earliest: 0, latest: seconds(stretch.end))
+        let whole = TimeWindow(earliest: seconds(stretch.start), latest: seconds(stretch.end))
         func window(_ interval: DateInterval) -> TimeWindow {
             whole.intersection(TimeWindow(earliest: seconds(interval.start), latest: seconds(interval.end)))
         }
 
-        var nodes = [RouteNode(window: whole), RouteNode(window: whole)]
+        var nodes = [RouteNode(window: all), RouteNode(window: all)]
         var nodeLocations = [0, 0]
         var requests: [RouteRequest] = []
         for ride in rides {
-            let pinned = lockBefore.map { ride.pickupAt < $0 } ?? false
+            let pinned = ride.pickupAt < stretch.start || (lockBefore.map { ride.pickupAt < $0 } ?? false)
             let boarding = Self.boarding(estimator, wheelchair: ride.wheelchair)
             let pickupWindow = pinned ? TimeWindow(earliest: seconds(ride.pickupAt), latest: seconds(ride.pickupAt))
                 : ride.promise.kind == .pickup ? window(ride.promise.window) : whole
@@ -121,7 +131,7 @@ struct RouteDay {
         let travel = TravelMatrix(locations: nodeLocations, locationCount: points.count, time: time, triangleInequality: metric)
         let vehicles = vans.map { van in
             RouteVehicle(capacity: Capacity(seats: van.seats, wheelchairs: van.wheelchairPositions),
-                         startDepot: 0, endDepot: 1, maxDuration: .infinity, availability: whole)
+                         startDepot: 0, endDepot: 1, maxDuration: .infinity, availability: all)
         }
 
         var routes = vans.indices.map { VehicleRoute(vehicle: $0) }
@@ -155,10 +165,10 @@ struct RouteDay {
     func problem(placing promise: RidePromise, maxRideTime: TimeInterval, notBefore: Date?) -> RoutingProblem {
         precondition(prepared != nil, "RouteDay has no new ride to place")
         let request = problem.requests[newRequest]
-        let whole = TimeWindow(earliest: 0, latest: stretch.duration)
+        let whole = TimeWindow(earliest: stretch.start.timeIntervalSince(origin), latest: stretch.end.timeIntervalSince(origin))
         let promised = whole.intersection(TimeWindow(
-            earliest: promise.window.start.timeIntervalSince(stretch.start), latest: promise.window.end.timeIntervalSince(stretch.start)))
-        let earliest = notBefore.map { TimeWindow(earliest: $0.timeIntervalSince(stretch.start), latest: .infinity) } ?? .unbounded
+            earliest: promise.window.start.timeIntervalSince(origin), latest: promise.window.end.timeIntervalSince(origin)))
+        let earliest = notBefore.map { TimeWindow(earliest: $0.timeIntervalSince(origin), latest: .infinity) } ?? .unbounded
         return problem.replacingPromise(
             of: newRequest,
             pickup: (promise.kind == .pickup ? promised : whole).intersection(earliest),
@@ -175,9 +185,10 @@ struct RouteDay {
         guard case .success(let schedule) = RouteEvaluator(problem: problem).schedule(for: route, earliest: true) else { return nil }
         var pickupAt = stretch.end, dropoffAt = stretch.end
         var replanned: [UUID: PlannedStops] = [:]
+        var changed: [Date] = []  // every stop time the placement sets or moves, before and after
         var times: [Int: (pickup: Date?, dropoff: Date?)] = [:]
         for (position, stop) in route.stops.enumerated() {
-            let at = stretch.start.addingTimeInterval(schedule.serviceStart[position].rounded())
+            let at = origin.addingTimeInterval(schedule.serviceStart[position].rounded())
             if stop.kind == .pickup { times[stop.request, default: (nil, nil)].pickup = at } else { times[stop.request, default: (nil, nil)].dropoff = at }
         }
         for (request, planned) in times {
@@ -190,12 +201,16 @@ struct RouteDay {
             let kept = Self.kept(ride.promise, pickup: pickup, dropoff: dropoff)
             if kept.pickup != ride.pickupAt || kept.dropoff != ride.dropoffAt {
                 replanned[ride.id] = PlannedStops(pickupAt: kept.pickup, dropoffAt: kept.dropoff)
+                changed.append(contentsOf: [ride.pickupAt, ride.dropoffAt, kept.pickup, kept.dropoff])
             }
         }
-        return Assignment(
+        changed.append(contentsOf: [pickupAt, dropoffAt])
+        var assignment = Assignment(
             vanID: vans[option.vehicle].id, pickupAt: pickupAt, dropoffAt: dropoffAt, idleGap: option.addedWaiting,
             promise: promise, maxRideTime: maxRideTime, addedDriving: option.addedCost, replanned: replanned
         )
+        assignment.changes = DateInterval(start: changed.min()!, end: changed.max()!)
+        return assignment
     }
 
     /// Planned times and vans of `plan` for every ride, by ride id (rides on no route are left out).
@@ -206,7 +221,7 @@ struct RouteDay {
             guard case .success(let schedule) = evaluator.schedule(for: route, earliest: true) else { continue }
             var times: [Int: (pickup: Date?, dropoff: Date?)] = [:]
             for (position, stop) in route.stops.enumerated() where stop.request < rides.count {
-                let at = stretch.start.addingTimeInterval(schedule.serviceStart[position].rounded())
+                let at = origin.addingTimeInterval(schedule.serviceStart[position].rounded())
                 if stop.kind == .pickup { times[stop.request, default: (nil, nil)].pickup = at } else { times[stop.request, default: (nil, nil)].dropoff = at }
             }
             for (request, planned) in times {

@@ -30,6 +30,18 @@ public struct Scheduler: Hashable, Sendable {
     /// Rides planned to start within this long of `notBefore` (now) are not moved (default 15 min,
     /// the reminder lead: a rider who has been reminded keeps the time they were told).
     public var lockLead: TimeInterval
+    /// How far beyond the suggestion window either side a request's route is planned (default a
+    /// day). A shorter reach reads and plans fewer rides; a placement whose changes come within
+    /// half the reach of where the route was cut says so (``Assignment/nearRouteEdge``).
+    public var routeReach: TimeInterval = 86_400
+
+    /// The pickups a check of a request asking for `time` may plan around: the suggestion window
+    /// and ``routeReach`` either side. Rides picked up in it, and those still aboard at its start,
+    /// are the ones to pass to ``check(_:vans:rides:)``.
+    public func routeSpan(around time: Date) -> DateInterval {
+        let reach = max(0, searchWindow.isFinite ? searchWindow : 0) + routeReach
+        return DateInterval(start: time.addingTimeInterval(-reach), end: time.addingTimeInterval(reach))
+    }
 
     /// Creates a scheduler.
     public init(
@@ -133,11 +145,7 @@ private final class Search {
         direct = scheduler.directRide(for: request)
         alighting = RouteDay.alighting(scheduler.estimator, wheelchair: request.wheelchair)
         maxRideTime = scheduler.maxRideTime(for: request)
-        let reach = window + 86_400
-        context = SchedulingContext(
-            scheduler: scheduler,
-            range: DateInterval(start: request.pickupAt.addingTimeInterval(-reach), end: request.pickupAt.addingTimeInterval(reach))
-        )
+        context = SchedulingContext(scheduler: scheduler, range: scheduler.routeSpan(around: request.pickupAt))
     }
 
     /// The request asked for `asked` (a pickup or an arrival): the placement, or why not.
@@ -162,6 +170,11 @@ private final class Search {
             return .infeasible(reason: .occupied, earlier: nil, later: nil)
         }
         assignment.serviceDay = scheduler.serviceDay(of: stretch)
+        // Where the stretch was cut at the span's edge, rides beyond it were not planned on: a
+        // change within half the reach of the cut might push or follow one of them.
+        let margin = scheduler.routeReach / 2
+        assignment.nearRouteEdge = (stretch.start <= context.range.start && assignment.changes.start < stretch.start.addingTimeInterval(margin))
+            || (stretch.end >= context.range.end && assignment.changes.end > stretch.end.addingTimeInterval(-margin))
         return .feasible(assignment)
     }
 

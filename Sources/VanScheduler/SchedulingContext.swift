@@ -4,6 +4,8 @@ import VanDomain
 /// The service calendar around a request: stretches of service and closure days overlapping a
 /// range, computed once per query (internal).
 struct SchedulingContext: Sendable {
+    /// The range the context covers.
+    let range: DateInterval
     /// Merged service stretches overlapping `range`, clipped to it.
     let stretches: [DateInterval]
     /// Closure days touching `range`, earliest first.
@@ -11,6 +13,7 @@ struct SchedulingContext: Sendable {
 
     /// Prepares `range` for `scheduler`.
     init(scheduler: Scheduler, range: DateInterval) {
+        self.range = range
         let zone = scheduler.hours.timeZone
         stretches = scheduler.hours.openIntervals(from: range.start, to: range.end)
         let calendar = ZoneCalendar(timeZone: zone)

@@ -144,7 +144,40 @@ struct RouteImproverTests {
     static func settings(_ seconds: Double = 0.5) -> ImprovementSettings {
         var settings = ImprovementSettings()
         settings.seconds = seconds
+        settings.quietPeriod = 0  // due at once: these tests are about what a run does
         return settings
+    }
+
+    @Test func aBurstOfBookingsIsImprovedOnceItIsQuietOrAtTheLongestDelay() async throws {
+        let day = try LocalDate("2026-11-23")
+        let clock = ManualClock()
+        let optimizer = ContendedOptimizer()
+        optimizer.writes.store(true, ordering: .relaxed)
+        var settings = ImprovementSettings()
+        settings.quietPeriod = 2
+        settings.maxDelay = 60
+        let improver = RouteImprover(optimizer: optimizer, timeZone: TimeZone(identifier: "America/New_York")!, settings: settings, clock: clock)
+        let first = clock.now
+        // A booking a second: each signal starts the quiet period again.
+        for _ in 0..<10 {
+            improver.dayChanged(day)
+            #expect(improver.nextDue == clock.now.addingTimeInterval(2))
+            clock.advance(by: 1)
+            #expect(await improver.runDue().isEmpty)
+        }
+        clock.advance(by: 1)
+        #expect(await improver.runDue().map(\.settled) == [true])
+        #expect(optimizer.calls.withLock { $0.count } == 1)
+        // A steady stream never goes quiet: it still runs once the longest delay is up.
+        let stream = clock.now
+        var runs = 0
+        while clock.now < stream.addingTimeInterval(61) {
+            improver.dayChanged(day)
+            clock.advance(by: 1)
+            runs += await improver.runDue().count
+        }
+        #expect(runs == 1)
+        #expect(optimizer.calls.withLock { $0 } == [first.addingTimeInterval(11), stream.addingTimeInterval(60)])
     }
 
     @Test func aWastefulDayIsImprovedInsideEveryPromiseAndNoRideAboutToStartMoves() async throws {

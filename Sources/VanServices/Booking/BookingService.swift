@@ -138,9 +138,8 @@ public struct BookingService: Sendable {
     private static func book(_ ride: NewRide, _ request: RideRequest, scheduler: Scheduler, vans: [Van], now: Date,
                              _ conn: PGConnection) throws -> BookingOutcome {
         for _ in 0..<8 {
-            let snapshot = try VanDayRoutes.snapshot(conn, around: ride.pickupAt, window: scheduler.searchWindow)
-            let feasibility = scheduler.check(request, vans: vans, rides: snapshot.rides)
-            guard case .feasible(let assignment) = feasibility, let day = assignment.serviceDay else {
+            let (feasibility, snapshot) = try VanDayRoutes.plan(request, scheduler: scheduler, vans: vans, conn)
+            guard case .feasible(let assignment) = feasibility else {
                 // Kept for the dispatcher's report: a refusal is a denial of service.
                 try conn.execute("""
                     INSERT INTO booking_refusals (net_id, requested_pickup_at, reason, needs_wheelchair, refused_at)
@@ -148,14 +147,17 @@ public struct BookingService: Sendable {
                     """)
                 return .refused(feasibility, sentence: scheduler.sentence(for: feasibility, requested: ride.pickupAt, promise: ride.promise))
             }
-            let vanDay = VanDayRoutes.VanDay(vanID: assignment.vanID, day: day)
-            guard try VanDayRoutes.lock(vanDay, unchangedSince: snapshot, conn) else { continue }  // re-plan
-            // A savepoint, so a promise that only a by-hand writer could break refuses this
-            // occurrence and keeps the rest of the series.
+            // A savepoint, so a route changed under the plan, or a promise that only a by-hand
+            // writer could break, undoes this occurrence alone and keeps the rest of the series.
             try conn.execute(simple: "SAVEPOINT booking")
+            let vanDays = VanDayRoutes.vanDays(vanID: assignment.vanID, changes: assignment.changes, timeZone: scheduler.hours.timeZone)
+            guard try VanDayRoutes.lock(vanDays, unchangedSince: snapshot, conn) else {
+                try conn.execute(simple: "ROLLBACK TO SAVEPOINT booking")
+                continue  // re-plan
+            }
             do {
                 let booked = try insert(ride, assignment: assignment, requestedAt: now, conn)
-                try VanDayRoutes.commit(vanDay, replanned: assignment.replanned, now: now, conn)
+                try VanDayRoutes.write(assignment.replanned, now: now, conn)
                 try VanDayRoutes.checkNow(conn)
                 try conn.execute(simple: "RELEASE SAVEPOINT booking")
                 return .booked(booked)
@@ -176,8 +178,9 @@ public struct BookingService: Sendable {
         return try await pool.withConnection { conn in
             let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: interval.start)
             let vans = try VanStore.list(conn, includeRetired: false)
-            let booked = try RideRecord.booked(conn, overlapping: DateInterval(
-                start: interval.start.addingTimeInterval(-VanDayRoutes.reach), end: interval.end.addingTimeInterval(VanDayRoutes.reach)))
+            let reach = scheduler.routeSpan(around: interval.start).duration / 2
+            let booked = try RideRecord.booked(conn, aboardIn: DateInterval(
+                start: interval.start.addingTimeInterval(-reach), end: interval.end.addingTimeInterval(reach)), longestRide: VanDayRoutes.longestRide)
             return scheduler.availability(on: day, wheelchair: wheelchair, vans: vans, rides: booked)
         }
     }

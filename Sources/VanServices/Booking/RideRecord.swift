@@ -56,16 +56,18 @@ enum RideRecord {
         )
     }
 
-    /// The rides holding a van (pending or approved) with a pickup in `interval`, for the scheduler.
-    static func booked(_ conn: PGConnection, overlapping interval: DateInterval) throws -> [BookedRide] {
-        // Every booking reads a day or more of rides: prepared once per connection, and in binary
+    /// The rides holding a van (pending or approved) picked up in `span`, or picked up at most
+    /// `longestRide` before it and still aboard at its start: what the scheduler plans a span on.
+    static func booked(_ conn: PGConnection, aboardIn span: DateInterval, longestRide: TimeInterval) throws -> [BookedRide] {
+        // Every booking reads hours of rides: prepared once per connection, and in binary
         // (no text to parse for the ids, times and coordinates: most of a booking's decoding).
         let query: SQLQuery = """
             SELECT id, van_id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon,
                    needs_wheelchair, companions, promise, window_start, window_end, max_ride_seconds
             FROM rides
             WHERE ride_holds_van(status) AND van_id IS NOT NULL
-              AND pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
+              AND pickup_at >= \(span.start.addingTimeInterval(-longestRide)) AND pickup_at < \(span.end)
+              AND estimated_dropoff_at > \(span.start)
             """
         return try conn.query(query.prepared(), results: .binary) { row in
             func coordinate(_ at: Int) throws -> Coordinate? {

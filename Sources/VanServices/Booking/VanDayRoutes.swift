@@ -4,74 +4,118 @@ import VanPostgres
 import VanScheduler
 
 /// The routes of van-days as the scheduler reads them, and the one-writer-per-van-day rule:
-/// a writer plans from a read, then locks the row of the van-day it writes (`FOR UPDATE`) and
-/// checks its `version` is still the one it read; if another writer got there first it plans
-/// again. Bookings on different vans never wait for each other.
+/// a writer plans from a read, then locks the rows of the van-days its change touches and checks
+/// their `version`s are still the ones it read; if another writer got there first it plans again.
+/// Bookings on different vans, or hours apart on one van, never wait for each other.
 enum VanDayRoutes {
-    /// How far around a time the scheduler reads rides: a whole stretch of service either side
-    /// of the suggestion window.
-    static let reach: TimeInterval = 30 * 3_600
+    /// The longest a ride may be aboard: a read of a span also takes the rides picked up this long
+    /// before it that are still aboard when it starts (``Scheduler/routeSpan(around:)``).
+    static let longestRide: TimeInterval = 12 * 3_600
+    /// How far either side of its change a writer locks: two changes further apart than twice this
+    /// cannot touch each other's stops (a van crosses campus in minutes), so they never share a
+    /// van-day and never wait; two closer together always share one.
+    static let lockMargin: TimeInterval = 2 * 3_600
 
-    /// What a writer read: the rides holding vans around `time`, and the versions of the van-days then.
+    /// What a writer read: the rides holding vans in a span, and the versions of the van-days then.
     struct Snapshot {
         let rides: [BookedRide]
         let versions: [VanDay: Int64]
     }
 
-    /// One van's service day.
+    /// One van's local date: the unit a writer locks.
     struct VanDay: Hashable {
         let vanID: Int64
         let day: LocalDate
     }
 
-    /// Reads the versions first, then the rides: a write that lands in between bumps a version
-    /// this snapshot has the old value of, so the writer re-plans (never the other way round).
-    static func snapshot(_ conn: PGConnection, around time: Date, window: TimeInterval) throws -> Snapshot {
-        let from = time.addingTimeInterval(-window - reach), to = time.addingTimeInterval(window + reach)
+    /// Reads the versions first, then the rides picked up in `span` or still aboard at its start:
+    /// a write that lands in between bumps a version this snapshot has the old value of, so the
+    /// writer re-plans (never the other way round).
+    static func snapshot(_ conn: PGConnection, span: DateInterval) throws -> Snapshot {
+        // Day numbers, not text dates: a day or two of every van's rows, read on every booking.
         var versions: [VanDay: Int64] = [:]
-        for row in try conn.query("""
-            SELECT van_id, to_char(day, 'YYYY-MM-DD'), version FROM van_days
-            WHERE day BETWEEN \(from)::date - 1 AND \(to)::date + 1
-            """) {
-            versions[VanDay(vanID: try row.decode(at: 0), day: try LocalDate(try row.decode(String.self, at: 1)))] = try row.decode(at: 2)
+        let query: SQLQuery = """
+            SELECT van_id, day - DATE '1970-01-01', version FROM van_days
+            WHERE day BETWEEN \(span.start)::date - 1 AND \(span.end)::date + 1
+            """
+        for (key, version) in try conn.query(query.prepared(), results: .binary, rows: { row in
+            (VanDay(vanID: try row.decode(at: 0), day: LocalDate(dayNumber: Int(try row.decode(Int32.self, at: 1)))),
+             try row.decode(Int64.self, at: 2))
+        }) {
+            versions[key] = version
         }
-        return Snapshot(rides: try RideRecord.booked(conn, overlapping: DateInterval(start: from, end: to)), versions: versions)
+        return Snapshot(rides: try RideRecord.booked(conn, aboardIn: span, longestRide: longestRide), versions: versions)
     }
 
-    /// Locks the van-day for writing; true when its route is still as `snapshot` read it. When it
-    /// changed, the lock is given up again (a savepoint rolled back), so a writer that plans again
-    /// and picks another van never holds two van-days out of order: no deadlocks between writers.
-    static func lock(_ vanDay: VanDay, unchangedSince snapshot: Snapshot, _ conn: PGConnection) throws -> Bool {
-        try conn.execute(simple: "SAVEPOINT van_day")
-        try conn.execute("""
-            INSERT INTO van_days (van_id, day) VALUES (\(vanDay.vanID), \(vanDay.day.description)::date) ON CONFLICT DO NOTHING
-            """)
-        let version: Int64 = try conn.query("""
-            SELECT version FROM van_days WHERE van_id = \(vanDay.vanID) AND day = \(vanDay.day.description)::date FOR UPDATE
-            """).first!.decode(at: 0)
-        guard version == (snapshot.versions[vanDay] ?? 0) else {
-            try conn.execute(simple: "ROLLBACK TO SAVEPOINT van_day")
-            return false
+    /// How far beyond the suggestion window a booking first plans (``Scheduler/routeReach``): a
+    /// few hours of rides, not the scheduler's day either side.
+    static let shortReach: TimeInterval = 3 * 3_600
+
+    /// Plans `request` on the rides within ``shortReach`` of its search; a placement that comes
+    /// near where that read was cut (``Assignment/nearRouteEdge``) is planned again on the
+    /// scheduler's own reach, so no ride left out of the short read is pushed or followed unseen.
+    /// A refusal on the short read stands: it is the long read with rides left out, and fewer
+    /// rides never make a ride fit less. Returns the answer and the snapshot it was planned on.
+    static func plan(_ request: RideRequest, scheduler: Scheduler, vans: [Van], _ conn: PGConnection) throws -> (Feasibility, Snapshot) {
+        var near = scheduler
+        near.routeReach = min(shortReach, scheduler.routeReach)
+        let snapshot = try self.snapshot(conn, span: near.routeSpan(around: request.pickupAt))
+        let feasibility = near.check(request, vans: vans, rides: snapshot.rides)
+        guard case .feasible(let assignment) = feasibility, assignment.nearRouteEdge, near.routeReach < scheduler.routeReach else {
+            return (feasibility, snapshot)
         }
-        try conn.execute(simple: "RELEASE SAVEPOINT van_day")
-        return true
+        let wide = try self.snapshot(conn, span: scheduler.routeSpan(around: request.pickupAt))
+        return (scheduler.check(request, vans: vans, rides: wide.rides), wide)
     }
 
-    /// Writes the other rides' new planned times and bumps the van-day's version.
-    static func commit(_ vanDay: VanDay, replanned: [UUID: PlannedStops], now: Date, _ conn: PGConnection) throws {
+    /// The van-days a change of `vanID`'s route over `changes` locks: every local date within
+    /// ``lockMargin`` of it, in order.
+    static func vanDays(vanID: Int64, changes: DateInterval, timeZone: TimeZone) -> [VanDay] {
+        let first = LocalDate(containing: changes.start.addingTimeInterval(-lockMargin), in: timeZone)
+        let last = LocalDate(containing: changes.end.addingTimeInterval(lockMargin), in: timeZone)
+        return (first.dayNumber...max(first.dayNumber, last.dayNumber)).map { VanDay(vanID: vanID, day: LocalDate(dayNumber: $0)) }
+    }
+
+    /// Locks `vanDays` for writing and bumps their versions, in one statement (in (day, van) order,
+    /// as every writer takes them: no deadlocks); true when each was still as `snapshot` read it.
+    /// Run it inside a savepoint and roll back to it on false: that gives the locks up again, so
+    /// a writer that plans again and picks another van never holds two van-days out of order.
+    static func lock(_ vanDays: [VanDay], unchangedSince snapshot: Snapshot, _ conn: PGConnection) throws -> Bool {
+        guard !vanDays.isEmpty else { return true }
+        let vans = "{" + Set(vanDays.map(\.vanID)).sorted().map(String.init).joined(separator: ",") + "}"
+        let days = vanDays.map(\.day.dayNumber)
+        let query: SQLQuery = """
+            INSERT INTO van_days (van_id, day, version)
+            SELECT v, DATE '1970-01-01' + d::integer, 1
+            FROM generate_series(\(days.min()!), \(days.max()!)) d CROSS JOIN unnest(\(vans)::bigint[]) v
+            ORDER BY d, v
+            ON CONFLICT (van_id, day) DO UPDATE SET version = van_days.version + 1
+            RETURNING van_id, day - DATE '1970-01-01', version
+            """
+        let wanted = Set(vanDays)
+        var unchanged = true
+        for (key, version) in try conn.query(query.prepared(), results: .binary, rows: { row in
+            (VanDay(vanID: try row.decode(at: 0), day: LocalDate(dayNumber: Int(try row.decode(Int32.self, at: 1)))),
+             try row.decode(Int64.self, at: 2))
+        }) where wanted.contains(key) {
+            if version - 1 != (snapshot.versions[key] ?? 0) { unchanged = false }
+        }
+        return unchanged
+    }
+
+    /// Writes the other rides' new planned times.
+    static func write(_ replanned: [UUID: PlannedStops], now: Date, _ conn: PGConnection) throws {
         for (id, stops) in replanned.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
             try conn.execute("""
                 UPDATE rides SET pickup_at = \(stops.pickupAt), estimated_dropoff_at = \(stops.dropoffAt), updated_at = \(now)
                 WHERE id = \(id)
                 """)
         }
-        try conn.execute("UPDATE van_days SET version = version + 1 WHERE van_id = \(vanDay.vanID) AND day = \(vanDay.day.description)::date")
     }
 
     /// Checks the promises of everything written so far (the deferred route trigger) now, inside
     /// the caller's savepoint, so a refusal can undo one occurrence and keep the rest.
     static func checkNow(_ conn: PGConnection) throws {
-        try conn.execute(simple: "SET CONSTRAINTS rides_route_check IMMEDIATE")
-        try conn.execute(simple: "SET CONSTRAINTS rides_route_check DEFERRED")
+        try conn.execute(simple: "SET CONSTRAINTS rides_route_check IMMEDIATE; SET CONSTRAINTS rides_route_check DEFERRED")
     }
 }

@@ -144,14 +144,22 @@ public struct DispatchService: Sendable {
                                           excludingRideID: ride.id, vanID: forced, notBefore: now)
                 var placed: Assignment?
                 for _ in 0..<8 {
-                    let snapshot = try VanDayRoutes.snapshot(conn, around: asked, window: scheduler.searchWindow)
-                    let feasibility = scheduler.check(request, vans: vans, rides: snapshot.rides)
-                    guard case .feasible(let assignment) = feasibility, let day = assignment.serviceDay else {
+                    let (feasibility, snapshot) = try VanDayRoutes.plan(request, scheduler: scheduler, vans: vans, conn)
+                    guard case .feasible(let assignment) = feasibility else {
                         throw DispatchError.doesNotFit(scheduler.sentence(for: feasibility, requested: asked, promise: ride.promise.kind))
                     }
-                    let vanDay = VanDayRoutes.VanDay(vanID: assignment.vanID, day: day)
-                    guard try VanDayRoutes.lock(vanDay, unchangedSince: snapshot, conn) else { continue }
-                    try VanDayRoutes.commit(vanDay, replanned: assignment.replanned, now: now, conn)
+                    // The ride leaves its old place on the route too: lock around both.
+                    let changes = DateInterval(start: min(assignment.changes.start, ride.pickupAt),
+                                               end: max(assignment.changes.end, ride.estimatedDropoffAt))
+                    let vanDays = Set(VanDayRoutes.vanDays(vanID: assignment.vanID, changes: changes, timeZone: timeZone)
+                        + (ride.vanID.map { VanDayRoutes.vanDays(vanID: $0, changes: changes, timeZone: timeZone) } ?? []))
+                    try conn.execute(simple: "SAVEPOINT van_days")
+                    guard try VanDayRoutes.lock(Array(vanDays), unchangedSince: snapshot, conn) else {
+                        try conn.execute(simple: "ROLLBACK TO SAVEPOINT van_days")
+                        continue
+                    }
+                    try conn.execute(simple: "RELEASE SAVEPOINT van_days")
+                    try VanDayRoutes.write(assignment.replanned, now: now, conn)
                     placed = assignment
                     break
                 }

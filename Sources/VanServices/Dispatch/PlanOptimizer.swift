@@ -42,8 +42,8 @@ public struct PlanOptimizer: DayOptimizing {
             let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: interval.start)
             // The versions of every van-day locked below (see there), and the rides around the day.
             return (scheduler, try VanStore.list(conn, includeRetired: false).filter(\.active),
-                    try VanDayRoutes.snapshot(conn, around: interval.start.addingTimeInterval(interval.duration / 2),
-                                              window: scheduler.searchWindow + 86_400))
+                    try VanDayRoutes.snapshot(conn, span: DateInterval(start: interval.start.addingTimeInterval(-scheduler.searchWindow - 86_400),
+                                                                       end: interval.end.addingTimeInterval(scheduler.searchWindow + 86_400))))
         }
         var before = PlanMeasures(rides: 0, driving: 0, vansUsed: 0, busy: 0), after = before
         var changes: [UUID: (vanID: Int64, stops: PlannedStops)] = [:]
@@ -63,16 +63,16 @@ public struct PlanOptimizer: DayOptimizing {
         let (planned, measured) = (changes, (before: before, after: after))
         let written = try await pool.withTransaction { conn -> Bool in
             try TransactionActor.set(actor, conn)
-            // A booking locks the van-day its search's stretch of service starts on, which may be a
-            // day or two before its ride's (the search reaches a day and the suggestion window either
-            // side), and may re-plan this day's rides from the next day. So lock every van-day a writer
-            // of this day's rides could hold, in (day, van) order as bookings take them, and bump them all.
-            let reach = Int((scheduler.searchWindow + 86_400) / 86_400) + 1
-            let vanDays = ((day.dayNumber - reach)...(day.dayNumber + 1)).flatMap { number in
-                vans.sorted { $0.id < $1.id }.map { VanDayRoutes.VanDay(vanID: $0.id, day: LocalDate(dayNumber: number)) }
+            // A writer locks every van-day within a margin of the stops it changes; this day's stops
+            // move inside the day, so the day and the one either side cover every writer of them.
+            // In one statement, in (day, van) order as every writer takes them; all bumped.
+            let vanDays = ((day.dayNumber - 1)...(day.dayNumber + 1)).flatMap { number in
+                vans.map { VanDayRoutes.VanDay(vanID: $0.id, day: LocalDate(dayNumber: number)) }
             }
-            for vanDay in vanDays {
-                guard try VanDayRoutes.lock(vanDay, unchangedSince: snapshot, conn) else { return false }
+            try conn.execute(simple: "SAVEPOINT van_days")
+            guard try VanDayRoutes.lock(vanDays, unchangedSince: snapshot, conn) else {
+                try conn.execute(simple: "ROLLBACK TO SAVEPOINT van_days")  // no bump, no lock held
+                return false
             }
             for (id, change) in planned.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
                 try conn.execute("""
@@ -81,7 +81,6 @@ public struct PlanOptimizer: DayOptimizing {
                     WHERE id = \(id) AND ride_holds_van(status)
                     """)
             }
-            for vanDay in vanDays { try VanDayRoutes.commit(vanDay, replanned: [:], now: now, conn) }
             try VanDayRoutes.checkNow(conn)
             try AuditLog.record(conn, actor: actor, action: "plan.optimize", subject: day.description,
                                 details: ["rides_changed": String(planned.count),

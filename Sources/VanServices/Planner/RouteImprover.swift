@@ -12,8 +12,10 @@ import VanScheduler
 /// start) with a short search budget (`VAND_IMPROVE_SECONDS`). Run it as a swift-service-lifecycle
 /// `Service` (``run()``), or drive ``runDue()`` step by step (tests, with a manual clock).
 ///
-/// Signals coalesce: a day is pending at most once, however many bookings name it; a signal that
-/// arrives while the day is being improved leaves it pending for exactly one more run. Days run one
+/// Signals coalesce: a day is pending at most once, however many bookings name it, and falls due
+/// once its routes have been quiet for ``ImprovementSettings/quietPeriod`` (at most
+/// ``ImprovementSettings/maxDelay`` after the first signal); a signal that arrives while the day is
+/// being improved leaves it pending for exactly one more run. Days run one
 /// at a time, the search on one low-priority thread of its own (never the cooperative pool), and
 /// after each run the improver rests as long as the run took, so under a steady stream of bookings
 /// the search keeps at most half of one core busy. A booking waits for it only while the improver
@@ -48,8 +50,13 @@ public final class RouteImprover: Service, Sendable {
     let budgetClock: any TimeSource
     let logger: Logger
     let metrics: VandMetrics?
-    /// Days waiting for a run, each with the earliest time it may start.
-    private let pending = Mutex<[LocalDate: Date]>([:])
+    /// Days waiting for a run, each with the earliest time it may start and when it was first signalled.
+    private let pending = Mutex<[LocalDate: Due]>([:])
+
+    private struct Due {
+        var at: Date
+        var since: Date
+    }
     private let wake = WakeSignal()
     private let stopping = Atomic<Bool>(false)
 
@@ -86,10 +93,15 @@ public final class RouteImprover: Service, Sendable {
         }
     }
 
-    /// Says `day`'s routes changed: the day is due now. Cheap, never blocks; nothing when off.
+    /// Says `day`'s routes changed: the day falls due after the quiet period (each signal starts
+    /// it again, up to the longest delay). Cheap, never blocks; nothing when off.
     public func dayChanged(_ day: LocalDate) {
         guard settings.enabled else { return }
-        pending.withLock { $0[day] = .distantPast }
+        let now = clock.now, quiet = settings.quietPeriod, longest = settings.maxDelay
+        pending.withLock { pending in
+            let since = pending[day]?.since ?? now
+            pending[day] = Due(at: min(now.addingTimeInterval(quiet), since.addingTimeInterval(longest)), since: since)
+        }
         wake.signal()
     }
 
@@ -97,7 +109,7 @@ public final class RouteImprover: Service, Sendable {
     public var pendingDays: [LocalDate] { pending.withLock { $0.keys.sorted() } }
 
     /// The earliest time a pending day falls due; nil when none waits.
-    public var nextDue: Date? { pending.withLock { $0.values.min() } }
+    public var nextDue: Date? { pending.withLock { $0.values.map(\.at).min() } }
 
     /// Runs every day due now, one after another, and says what each came to. A day signalled
     /// while it runs stays pending for the next call; one that could not write is due again
@@ -106,7 +118,7 @@ public final class RouteImprover: Service, Sendable {
     public func runDue() async -> [Run] {
         let now = clock.now
         let due = pending.withLock { pending -> [LocalDate] in
-            let days = pending.filter { $0.value <= now }.keys.sorted()
+            let days = pending.filter { $0.value.at <= now }.keys.sorted()
             for day in days { pending[day] = nil }
             return days
         }
@@ -114,7 +126,7 @@ public final class RouteImprover: Service, Sendable {
         for (index, day) in due.enumerated() {
             if stopping.load(ordering: .relaxed) {
                 // Not started: leave them pending, as they were.
-                pending.withLock { pending in for day in due[index...] where pending[day] == nil { pending[day] = now } }
+                pending.withLock { pending in for day in due[index...] where pending[day] == nil { pending[day] = Due(at: now, since: now) } }
                 break
             }
             runs.append(await improve(day))
@@ -132,8 +144,8 @@ public final class RouteImprover: Service, Sendable {
         }
         run.seconds = budgetClock.now.timeIntervalSince(started)
         if !run.settled {
-            let retryAt = clock.now.addingTimeInterval(settings.retryDelay)
-            pending.withLock { $0[day] = min($0[day] ?? retryAt, retryAt) }
+            let now = clock.now, retryAt = now.addingTimeInterval(settings.retryDelay)
+            pending.withLock { $0[day] = Due(at: min($0[day]?.at ?? retryAt, retryAt), since: $0[day]?.since ?? now) }
         }
         record(run)
         return run
