@@ -67,9 +67,14 @@ struct RouteDay {
             return points.count - 1
         }
         func seconds(_ date: Date) -> Double { date.timeIntervalSince(origin) }
-        // The vans run from time zero; a stop not pinned lies in the stretch itself.
-        let all = TimeWindow(earliest: 0, latest: seconds(stretch.end))
-        let whole = TimeWindow(earliest: seconds(stretch.start), latest: seconds(stretch.end))
+        // The vans run from time zero; a stop not pinned lies in the stretch. Where a search cut the
+        // stretch short and a ride is dropped off too late to be done by the cut, the routes run on
+        // an hour past it (rides beyond the cut are not planned on; a change that comes near
+        // the cut says so, ``Scheduler/routeReach``).
+        let lastDone = rides.reduce(stretch.end) { max($0, $1.dropoffAt.addingTimeInterval(Self.alighting(estimator, wheelchair: $1.wheelchair))) }
+        let end = lastDone > stretch.end ? lastDone.addingTimeInterval(3_600) : stretch.end
+        let all = TimeWindow(earliest: 0, latest: seconds(end))
+        let whole = TimeWindow(earliest: seconds(stretch.start), latest: seconds(end))
         func window(_ interval: DateInterval) -> TimeWindow {
             whole.intersection(TimeWindow(earliest: seconds(interval.start), latest: seconds(interval.end)))
         }
@@ -80,9 +85,10 @@ struct RouteDay {
         for ride in rides {
             let pinned = ride.pickupAt < stretch.start || (lockBefore.map { ride.pickupAt < $0 } ?? false)
             let boarding = Self.boarding(estimator, wheelchair: ride.wheelchair)
-            let pickupWindow = pinned ? TimeWindow(earliest: seconds(ride.pickupAt), latest: seconds(ride.pickupAt))
+            // A pinned stop keeps its planned time, give or take the second planned times are rounded to.
+            let pickupWindow = pinned ? TimeWindow(earliest: seconds(ride.pickupAt), latest: seconds(ride.pickupAt) + 1)
                 : ride.promise.kind == .pickup ? window(ride.promise.window) : whole
-            let dropoffWindow = pinned ? TimeWindow(earliest: seconds(ride.dropoffAt), latest: seconds(ride.dropoffAt))
+            let dropoffWindow = pinned ? TimeWindow(earliest: seconds(ride.dropoffAt), latest: seconds(ride.dropoffAt) + 1)
                 : ride.promise.kind == .arriveBy ? window(ride.promise.window) : whole
             nodes.append(RouteNode(serviceDuration: boarding, window: pickupWindow))
             nodes.append(RouteNode(serviceDuration: Self.alighting(estimator, wheelchair: ride.wheelchair), window: dropoffWindow))
@@ -210,6 +216,8 @@ struct RouteDay {
             promise: promise, maxRideTime: maxRideTime, addedDriving: option.addedCost, replanned: replanned
         )
         assignment.changes = DateInterval(start: changed.min()!, end: changed.max()!)
+        assignment.opensRoute = route.stops.first?.request == newRequest
+        assignment.closesRoute = route.stops.last?.request == newRequest
         return assignment
     }
 

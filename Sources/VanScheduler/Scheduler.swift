@@ -171,10 +171,12 @@ private final class Search {
         }
         assignment.serviceDay = scheduler.serviceDay(of: stretch)
         // Where the stretch was cut at the span's edge, rides beyond it were not planned on: a
-        // change within half the reach of the cut might push or follow one of them.
+        // change within half the reach of the cut might push or follow one of them, and a ride
+        // first or last on its van's route drives from or to a stop not seen.
         let margin = scheduler.routeReach / 2
-        assignment.nearRouteEdge = (stretch.start <= context.range.start && assignment.changes.start < stretch.start.addingTimeInterval(margin))
-            || (stretch.end >= context.range.end && assignment.changes.end > stretch.end.addingTimeInterval(-margin))
+        let cutStart = stretch.start <= context.range.start, cutEnd = stretch.end >= context.range.end
+        assignment.nearRouteEdge = (cutStart && (assignment.opensRoute || assignment.changes.start < stretch.start.addingTimeInterval(margin)))
+            || (cutEnd && (assignment.closesRoute || assignment.changes.end > stretch.end.addingTimeInterval(-margin)))
         return .feasible(assignment)
     }
 

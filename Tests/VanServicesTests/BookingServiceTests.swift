@@ -175,6 +175,38 @@ struct BookingServiceTests {
         await f.db.close()
     }
 
+    @Test func concurrentBookingsAcrossMidnightNeverOverlapOrBreakDeadhead() async throws {
+        // One van; 40 riders asking for times from 23:00 to 01:00: a writer at 23:50 and one at
+        // 00:10 change one route, and must lock a van-day in common (not one each side of midnight).
+        let f = try await BookingFixture(vans: [("Van 1", 8, 1)])
+        let outcomes = try await withThrowingTaskGroup(of: BookingOutcome.self) { group in
+            for rider in 0..<40 {
+                group.addTask { try await f.booking.book(f.request(rider, at: f.monday(23, (rider * 7) % 120)), now: f.now) }
+            }
+            return try await group.reduce(into: [BookingOutcome]()) { $0.append($1) }
+        }
+        let rides = outcomes.compactMap { if case .booked(let ride) = $0 { ride } else { nil } }.sorted { $0.pickupAt < $1.pickupAt }
+        #expect(rides.count >= 4)
+        #expect(rides.contains { $0.pickupAt < f.monday(24) } && rides.contains { $0.pickupAt >= f.monday(24) })
+        let estimator = TripEstimator()
+        for (a, b) in zip(rides, rides.dropFirst()) {
+            let gap = estimator.deadhead(from: a.dropoff.coordinate, to: b.pickup.coordinate)
+            #expect(a.estimatedDropoffAt.addingTimeInterval(gap) <= b.pickupAt, "rides at \(a.pickupAt) and \(b.pickupAt) are too close")
+        }
+        await f.db.close()
+    }
+
+    @Test func aWriterLocksEveryLocalDateWithinTwoHoursOfItsChange() throws {
+        let f = (zone: TimeZone(identifier: "America/New_York")!, monday: { (h: Int, m: Int) in Date(timeIntervalSince1970: 1_795_410_000 + Double(h * 3600 + m * 60)) })
+        func days(_ from: Date, _ to: Date) -> [String] {
+            VanDayRoutes.vanDays(vanID: 7, changes: DateInterval(start: from, end: to), timeZone: f.zone).map { "\($0.vanID) \($0.day)" }
+        }
+        #expect(days(f.monday(12, 0), f.monday(12, 40)) == ["7 2026-11-23"])
+        #expect(days(f.monday(22, 30), f.monday(22, 50)) == ["7 2026-11-23", "7 2026-11-24"])
+        #expect(days(f.monday(1, 0), f.monday(1, 30)) == ["7 2026-11-22", "7 2026-11-23"])
+        #expect(days(f.monday(21, 0), f.monday(21, 30)) == ["7 2026-11-23"])
+    }
+
     @Test func theDatabaseRefusesAnOverloadedOrOutOfWindowRouteWrittenWithPlainSQL() async throws {
         // Two seats: two riders may overlap, a third may not, whoever writes the rows.
         let f = try await BookingFixture(vans: [("Van 1", 2, 0)], oneRiderAtATime: false)
