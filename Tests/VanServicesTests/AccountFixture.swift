@@ -12,12 +12,13 @@ struct AccountFixture {
     let accounts: AccountService
     let riders: RiderAdministration
     let whitelist: WhitelistAdministration
+    let hasher: PasswordHasher
     static let timeZone = TimeZone(identifier: "America/New_York")!
 
     init(settings: AccountSettings = Self.testSettings) async throws {
         database = try await TestCluster.makeDatabase()
         self.settings = settings
-        let hasher = PasswordHasher(cost: settings.bcryptCost)
+        hasher = PasswordHasher(cost: settings.bcryptCost)
         accounts = AccountService(pool: database.pool, hasher: hasher, settings: settings, clock: clock, timeZone: Self.timeZone)
         riders = RiderAdministration(pool: database.pool, hasher: hasher, settings: settings, clock: clock, timeZone: Self.timeZone)
         whitelist = WhitelistAdministration(riders: riders)

@@ -17,6 +17,8 @@ public final class PasswordHasher: Sendable {
     /// so an unknown net ID is answered as slowly as a wrong password. Shared by every hasher
     /// of the process, so warming one up warms them all.
     private static let dummyHashes = Mutex<[Int: String]>([:])
+    /// The cost (log2 rounds, read from the hash itself) of every bcrypt check this hasher ran, in order.
+    private let checked = Mutex<[Int]>([])
 
     /// The process-wide bcrypt threads, one per core; started on first use and never stopped.
     public static let sharedThreads: NIOThreadPool = {
@@ -43,9 +45,12 @@ public final class PasswordHasher: Sendable {
     public func verify(_ password: String, against hash: String?) async throws -> Bool {
         try await threads.runIfActive { [self] in
             guard let hash else {
-                _ = Bcrypt.verify(password, hash: self.dummy())
+                let dummy = self.dummy()
+                self.record(dummy)
+                _ = Bcrypt.verify(password, hash: dummy)
                 return false
             }
+            self.record(hash)
             return Bcrypt.verify(password, hash: hash)
         }
     }
@@ -53,6 +58,17 @@ public final class PasswordHasher: Sendable {
     /// Computes the dummy hash now, so the first unknown net ID is not answered slower than the rest.
     public func warmUp() async throws {
         try await threads.runIfActive { [self] in _ = self.dummy() }
+    }
+
+    /// The cost of each bcrypt check run so far, oldest first: what a login paid, counted rather
+    /// than timed, so a test can tell an unknown net ID from a wrong password without a stopwatch.
+    public var checkedCosts: [Int] { checked.withLock { $0 } }
+
+    /// Notes the cost written in a modular-crypt bcrypt hash (`$2b$12$…`); -1 if unreadable.
+    private func record(_ hash: String) {
+        let parts = hash.split(separator: "$", omittingEmptySubsequences: true)
+        let cost = parts.count >= 2 ? Int(parts[1]) ?? -1 : -1
+        checked.withLock { $0.append(cost) }
     }
 
     /// Runs on a hasher thread.
