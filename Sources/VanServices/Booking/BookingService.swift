@@ -137,8 +137,9 @@ public struct BookingService: Sendable {
 
     private static func book(_ ride: NewRide, _ request: RideRequest, scheduler: Scheduler, vans: [Van], now: Date,
                              _ conn: PGConnection) throws -> BookingOutcome {
+        var lost: VanDayRoutes.Snapshot?  // what the last plan read, when a race sent it round again
         for _ in 0..<8 {
-            let (feasibility, snapshot) = try VanDayRoutes.plan(request, scheduler: scheduler, vans: vans, conn)
+            let (feasibility, snapshot) = try VanDayRoutes.plan(request, scheduler: scheduler, vans: vans, earlier: lost, conn)
             guard case .feasible(let assignment) = feasibility else {
                 // Kept for the dispatcher's report: a refusal is a denial of service.
                 try conn.execute("""
@@ -153,6 +154,7 @@ public struct BookingService: Sendable {
             let vanDays = VanDayRoutes.vanDays(vanID: assignment.vanID, changes: assignment.changes, timeZone: scheduler.hours.timeZone)
             guard try VanDayRoutes.lock(vanDays, unchangedSince: snapshot, conn) else {
                 try conn.execute(simple: "ROLLBACK TO SAVEPOINT booking")
+                lost = snapshot
                 continue  // re-plan
             }
             do {

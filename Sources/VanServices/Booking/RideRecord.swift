@@ -58,17 +58,30 @@ enum RideRecord {
 
     /// The rides holding a van (pending or approved) picked up in `span`, or picked up at most
     /// `longestRide` before it and still aboard at its start: what the scheduler plans a span on.
-    static func booked(_ conn: PGConnection, aboardIn span: DateInterval, longestRide: TimeInterval) throws -> [BookedRide] {
+    /// With `vans`, only those vans' rides (a writer reading again the vans it lost a race on).
+    static func booked(_ conn: PGConnection, aboardIn span: DateInterval, longestRide: TimeInterval, vans: [Int64]? = nil) throws -> [BookedRide] {
         // Every booking reads hours of rides: prepared once per connection, and in binary
         // (no text to parse for the ids, times and coordinates: most of a booking's decoding).
-        let query: SQLQuery = """
-            SELECT id, van_id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon,
-                   needs_wheelchair, companions, promise, window_start, window_end, max_ride_seconds
-            FROM rides
-            WHERE ride_holds_van(status) AND van_id IS NOT NULL
-              AND pickup_at >= \(span.start.addingTimeInterval(-longestRide)) AND pickup_at < \(span.end)
-              AND estimated_dropoff_at > \(span.start)
-            """
+        let earliest = span.start.addingTimeInterval(-longestRide)
+        let query: SQLQuery
+        if let vans {
+            let list = "{" + vans.map(String.init).joined(separator: ",") + "}"
+            query = """
+                SELECT \(bookedColumns)
+                FROM rides
+                WHERE ride_holds_van(status) AND van_id = ANY(\(list)::bigint[])
+                  AND pickup_at >= \(earliest) AND pickup_at < \(span.end)
+                  AND estimated_dropoff_at > \(span.start)
+                """
+        } else {
+            query = """
+                SELECT \(bookedColumns)
+                FROM rides
+                WHERE ride_holds_van(status) AND van_id IS NOT NULL
+                  AND pickup_at >= \(earliest) AND pickup_at < \(span.end)
+                  AND estimated_dropoff_at > \(span.start)
+                """
+        }
         return try conn.query(query.prepared(), results: .binary) { row in
             func coordinate(_ at: Int) throws -> Coordinate? {
                 guard let lat: Double = try row.decode(at: at), let lon: Double = try row.decode(at: at + 1) else { return nil }
@@ -82,6 +95,12 @@ enum RideRecord {
                               maxRideTime: TimeInterval(try row.decode(Int.self, at: 13)))
         }
     }
+
+    /// What ``booked(_:aboardIn:longestRide:vans:)`` reads of each ride, in its decoder's order.
+    private static let bookedColumns: SQLQuery = """
+        id, van_id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon,
+        needs_wheelchair, companions, promise, window_start, window_end, max_ride_seconds
+        """
 }
 
 /// A row read from position `first` on, so a decoder written for column 0 reads columns after others.

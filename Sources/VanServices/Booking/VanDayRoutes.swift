@@ -18,6 +18,7 @@ enum VanDayRoutes {
 
     /// What a writer read: the rides holding vans in a span, and the versions of the van-days then.
     struct Snapshot {
+        let span: DateInterval
         let rides: [BookedRide]
         let versions: [VanDay: Int64]
     }
@@ -31,7 +32,27 @@ enum VanDayRoutes {
     /// Reads the versions first, then the rides picked up in `span` or still aboard at its start:
     /// a write that lands in between bumps a version this snapshot has the old value of, so the
     /// writer re-plans (never the other way round).
-    static func snapshot(_ conn: PGConnection, span: DateInterval) throws -> Snapshot {
+    ///
+    /// Given an `earlier` snapshot of the same span (a writer planning again after losing a
+    /// race), only the vans with a van-day whose version moved are read again: every write of a
+    /// route bumps the versions of the van-days it touches, so the other vans' rides are as
+    /// `earlier` read them. A re-plan then reads the few rides of the van it lost, not hundreds.
+    static func snapshot(_ conn: PGConnection, span: DateInterval, reusing earlier: Snapshot? = nil) throws -> Snapshot {
+        let versions = try self.versions(conn, span: span)
+        guard let earlier, earlier.span == span else {
+            return Snapshot(span: span, rides: try RideRecord.booked(conn, aboardIn: span, longestRide: longestRide), versions: versions)
+        }
+        var moved = Set<Int64>()
+        for (key, version) in versions where earlier.versions[key] != version { moved.insert(key.vanID) }
+        for key in earlier.versions.keys where versions[key] == nil { moved.insert(key.vanID) }
+        guard !moved.isEmpty else { return Snapshot(span: span, rides: earlier.rides, versions: versions) }
+        let kept = earlier.rides.filter { !moved.contains($0.vanID) }
+        let reread = try RideRecord.booked(conn, aboardIn: span, longestRide: longestRide, vans: moved.sorted())
+        return Snapshot(span: span, rides: kept + reread, versions: versions)
+    }
+
+    /// The versions of every van-day from the day before `span` to the day after it.
+    private static func versions(_ conn: PGConnection, span: DateInterval) throws -> [VanDay: Int64] {
         // Day numbers, not text dates: a day or two of every van's rows, read on every booking.
         var versions: [VanDay: Int64] = [:]
         let query: SQLQuery = """
@@ -44,7 +65,7 @@ enum VanDayRoutes {
         }) {
             versions[key] = version
         }
-        return Snapshot(rides: try RideRecord.booked(conn, aboardIn: span, longestRide: longestRide), versions: versions)
+        return versions
     }
 
     /// How far beyond the suggestion window a booking first plans (``Scheduler/routeReach``): a
@@ -55,16 +76,19 @@ enum VanDayRoutes {
     /// near where that read was cut (``Assignment/nearRouteEdge``) is planned again on the
     /// scheduler's own reach, so no ride left out of the short read is pushed or followed unseen.
     /// A refusal on the short read stands: it is the long read with rides left out, and fewer
-    /// rides never make a ride fit less. Returns the answer and the snapshot it was planned on.
-    static func plan(_ request: RideRequest, scheduler: Scheduler, vans: [Van], _ conn: PGConnection) throws -> (Feasibility, Snapshot) {
+    /// rides never make a ride fit less. `earlier` is the snapshot a lost race planned on: a read
+    /// of the same span reuses what did not change. Returns the answer and the snapshot it was
+    /// planned on.
+    static func plan(_ request: RideRequest, scheduler: Scheduler, vans: [Van], earlier: Snapshot? = nil,
+                     _ conn: PGConnection) throws -> (Feasibility, Snapshot) {
         var near = scheduler
         near.routeReach = min(shortReach, scheduler.routeReach)
-        let snapshot = try self.snapshot(conn, span: near.routeSpan(around: request.pickupAt))
+        let snapshot = try self.snapshot(conn, span: near.routeSpan(around: request.pickupAt), reusing: earlier)
         let feasibility = near.check(request, vans: vans, rides: snapshot.rides)
         guard case .feasible(let assignment) = feasibility, assignment.nearRouteEdge, near.routeReach < scheduler.routeReach else {
             return (feasibility, snapshot)
         }
-        let wide = try self.snapshot(conn, span: scheduler.routeSpan(around: request.pickupAt))
+        let wide = try self.snapshot(conn, span: scheduler.routeSpan(around: request.pickupAt), reusing: earlier)
         return (scheduler.check(request, vans: vans, rides: wide.rides), wide)
     }
 

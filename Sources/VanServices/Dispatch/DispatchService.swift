@@ -143,8 +143,9 @@ public struct DispatchService: Sendable {
                                           pickupAt: asked, promise: ride.promise.kind, companions: ride.companions,
                                           excludingRideID: ride.id, vanID: forced, notBefore: now)
                 var placed: Assignment?
+                var lost: VanDayRoutes.Snapshot?
                 for _ in 0..<8 {
-                    let (feasibility, snapshot) = try VanDayRoutes.plan(request, scheduler: scheduler, vans: vans, conn)
+                    let (feasibility, snapshot) = try VanDayRoutes.plan(request, scheduler: scheduler, vans: vans, earlier: lost, conn)
                     guard case .feasible(let assignment) = feasibility else {
                         throw DispatchError.doesNotFit(scheduler.sentence(for: feasibility, requested: asked, promise: ride.promise.kind))
                     }
@@ -156,6 +157,7 @@ public struct DispatchService: Sendable {
                     try conn.execute(simple: "SAVEPOINT van_days")
                     guard try VanDayRoutes.lock(Array(vanDays), unchangedSince: snapshot, conn) else {
                         try conn.execute(simple: "ROLLBACK TO SAVEPOINT van_days")
+                        lost = snapshot
                         continue
                     }
                     try conn.execute(simple: "RELEASE SAVEPOINT van_days")

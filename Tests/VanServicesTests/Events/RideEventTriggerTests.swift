@@ -74,4 +74,27 @@ struct RideEventTriggerTests {
         #expect(try await f.count("SELECT count(*) FROM rides WHERE reminded_at IS NULL AND id = \(ride)") == 1)
         await f.db.close()
     }
+
+    @Test func aReplanWritesNoEventAndTheTriggerWatchesEveryOtherColumn() async throws {
+        let f = try await EventFixture()
+        let ride = try await f.insertRide(pickupIn: 120)
+        // A re-plan inside the promise (the planned stops only): no event, no delivery.
+        try await f.sql("UPDATE rides SET pickup_at = pickup_at + interval '1 minute', estimated_dropoff_at = estimated_dropoff_at + interval '1 minute', updated_at = now() WHERE id = \(ride)")
+        #expect(try await f.kinds(ride) == ["created"])
+        // Any other column still makes news: the trigger's list is every column of rides but the
+        // three a re-plan writes (sql/0024). A column added later must be added to it too.
+        try await f.sql("UPDATE rides SET note = 'ramp at the side door' WHERE id = \(ride)")
+        #expect(try await f.kinds(ride) == ["created", "updated"])
+        let missing = try await f.db.pool.withConnection { conn in
+            try conn.query("""
+                SELECT a.attname FROM pg_attribute a
+                WHERE a.attrelid = 'rides'::regclass AND a.attnum > 0 AND NOT a.attisdropped
+                  AND a.attname NOT IN ('pickup_at', 'estimated_dropoff_at', 'updated_at')
+                  AND a.attnum <> ALL (SELECT unnest(t.tgattr::int2[]) FROM pg_trigger t WHERE t.tgrelid = 'rides'::regclass AND t.tgname = 'rides_events')
+                ORDER BY a.attnum
+                """).map { try $0.decode(String.self, at: 0) }
+        }
+        #expect(missing == [], "rides_events does not fire on updates of \(missing)")
+        await f.db.close()
+    }
 }

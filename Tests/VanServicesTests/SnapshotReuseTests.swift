@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import VanDomain
+import VanTestSupport
+@testable import VanServices
+import VanPostgres
+import VanScheduler
+
+/// A writer that lost a race plans again on a snapshot that reads again only the vans whose
+/// van-day versions moved (``VanDayRoutes/snapshot(_:span:reusing:)``).
+@Suite("Snapshots reused after a lost race")
+struct SnapshotReuseTests {
+    @Test func aSecondReadTakesTheMovedVanAfreshAndKeepsTheOthersAsRead() async throws {
+        // Two 2-seat vans; each 10:00 rider brings a companion, so the two rides take a van each.
+        let f = try await BookingFixture(vans: [("Van 1", 2, 0), ("Van 2", 2, 0)], oneRiderAtATime: false)
+        var first = f.request(0, at: f.monday(10)), second = f.request(1, at: f.monday(10))
+        first.companions = 1
+        second.companions = 1
+        guard case .booked(let a) = try await f.booking.book(first, now: f.now),
+              case .booked(let b) = try await f.booking.book(second, now: f.now) else {
+            Issue.record("both 10:00 rides should book"); return
+        }
+        #expect(a.vanID != b.vanID)
+        let span = DateInterval(start: f.monday(7), end: f.monday(13))
+        let earlier = try await f.db.pool.withConnection { try VanDayRoutes.snapshot($0, span: span) }
+        #expect(Set(earlier.rides.map(\.id)) == [a.id, b.id])
+
+        // Another writer books 11:00 (bumping its van's version); a hand edit of the other van's
+        // ride (no version bump: only vand's writers keep that rule) shows what was reused.
+        guard case .booked(let c) = try await f.booking.book(f.request(2, at: f.monday(11)), now: f.now) else {
+            Issue.record("11:00 should book"); return
+        }
+        let untouched = c.vanID == a.vanID ? b : a
+        try await f.db.pool.withConnection { conn in
+            try conn.execute("UPDATE rides SET companions = 0 WHERE id = \(untouched.id)")
+        }
+        let again = try await f.db.pool.withConnection { try VanDayRoutes.snapshot($0, span: span, reusing: earlier) }
+        let fresh = try await f.db.pool.withConnection { try VanDayRoutes.snapshot($0, span: span) }
+        #expect(Set(again.rides.map(\.id)) == [a.id, b.id, c.id])
+        #expect(again.versions == fresh.versions)
+        // The moved van's rides are read again, exactly as a fresh read has them …
+        let moved = { (s: VanDayRoutes.Snapshot) in s.rides.filter { $0.vanID == c.vanID }.sorted { $0.pickupAt < $1.pickupAt } }
+        #expect(moved(again) == moved(fresh))
+        // … and the other van's come from the earlier read (still one companion).
+        #expect(again.rides.first { $0.id == untouched.id }?.companions == 1)
+        #expect(fresh.rides.first { $0.id == untouched.id }?.companions == 0)
+
+        // Nothing moved since: the earlier rides as they were; another span: read whole.
+        let still = try await f.db.pool.withConnection { try VanDayRoutes.snapshot($0, span: span, reusing: again) }
+        #expect(still.rides == again.rides)
+        let other = try await f.db.pool.withConnection {
+            try VanDayRoutes.snapshot($0, span: DateInterval(start: f.monday(8), end: f.monday(13)), reusing: again)
+        }
+        #expect(other.rides.first { $0.id == untouched.id }?.companions == 0)
+        await f.db.close()
+    }
+
+    @Test func theBackgroundSearchThreadRunsUnderSchedIdle() async throws {
+        // SCHED_IDLE (5): a booking's threads always come first.
+        #expect(try await BackgroundSearchThread.policy() == BackgroundSearchThread.idlePolicy)
+    }
+}
