@@ -55,6 +55,24 @@ struct SnapshotReuseTests {
         await f.db.close()
     }
 
+    @Test func aRouteIsWholeInAShortReadOnlyWhenNothingOfItsVanLiesBeyond() async throws {
+        let f = try await BookingFixture(vans: [("Van 1", 8, 0)], oneRiderAtATime: false)
+        guard case .booked(let early) = try await f.booking.book(f.request(0, at: f.monday(9)), now: f.now) else {
+            Issue.record("9:00 should book"); return
+        }
+        let short = DateInterval(start: f.monday(8), end: f.monday(11))
+        let wide = DateInterval(start: f.monday(2), end: f.monday(22))
+        let read = try await f.db.pool.withConnection { try VanDayRoutes.snapshot($0, span: short) }
+        #expect(read.rides.map(\.id) == [early.id])
+        #expect(try await f.db.pool.withConnection { try VanDayRoutes.routeIsWhole(vanID: early.vanID!, in: read, within: wide, $0) })
+        // A ride of the same van at 18:00: beyond the short read, inside the wide one.
+        guard case .booked = try await f.booking.book(f.request(1, at: f.monday(18)), now: f.now) else {
+            Issue.record("18:00 should book"); return
+        }
+        #expect(try await f.db.pool.withConnection { try !VanDayRoutes.routeIsWhole(vanID: early.vanID!, in: read, within: wide, $0) })
+        await f.db.close()
+    }
+
     @Test func theBackgroundSearchThreadRunsUnderSchedIdle() async throws {
         // SCHED_IDLE (5): a booking's threads always come first.
         #expect(try await BackgroundSearchThread.policy() == BackgroundSearchThread.idlePolicy)

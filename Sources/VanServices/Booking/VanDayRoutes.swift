@@ -88,8 +88,32 @@ enum VanDayRoutes {
         guard case .feasible(let assignment) = feasibility, assignment.nearRouteEdge, near.routeReach < scheduler.routeReach else {
             return (feasibility, snapshot)
         }
-        let wide = try self.snapshot(conn, span: scheduler.routeSpan(around: request.pickupAt), reusing: earlier)
+        let wideSpan = scheduler.routeSpan(around: request.pickupAt)
+        // Most often "near the cut" means the ride is the last (or first) of its van's route, and
+        // nothing of that van lies beyond the cut: then the van's route is whole in the short
+        // read, the placement is exactly as feasible as on the long one, and the long read (a
+        // day of every van's rides) is spared. Another van's option cut short could only have
+        // looked dearer than it is, so such a booking may be a little less cheap than the day-long
+        // plan; the background improver re-plans the day.
+        if try routeIsWhole(vanID: assignment.vanID, in: snapshot, within: wideSpan, conn) {
+            return (feasibility, snapshot)
+        }
+        let wide = try self.snapshot(conn, span: wideSpan, reusing: earlier)
         return (scheduler.check(request, vans: vans, rides: wide.rides), wide)
+    }
+
+    /// Whether `snapshot` holds every ride of `vanID` that a read of `wide` (a span containing
+    /// the snapshot's) would: the van's rides in the wider span are counted on the
+    /// `(van_id, pickup_at)` index, a handful of rows, not read.
+    static func routeIsWhole(vanID: Int64, in snapshot: Snapshot, within wide: DateInterval, _ conn: PGConnection) throws -> Bool {
+        let query: SQLQuery = """
+            SELECT count(*) FROM rides
+            WHERE ride_holds_van(status) AND van_id = \(vanID)
+              AND pickup_at >= \(wide.start.addingTimeInterval(-longestRide)) AND pickup_at < \(wide.end)
+              AND estimated_dropoff_at > \(wide.start)
+            """
+        let all = try conn.query(query.prepared(), results: .binary) { try $0.decode(Int64.self, at: 0) }.first ?? 0
+        return Int(all) == snapshot.rides.lazy.filter { $0.vanID == vanID }.count
     }
 
     /// The van-days a change of `vanID`'s route over `changes` locks: every local date within
