@@ -64,12 +64,22 @@ struct SnapshotReuseTests {
         let wide = DateInterval(start: f.monday(2), end: f.monday(22))
         let read = try await f.db.pool.withConnection { try VanDayRoutes.snapshot($0, span: short) }
         #expect(read.rides.map(\.id) == [early.id])
-        #expect(try await f.db.pool.withConnection { try VanDayRoutes.routeIsWhole(vanID: early.vanID!, in: read, within: wide, $0) })
+        func whole(start: Bool, end: Bool) async throws -> Bool {
+            try await f.db.pool.withConnection { try VanDayRoutes.routeIsWhole(vanID: early.vanID!, in: short, within: wide, start: start, end: end, $0) }
+        }
+        #expect(try await whole(start: true, end: true))
         // A ride of the same van at 18:00: beyond the short read, inside the wide one.
         guard case .booked = try await f.booking.book(f.request(1, at: f.monday(18)), now: f.now) else {
             Issue.record("18:00 should book"); return
         }
-        #expect(try await f.db.pool.withConnection { try !VanDayRoutes.routeIsWhole(vanID: early.vanID!, in: read, within: wide, $0) })
+        #expect(try await !whole(start: false, end: true))
+        #expect(try await whole(start: true, end: false))
+        // A ride at 4:00, before the short read and over by its start: the start side is cut too.
+        guard case .booked = try await f.booking.book(f.request(2, at: f.monday(4)), now: f.now) else {
+            Issue.record("4:00 should book"); return
+        }
+        #expect(try await !whole(start: true, end: false))
+        #expect(try await whole(start: false, end: false))
         await f.db.close()
     }
 

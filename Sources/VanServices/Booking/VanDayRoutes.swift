@@ -90,30 +90,42 @@ enum VanDayRoutes {
         }
         let wideSpan = scheduler.routeSpan(around: request.pickupAt)
         // Most often "near the cut" means the ride is the last (or first) of its van's route, and
-        // nothing of that van lies beyond the cut: then the van's route is whole in the short
-        // read, the placement is exactly as feasible as on the long one, and the long read (a
-        // day of every van's rides) is spared. Another van's option cut short could only have
-        // looked dearer than it is, so such a booking may be a little less cheap than the day-long
-        // plan; the background improver re-plans the day.
-        if try routeIsWhole(vanID: assignment.vanID, in: snapshot, within: wideSpan, conn) {
+        // nothing of that van lies beyond that cut: then the van's route is whole on that side of
+        // the short read, the placement is exactly as feasible as on the long one, and the long
+        // read (a day of every van's rides) is spared. Another van's option cut short could only
+        // have looked dearer than it is, so such a booking may be a little less cheap than the
+        // day-long plan would make it; the background improver re-plans the day.
+        let margin = near.routeReach / 2
+        let sides = (start: assignment.opensRoute || assignment.changes.start < snapshot.span.start.addingTimeInterval(margin),
+                     end: assignment.closesRoute || assignment.changes.end > snapshot.span.end.addingTimeInterval(-margin))
+        if try routeIsWhole(vanID: assignment.vanID, in: snapshot.span, within: wideSpan, start: sides.start, end: sides.end, conn) {
             return (feasibility, snapshot)
         }
         let wide = try self.snapshot(conn, span: wideSpan, reusing: earlier)
         return (scheduler.check(request, vans: vans, rides: wide.rides), wide)
     }
 
-    /// Whether `snapshot` holds every ride of `vanID` that a read of `wide` (a span containing
-    /// the snapshot's) would: the van's rides in the wider span are counted on the
-    /// `(van_id, pickup_at)` index, a handful of rows, not read.
-    static func routeIsWhole(vanID: Int64, in snapshot: Snapshot, within wide: DateInterval, _ conn: PGConnection) throws -> Bool {
-        let query: SQLQuery = """
-            SELECT count(*) FROM rides
-            WHERE ride_holds_van(status) AND van_id = \(vanID)
-              AND pickup_at >= \(wide.start.addingTimeInterval(-longestRide)) AND pickup_at < \(wide.end)
-              AND estimated_dropoff_at > \(wide.start)
-            """
-        let all = try conn.query(query.prepared(), results: .binary) { try $0.decode(Int64.self, at: 0) }.first ?? 0
-        return Int(all) == snapshot.rides.lazy.filter { $0.vanID == vanID }.count
+    /// Whether `vanID` has no ride in the read of `wide` (a span containing `short`) that a read
+    /// of `short` leaves out, on the `start` side, the `end` side or both: the van's route is then
+    /// whole there in the short read. Each side is one `EXISTS` on the `(van_id, pickup_at)` index.
+    static func routeIsWhole(vanID: Int64, in short: DateInterval, within wide: DateInterval, start: Bool, end: Bool,
+                             _ conn: PGConnection) throws -> Bool {
+        func none(_ query: SQLQuery) throws -> Bool {
+            try !(conn.query(query.prepared(), results: .binary) { try $0.decode(Bool.self, at: 0) }.first ?? true)
+        }
+        // Before: ended by the time the short read starts (not aboard then), yet in the wide read.
+        if start, try !none("""
+            SELECT EXISTS (SELECT 1 FROM rides
+                WHERE ride_holds_van(status) AND van_id = \(vanID)
+                  AND pickup_at >= \(wide.start.addingTimeInterval(-longestRide)) AND pickup_at < \(short.start)
+                  AND estimated_dropoff_at > \(wide.start) AND estimated_dropoff_at <= \(short.start))
+            """) { return false }
+        // After: picked up once the short read ends, before the wide one does.
+        if end, try !none("""
+            SELECT EXISTS (SELECT 1 FROM rides
+                WHERE ride_holds_van(status) AND van_id = \(vanID) AND pickup_at >= \(short.end) AND pickup_at < \(wide.end))
+            """) { return false }
+        return true
     }
 
     /// The van-days a change of `vanID`'s route over `changes` locks: every local date within
