@@ -101,6 +101,16 @@ enum VanDayRoutes {
         if try routeIsWhole(vanID: assignment.vanID, in: snapshot.span, within: wideSpan, start: sides.start, end: sides.end, conn) {
             return (feasibility, snapshot)
         }
+        // Else the same van on its own day-long route (its rides only, a few dozen): if the ride
+        // fits there, away from that read's edge, the placement is exact for that van. The
+        // versions stay the short read's, taken before either read: a write in between is caught
+        // when the van-days are locked.
+        var sameVan = request
+        sameVan.vanID = assignment.vanID
+        let route = try RideRecord.booked(conn, aboardIn: wideSpan, longestRide: longestRide, vans: [assignment.vanID])
+        if case .feasible(let onRoute) = scheduler.check(sameVan, vans: vans, rides: route), !onRoute.nearRouteEdge {
+            return (.feasible(onRoute), snapshot)
+        }
         let wide = try self.snapshot(conn, span: wideSpan, reusing: earlier)
         return (scheduler.check(request, vans: vans, rides: wide.rides), wide)
     }
