@@ -50,9 +50,20 @@ public struct PlanOptimizer: DayOptimizing {
         for stretch in scheduler.stretches(on: day) {
             // CPU-bound for `seconds`: on a thread of its own, never on the cooperative pool.
             let start = clock.now
+            let budget = max(seconds, 0.001)
+            let background = self.background
             let search: @Sendable () -> DayImprovement = {
-                scheduler.improve(stretch: stretch, vans: vans, rides: snapshot.rides, lockBefore: now.addingTimeInterval(scheduler.lockLead),
-                                  progress: { clock.now.timeIntervalSince(start) / max(seconds, 0.001) })
+                // In the background the budget is the search thread's own CPU time: under
+                // SCHED_IDLE a busy machine slows the run down instead of cutting it short (at
+                // most 20 times the budget in wall time, so a run always ends).
+                let cpuStart = BackgroundSearchThread.threadCPUSeconds()
+                let progress: () -> Double = {
+                    let wall = clock.now.timeIntervalSince(start)
+                    guard background else { return wall / budget }
+                    return max((BackgroundSearchThread.threadCPUSeconds() - cpuStart) / budget, wall / (20 * budget))
+                }
+                return scheduler.improve(stretch: stretch, vans: vans, rides: snapshot.rides, lockBefore: now.addingTimeInterval(scheduler.lockLead),
+                                         progress: progress)
             }
             let result = try await background ? BackgroundSearchThread.run(search) : NIOThreadPool.singleton.runIfActive(search)
             before = before.adding(result.before)

@@ -41,6 +41,13 @@ enum BackgroundSearchThread {
         }
     }
 
+    /// The CPU time the calling thread has used, in seconds (`CLOCK_THREAD_CPUTIME_ID`).
+    static func threadCPUSeconds() -> Double {
+        var now = timespec()
+        guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) == 0 else { return 0 }
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
     /// The scheduling policy of the search thread (5 is `SCHED_IDLE`), for tests and diagnostics.
     static func policy() async throws -> Int32 {
         try await run { sched_getscheduler(0) }
