@@ -29,12 +29,9 @@ public struct Assignment: Hashable, Sendable {
     /// short by ``Scheduler/routeReach``), where rides it was not given might be affected: plan
     /// again with a longer reach before writing it.
     public var nearRouteEdge = false
-    /// The new ride's pickup is the first stop of its van's route, as the scheduler saw the routes:
-    /// where a route was cut short, the stop before it was not seen.
-    public internal(set) var opensRoute = false
-    /// The new ride's drop-off is the last stop of its van's route, as the scheduler saw the routes:
-    /// where a route was cut short, the stop after it was not seen.
-    public internal(set) var closesRoute = false
+    /// The new ride's pickup is the first stop of its van's route, or its drop-off the last, as the
+    /// scheduler saw the routes: where a route was cut short, the stop before or after it was not seen.
+    var opensRoute = false, closesRoute = false
 
     /// Creates an assignment.
     public init(

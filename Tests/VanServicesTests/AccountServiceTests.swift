@@ -161,19 +161,21 @@ struct AccountServiceTests {
         settings.bcryptCost = 5
         let f = try await AccountFixture(settings: settings)
         _ = try await f.activeRider("jd123")
-        let before = f.hasher.checkedCosts.count
+        let before = f.hasher.checksByCost
         await #expect(throws: AccountError.invalidCredentials) {
             try await f.accounts.login(netID: "ghost1", password: "wrong password", from: .unknown)
         }
-        let afterUnknown = f.hasher.checkedCosts
+        let afterUnknown = f.hasher.checksByCost
         await #expect(throws: AccountError.invalidCredentials) {
             try await f.accounts.login(netID: "jd123", password: "wrong password", from: .unknown)
         }
-        let afterWrong = f.hasher.checkedCosts
-        // Each failure paid exactly one bcrypt check at the configured cost: an unknown net ID
-        // costs what a wrong password costs (counted, not timed), so timing cannot tell them apart.
-        #expect(Array(afterUnknown.dropFirst(before)) == [5])
-        #expect(Array(afterWrong.dropFirst(afterUnknown.count)) == [5])
+        let afterWrong = f.hasher.checksByCost
+        // Each failure paid exactly one bcrypt check at the configured cost, and no other: an
+        // unknown net ID costs what a wrong password costs (counted, not timed).
+        #expect(afterUnknown.filter { $0.key != 5 } == before.filter { $0.key != 5 })
+        #expect(afterUnknown[5, default: 0] == before[5, default: 0] + 1)
+        #expect(afterWrong.filter { $0.key != 5 } == before.filter { $0.key != 5 })
+        #expect(afterWrong[5, default: 0] == afterUnknown[5, default: 0] + 1)
         await f.close()
     }
 

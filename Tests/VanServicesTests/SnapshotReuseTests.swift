@@ -55,44 +55,35 @@ struct SnapshotReuseTests {
         await f.db.close()
     }
 
-    @Test func aRouteIsWholeInAShortReadOnlyWhenNothingOfItsVanLiesBeyond() async throws {
+    @Test func aRideLastOnItsVansShortRouteIsPlacedAsOnTheVansWholeDay() async throws {
+        // One van, so the van's whole day decides exactly as every van's would. A 13:00 request
+        // reads 8:00–18:00 and closes its van's route as read: "near the cut".
         let f = try await BookingFixture(vans: [("Van 1", 8, 0)], oneRiderAtATime: false)
-        guard case .booked(let early) = try await f.booking.book(f.request(0, at: f.monday(9)), now: f.now) else {
-            Issue.record("9:00 should book"); return
+        let scheduler = try await f.db.pool.withConnection { try ServiceCalendarStore.scheduler($0, timeZone: f.zone, around: f.monday(13)) }
+        let vans = try await f.db.pool.withConnection { try VanStore.list($0, includeRetired: false) }
+        let request = RideRequest(pickup: f.scl, dropoff: f.sml, pickupAt: f.monday(13), notBefore: f.now)
+        func plan() async throws -> (Assignment, VanDayRoutes.Snapshot, Assignment) {
+            let (feasibility, snapshot) = try await f.db.pool.withConnection { try VanDayRoutes.plan(request, scheduler: scheduler, vans: vans, $0) }
+            let everything = try await f.db.pool.withConnection {
+                try RideRecord.booked($0, aboardIn: DateInterval(start: f.monday(-48), end: f.monday(72)), longestRide: VanDayRoutes.longestRide)
+            }
+            guard case .feasible(let placed) = feasibility, case .feasible(let whole) = scheduler.check(request, vans: vans, rides: everything) else {
+                throw ValidationError(field: "request", reason: "should fit: \(feasibility)")
+            }
+            return (placed, snapshot, whole)
         }
-        let short = DateInterval(start: f.monday(8), end: f.monday(11))
-        let wide = DateInterval(start: f.monday(2), end: f.monday(22))
-        let read = try await f.db.pool.withConnection { try VanDayRoutes.snapshot($0, span: short) }
-        #expect(read.rides.map(\.id) == [early.id])
-        func whole(start: Bool, end: Bool) async throws -> Bool {
-            try await f.db.pool.withConnection { try VanDayRoutes.routeIsWhole(vanID: early.vanID!, in: short, within: wide, start: start, end: end, $0) }
-        }
-        #expect(try await whole(start: true, end: true))
-        // A ride of the same van at 18:00: beyond the short read, inside the wide one.
-        guard case .booked = try await f.booking.book(f.request(1, at: f.monday(18)), now: f.now) else {
-            Issue.record("18:00 should book"); return
-        }
-        #expect(try await !whole(start: false, end: true))
-        #expect(try await whole(start: true, end: false))
-        // A ride at 4:00, before the short read and over by its start: the start side is cut too.
-        guard case .booked = try await f.booking.book(f.request(2, at: f.monday(4)), now: f.now) else {
-            Issue.record("4:00 should book"); return
-        }
-        #expect(try await !whole(start: true, end: false))
-        #expect(try await whole(start: false, end: false))
+        guard case .booked = try await f.booking.book(f.request(0, at: f.monday(9)), now: f.now) else { Issue.record("9:00 should book"); return }
+        // Nothing of the van after the short read: its route was whole, the short read stands.
+        let (alone, read, wholeAlone) = try await plan()
+        #expect(read.span.start > f.monday(7) && read.span.end < f.monday(19), "planned on \(read.span), not the short read")
+        #expect(alone.pickupAt == wholeAlone.pickupAt && alone.dropoffAt == wholeAlone.dropoffAt && alone.replanned == wholeAlone.replanned)
+        // A ride of the van at 20:00, beyond the short read: the ride is placed on the van's whole
+        // day (still on the short read's versions), as the whole day places it.
+        guard case .booked = try await f.booking.book(f.request(1, at: f.monday(20)), now: f.now) else { Issue.record("20:00 should book"); return }
+        let (beyond, reread, wholeBeyond) = try await plan()
+        #expect(reread.span == read.span)
+        #expect(beyond.vanID == wholeBeyond.vanID && beyond.pickupAt == wholeBeyond.pickupAt && beyond.dropoffAt == wholeBeyond.dropoffAt)
+        #expect(beyond.replanned == wholeBeyond.replanned)
         await f.db.close()
-    }
-
-    @Test func theBackgroundSearchThreadRunsUnderSchedIdle() async throws {
-        // SCHED_IDLE (5): a booking's threads always come first.
-        #expect(try await BackgroundSearchThread.policy() == BackgroundSearchThread.idlePolicy)
-        // Its budget is its own CPU time: it grows with the work the thread does.
-        let used = try await BackgroundSearchThread.run {
-            let before = BackgroundSearchThread.threadCPUSeconds()
-            var x: UInt64 = 1
-            for i in 0..<5_000_000 { x = x &* 6_364_136_223_846_793_005 &+ UInt64(i) }
-            return (BackgroundSearchThread.threadCPUSeconds() - before, x)
-        }
-        #expect(used.0 > 0, "no CPU time counted (\(used.1))")
     }
 }

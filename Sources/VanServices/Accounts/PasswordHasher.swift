@@ -17,8 +17,8 @@ public final class PasswordHasher: Sendable {
     /// so an unknown net ID is answered as slowly as a wrong password. Shared by every hasher
     /// of the process, so warming one up warms them all.
     private static let dummyHashes = Mutex<[Int: String]>([:])
-    /// The cost (log2 rounds, read from the hash itself) of every bcrypt check this hasher ran, in order.
-    private let checked = Mutex<[Int]>([])
+    /// How many bcrypt checks this hasher ran, by cost (log2 rounds, read from the hash itself).
+    private let checked = Mutex<[Int: Int]>([:])
 
     /// The process-wide bcrypt threads, one per core; started on first use and never stopped.
     public static let sharedThreads: NIOThreadPool = {
@@ -60,15 +60,16 @@ public final class PasswordHasher: Sendable {
         try await threads.runIfActive { [self] in _ = self.dummy() }
     }
 
-    /// The cost of each bcrypt check run so far, oldest first: what a login paid, counted rather
-    /// than timed, so a test can tell an unknown net ID from a wrong password without a stopwatch.
-    public var checkedCosts: [Int] { checked.withLock { $0 } }
+    /// How many bcrypt checks ran so far, by cost: what logins paid, counted rather than timed,
+    /// so a test can tell an unknown net ID from a wrong password without a stopwatch. One entry
+    /// per cost, however many logins.
+    public var checksByCost: [Int: Int] { checked.withLock { $0 } }
 
-    /// Notes the cost written in a modular-crypt bcrypt hash (`$2b$12$…`); -1 if unreadable.
+    /// Counts a check against a modular-crypt bcrypt hash (`$2b$12$…`) at its cost; -1 if unreadable.
     private func record(_ hash: String) {
         let parts = hash.split(separator: "$", omittingEmptySubsequences: true)
         let cost = parts.count >= 2 ? Int(parts[1]) ?? -1 : -1
-        checked.withLock { $0.append(cost) }
+        checked.withLock { $0[cost, default: 0] += 1 }
     }
 
     /// Runs on a hasher thread.

@@ -62,26 +62,20 @@ enum RideRecord {
     static func booked(_ conn: PGConnection, aboardIn span: DateInterval, longestRide: TimeInterval, vans: [Int64]? = nil) throws -> [BookedRide] {
         // Every booking reads hours of rides: prepared once per connection, and in binary
         // (no text to parse for the ids, times and coordinates: most of a booking's decoding).
-        let earliest = span.start.addingTimeInterval(-longestRide)
-        let query: SQLQuery
+        let vanFilter: SQLQuery
         if let vans {
-            let list = "{" + vans.map(String.init).joined(separator: ",") + "}"
-            query = """
-                SELECT \(bookedColumns)
-                FROM rides
-                WHERE ride_holds_van(status) AND van_id = ANY(\(list)::bigint[])
-                  AND pickup_at >= \(earliest) AND pickup_at < \(span.end)
-                  AND estimated_dropoff_at > \(span.start)
-                """
+            vanFilter = "van_id = ANY(\("{" + vans.map(String.init).joined(separator: ",") + "}")::bigint[])"
         } else {
-            query = """
-                SELECT \(bookedColumns)
-                FROM rides
-                WHERE ride_holds_van(status) AND van_id IS NOT NULL
-                  AND pickup_at >= \(earliest) AND pickup_at < \(span.end)
-                  AND estimated_dropoff_at > \(span.start)
-                """
+            vanFilter = "van_id IS NOT NULL"
         }
+        let query: SQLQuery = """
+            SELECT id, van_id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon,
+                   needs_wheelchair, companions, promise, window_start, window_end, max_ride_seconds
+            FROM rides
+            WHERE ride_holds_van(status) AND \(vanFilter)
+              AND pickup_at >= \(span.start.addingTimeInterval(-longestRide)) AND pickup_at < \(span.end)
+              AND estimated_dropoff_at > \(span.start)
+            """
         return try conn.query(query.prepared(), results: .binary) { row in
             func coordinate(_ at: Int) throws -> Coordinate? {
                 guard let lat: Double = try row.decode(at: at), let lon: Double = try row.decode(at: at + 1) else { return nil }
@@ -96,11 +90,6 @@ enum RideRecord {
         }
     }
 
-    /// What ``booked(_:aboardIn:longestRide:vans:)`` reads of each ride, in its decoder's order.
-    private static let bookedColumns: SQLQuery = """
-        id, van_id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon,
-        needs_wheelchair, companions, promise, window_start, window_end, max_ride_seconds
-        """
 }
 
 /// A row read from position `first` on, so a decoder written for column 0 reads columns after others.

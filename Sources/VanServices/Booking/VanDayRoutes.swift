@@ -89,53 +89,26 @@ enum VanDayRoutes {
             return (feasibility, snapshot)
         }
         let wideSpan = scheduler.routeSpan(around: request.pickupAt)
-        // Most often "near the cut" means the ride is the last (or first) of its van's route, and
-        // nothing of that van lies beyond that cut: then the van's route is whole on that side of
-        // the short read, the placement is exactly as feasible as on the long one, and the long
-        // read (a day of every van's rides) is spared. Another van's option cut short could only
-        // have looked dearer than it is, so such a booking may be a little less cheap than the
-        // day-long plan would make it; the background improver re-plans the day.
-        let margin = near.routeReach / 2
-        let sides = (start: assignment.opensRoute || assignment.changes.start < snapshot.span.start.addingTimeInterval(margin),
-                     end: assignment.closesRoute || assignment.changes.end > snapshot.span.end.addingTimeInterval(-margin))
-        if try routeIsWhole(vanID: assignment.vanID, in: snapshot.span, within: wideSpan, start: sides.start, end: sides.end, conn) {
-            return (feasibility, snapshot)
-        }
-        // Else the same van on its own day-long route (its rides only, a few dozen): if the ride
-        // fits there, away from that read's edge, the placement is exact for that van. The
+        // Most often "near the cut" means the ride is the first or last of its van's route as read.
+        // The van's own rides over the scheduler's reach (a few dozen) settle it: if they are the
+        // ones already read, the route was whole and the placement stands; else the ride is placed
+        // on that van's day-long route alone, which is exact for that van. Only when that too comes
+        // near its edge, or fails, is a day of every van's rides read. Another van's option cut
+        // short could only have looked dearer than it is, so a booking may be a little less cheap
+        // than the day-long plan of every van; the background improver re-plans the day. The
         // versions stay the short read's, taken before either read: a write in between is caught
         // when the van-days are locked.
+        let route = try RideRecord.booked(conn, aboardIn: wideSpan, longestRide: longestRide, vans: [assignment.vanID])
+        if Set(route.map(\.id)) == Set(snapshot.rides.lazy.filter { $0.vanID == assignment.vanID }.map(\.id)) {
+            return (feasibility, snapshot)
+        }
         var sameVan = request
         sameVan.vanID = assignment.vanID
-        let route = try RideRecord.booked(conn, aboardIn: wideSpan, longestRide: longestRide, vans: [assignment.vanID])
         if case .feasible(let onRoute) = scheduler.check(sameVan, vans: vans, rides: route), !onRoute.nearRouteEdge {
             return (.feasible(onRoute), snapshot)
         }
         let wide = try self.snapshot(conn, span: wideSpan, reusing: earlier)
         return (scheduler.check(request, vans: vans, rides: wide.rides), wide)
-    }
-
-    /// Whether `vanID` has no ride in the read of `wide` (a span containing `short`) that a read
-    /// of `short` leaves out, on the `start` side, the `end` side or both: the van's route is then
-    /// whole there in the short read. Each side is one `EXISTS` on the `(van_id, pickup_at)` index.
-    static func routeIsWhole(vanID: Int64, in short: DateInterval, within wide: DateInterval, start: Bool, end: Bool,
-                             _ conn: PGConnection) throws -> Bool {
-        func none(_ query: SQLQuery) throws -> Bool {
-            try !(conn.query(query.prepared(), results: .binary) { try $0.decode(Bool.self, at: 0) }.first ?? true)
-        }
-        // Before: ended by the time the short read starts (not aboard then), yet in the wide read.
-        if start, try !none("""
-            SELECT EXISTS (SELECT 1 FROM rides
-                WHERE ride_holds_van(status) AND van_id = \(vanID)
-                  AND pickup_at >= \(wide.start.addingTimeInterval(-longestRide)) AND pickup_at < \(short.start)
-                  AND estimated_dropoff_at > \(wide.start) AND estimated_dropoff_at <= \(short.start))
-            """) { return false }
-        // After: picked up once the short read ends, before the wide one does.
-        if end, try !none("""
-            SELECT EXISTS (SELECT 1 FROM rides
-                WHERE ride_holds_van(status) AND van_id = \(vanID) AND pickup_at >= \(short.end) AND pickup_at < \(wide.end))
-            """) { return false }
-        return true
     }
 
     /// The van-days a change of `vanID`'s route over `changes` locks: every local date within
