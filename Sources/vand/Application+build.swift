@@ -49,10 +49,11 @@ func buildMetricsApplication(
 }
 
 /// The router alone, for in-process tests. Bookings and cancellations tell `routeChanges` (the
-/// background planner) of the days they changed.
+/// background planner) of the days they changed; `pages` keeps riders' upcoming pages (nil: one
+/// of `VAND_READ_CACHE_MB`, listening on this database).
 func buildRouter(
     configuration: AppConfiguration, database: Database, clock: any TimeSource = SystemTimeSource(), metrics: VandMetrics = VandMetrics(),
-    routeChanges: RouteChangeHook = .none
+    routeChanges: RouteChangeHook = .none, pages: RiderChangeListener<ByteBuffer>? = nil
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestObservation(metrics: metrics))
@@ -64,14 +65,20 @@ func buildRouter(
         MetricsRoute(metrics: metrics, pool: database.pool, reminderLead: configuration.events.reminderLead).register(on: router)
     }
     // Booking routes take the same `riderAuth`: .authenticator(), then POST /v1/rides checks the whitelist.
-    let riderAuth = makeRiderAuth(configuration: configuration, database: database, clock: clock)
+    // Riders' upcoming-ride pages answered again from memory until the database notifies a
+    // change (VanServices' RiderReadCache); a rider's own writes through the API drop theirs at once.
+    // Tests pass their own, to watch it.
+    let pages = pages ?? RiderChangeListener(
+        cache: RiderReadCache<ByteBuffer>(budget: configuration.readCacheBytes), configuration: database.pool.configuration
+    )
+    let riderAuth = makeRiderAuth(configuration: configuration, database: database, clock: clock, pages: pages.cache)
     let serviceClock = ServiceTime(timeZone: configuration.timeZone)
     AccountRoutes(auth: riderAuth, clock: serviceClock).register(on: router)
     let booking = BookingService(pool: database.pool, timeZone: configuration.timeZone, routeChanges: routeChanges)
     let places = PlaceStore(pool: database.pool)
     RideRoutes(
         auth: riderAuth, booking: booking, rides: RiderRides(pool: database.pool, routeChanges: routeChanges),
-        settings: configuration.booking, clock: serviceClock, time: clock, metrics: metrics
+        settings: configuration.booking, clock: serviceClock, time: clock, metrics: metrics, pages: pages
     ).register(on: router)
     ServiceRoutes(
         calendar: ServiceCalendarStore(pool: database.pool, timeZone: configuration.timeZone), places: places,
@@ -97,10 +104,12 @@ func buildRouter(
 }
 
 /// Accounts and the rider checks, as the routes use them.
-func makeRiderAuth(configuration: AppConfiguration, database: Database, clock: any TimeSource = SystemTimeSource()) -> RiderAuth {
+func makeRiderAuth(
+    configuration: AppConfiguration, database: Database, clock: any TimeSource = SystemTimeSource(), pages: RiderReadCache<ByteBuffer>? = nil
+) -> RiderAuth {
     let accounts = AccountService(
         pool: database.pool, hasher: PasswordHasher(cost: configuration.accounts.bcryptCost),
         settings: configuration.accounts, clock: clock, timeZone: configuration.timeZone
     )
-    return RiderAuth(accounts: accounts)
+    return RiderAuth(accounts: accounts, pages: pages)
 }

@@ -18,6 +18,9 @@ public enum PGListenEvent: Sendable, Hashable {
     /// sent while the connection was down are lost, so a consumer should re-read
     /// whatever state it follows when it sees this.
     case listening
+    /// The connection was lost after LISTEN was in place: until the next ``listening``,
+    /// notifications are not received (a consumer that trusts them should stop trusting).
+    case lost
     /// A notification arrived.
     case notification(PGNotification)
 }
@@ -61,6 +64,7 @@ private struct ListenLoop {
     func run() {
         var backoff = Duration.milliseconds(50)
         while !stop.isSet {
+            var listening = false
             do {
                 let connection = try PGConnection(configuration: configuration)
                 defer { connection.close() }
@@ -68,9 +72,11 @@ private struct ListenLoop {
                     try connection.execute(simple: "LISTEN \(try connection.escapeIdentifier(channel))")
                 }
                 backoff = .milliseconds(50)
+                listening = true
                 continuation.yield(.listening)
                 try pump(connection)
             } catch {
+                if listening { continuation.yield(.lost) }
                 if stop.isSet { break }
                 logger.warning("LISTEN connection lost; reconnecting", metadata: ["error": "\(error)", "retry_in": "\(backoff)"])
                 sleepUnlessStopped(backoff)

@@ -31,13 +31,13 @@ public struct SessionStore {
     public func authenticate(digest: Data, now: Date, idleTimeout: TimeInterval) throws -> AuthenticatedSession? {
         let check = SessionCheck(digest: digest, now: now, idleTimeout: idleTimeout)
         // Every authenticated request runs this: prepared once per connection (docs/load.md).
-        let query: SQLQuery = "\(Self.checking(check)) SELECT net_id, must_change_password, expires_at FROM session"
+        let query: SQLQuery = "\(Self.checking(check)) SELECT net_id, must_change_password, expires_at, last_seen_at FROM session"
         return try connection.query(query.prepared(), results: .binary) { row in try Self.session(row, digest: digest) }.first
     }
 
     /// The opening of a statement that runs `check` — what ``authenticate(digest:now:idleTimeout:)``
-    /// does — and names its outcome `session` (`net_id`, `must_change_password`, `expires_at`;
-    /// no row unless the session is live): `WITH live AS (…), touched AS (…), session AS (…)`.
+    /// does — and names its outcome `session` (`net_id`, `must_change_password`, `expires_at`,
+    /// `last_seen_at`; no row unless the session is live): `WITH live AS (…), touched AS (…), session AS (…)`.
     /// A statement that goes on to read for the rider checks and reads in one round trip; the
     /// expiry slides exactly as when the check runs alone (the `UPDATE` runs whatever the rest reads).
     public static func checking(_ check: SessionCheck) -> SQLQuery {
@@ -56,21 +56,26 @@ public struct SessionStore {
                     expires_at = CASE WHEN live.must_change_password THEN LEAST(\(slid), live.temp_password_expires_at) ELSE \(slid) END
                 FROM live
                 WHERE s.token_sha256 = live.token_sha256 AND live.last_seen_at <= \(stale)
-                RETURNING s.expires_at
+                RETURNING s.expires_at, s.last_seen_at
             ), session AS (
-                SELECT live.net_id, live.must_change_password, COALESCE((SELECT expires_at FROM touched), live.expires_at) AS expires_at
+                SELECT live.net_id, live.must_change_password, COALESCE((SELECT expires_at FROM touched), live.expires_at) AS expires_at,
+                       COALESCE((SELECT last_seen_at FROM touched), live.last_seen_at) AS last_seen_at
                 FROM live
             )
             """
     }
 
-    /// The session in a row whose first three columns are `session`'s (``checking(_:)``).
+    /// How many columns ``session(_:digest:)`` reads: a statement that reads on after them starts there.
+    public static let sessionColumns = 4
+
+    /// The session in a row whose first ``sessionColumns`` columns are `session`'s (``checking(_:)``).
     public static func session(_ row: some PGRowReading, digest: Data) throws -> AuthenticatedSession {
         AuthenticatedSession(
             netID: try row.decode(NetID.self, at: 0),
             digest: digest,
             mustChangePassword: try row.decode(Bool.self, at: 1),
-            expiresAt: try row.decode(Date.self, at: 2)
+            expiresAt: try row.decode(Date.self, at: 2),
+            lastSeenAt: try row.decode(Date.self, at: 3)
         )
     }
 
@@ -120,4 +125,6 @@ public struct AuthenticatedSession: Sendable, Equatable {
     public let mustChangePassword: Bool
     /// When the session ends unless used again.
     public let expiresAt: Date
+    /// When its expiry last slid: the check slides it again once ``SessionStore/touchInterval`` has passed.
+    public let lastSeenAt: Date
 }

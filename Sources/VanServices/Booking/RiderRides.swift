@@ -59,7 +59,7 @@ public struct RiderRides: Sendable {
             // in order here, below, as the subquery's ORDER BY … LIMIT chose it.
             let query: SQLQuery = """
                 \(SessionStore.checking(check))
-                SELECT s.net_id, s.must_change_password, s.expires_at, rides_page.*
+                SELECT s.net_id, s.must_change_password, s.expires_at, s.last_seen_at, rides_page.*
                 FROM session s LEFT JOIN LATERAL (
                     \(RideRecord.select)
                     WHERE r.net_id = s.net_id AND NOT s.must_change_password
@@ -71,8 +71,9 @@ public struct RiderRides: Sendable {
             return try conn.query(query.prepared(), results: .binary) { row in
                 let session = try SessionStore.session(row, digest: check.digest)
                 // No ride (none in scope, or a password-change session): one row, the ride's columns NULL.
-                let id: UUID? = try row.decode(at: 3)
-                return (session, id == nil ? nil : try RideRecord.ride(row, from: 3))
+                let first = SessionStore.sessionColumns
+                let id: UUID? = try row.decode(at: first)
+                return (session, id == nil ? nil : try RideRecord.ride(row, from: first))
             }
         }
         guard let session = rows.first?.0 else { return nil }

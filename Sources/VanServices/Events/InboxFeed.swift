@@ -63,6 +63,7 @@ public final class InboxFeed: Sendable {
             state.subscribers.values.filter { subscriber in
                 switch event {
                 case .listening: return true  // notifications may have been missed: everyone re-reads
+                case .lost: return false  // the next .listening wakes everyone
                 case .notification(let note): return note.payload == subscriber.netID
                 }
             }.map(\.continuation)

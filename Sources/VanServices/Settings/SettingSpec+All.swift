@@ -9,7 +9,7 @@ extension SettingSpec {
     public static let all: [SettingSpec] = [
         databaseURL, dataDirectory, poolSize,
         dbAcquireTimeout, dbStatementTimeout, dbIdleInTransactionTimeout,
-        dbKeepalivesIdle, dbKeepalivesInterval, dbKeepalivesCount, dbTCPUserTimeout,
+        dbKeepalivesIdle, dbKeepalivesInterval, dbKeepalivesCount, dbTCPUserTimeout, readCacheMB,
         host, port, logLevel, metricsAddress,
         timeZone, hotline, formsURL, autoApprove, bookingHorizonDays, serviceCenter, serviceRadiusKm,
         lateCancelMinutes, onDemandMinutes, secureCookies,
@@ -65,6 +65,10 @@ extension SettingSpec {
     public static let dbTCPUserTimeout = SettingSpec(
         "VAND_DB_TCP_USER_TIMEOUT", default: "30", accepts: .number(0...3600), group: .database, production: "30",
         help: "Seconds sent data may go unacknowledged before the connection is dropped (tcp_user_timeout; 0: the kernel's default).")
+
+    public static let readCacheMB = SettingSpec(
+        "VAND_READ_CACHE_MB", default: "16", accepts: .integer(0...4096), group: .database, production: "16",
+        help: "Memory for riders' upcoming-ride lists answered again until the database notifies a change (LISTEN vand_rider_changes; at most 60 s). Another vand behind the same load balancer lags a change by the notification (about 1 ms). 0: off.")
 
     // MARK: Where vand listens
 

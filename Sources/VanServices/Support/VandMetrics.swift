@@ -6,12 +6,25 @@ import Prometheus
 /// each get their own).
 public final class VandMetrics: Sendable {
     /// The registry the metrics live in.
-    public let registry = PrometheusCollectorRegistry()
+    public let registry: PrometheusCollectorRegistry
+    private let readCacheHits: Counter
+    private let readCacheMisses: Counter
     private static let latencyBuckets: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(20),
                                                      .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5)]
 
     /// An empty set of metrics.
-    public init() {}
+    public init() {
+        let registry = PrometheusCollectorRegistry()
+        self.registry = registry
+        let answers = MetricNameDescriptor(metricName: "vand_ride_list_answers", unitName: "total", helpText: "Upcoming-ride pages answered from memory or from the database")
+        readCacheHits = registry.makeCounter(descriptor: answers, labels: [("from", "memory")])
+        readCacheMisses = registry.makeCounter(descriptor: answers, labels: [("from", "database")])
+    }
+
+    /// An upcoming-ride page was answered from memory (`hit`) or had to be read.
+    public func readCache(hit: Bool) {
+        (hit ? readCacheHits : readCacheMisses).increment()
+    }
 
     /// One HTTP request: `route` is the matched pattern (`/v1/rides/{id}`), never the raw path.
     public func request(method: String, route: String, status: Int, duration: Duration) {

@@ -6,6 +6,9 @@ import VanServices
 /// The account service as the routes use it, and the middleware that checks bearer tokens.
 struct RiderAuth: Sendable {
     let accounts: AccountService
+    /// Ride pages kept for riders: a rider's request that may write (any method but GET and
+    /// HEAD) drops theirs when it ends, so they read what they wrote on this node at once.
+    var pages: RiderReadCache<ByteBuffer>? = nil
 
     /// Middleware that requires a valid bearer token and puts its session in the context.
     /// Unless `allowingPasswordChange`, a temporary-password session is refused with 403.
@@ -25,6 +28,9 @@ struct BearerAuthenticator: RouterMiddleware {
         if session.mustChangePassword && !allowPasswordChangeSessions { throw AccountError.passwordChangeRequired }
         var context = context
         context.session = session
+        guard let pages = auth.pages, request.method != .get, request.method != .head else { return try await next(request, context) }
+        // Success or failure alike: a failed request may still have written.
+        defer { pages.changed(session.netID) }
         return try await next(request, context)
     }
 

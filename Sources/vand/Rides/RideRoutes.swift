@@ -18,6 +18,8 @@ struct RideRoutes: Sendable {
     let clock: ServiceTime
     let time: any TimeSource
     let metrics: VandMetrics
+    /// Upcoming pages answered again from memory until the database notifies a change.
+    let pages: RiderChangeListener<ByteBuffer>
 
     func register(on router: Router<AppRequestContext>) {
         // The ride list checks its bearer token itself, in the statement that reads the page
@@ -151,12 +153,29 @@ struct RideRoutes: Sendable {
             if let cursorProblem, problems.isEmpty { throw cursorProblem }
             throw InvalidFields(problems)
         }
+        // Only upcoming pages are kept: time only takes rides off them, at their first ride's pickup.
+        let key = RiderReadCache<ByteBuffer>.PageKey(limit: limit, after: after)
+        if scope == .upcoming {
+            pages.start()
+            if let kept = pages.cache.lookup(digest: check.digest, key: key, now: check.now) {
+                metrics.readCache(hit: true)
+                return Self.jsonResponse(kept.value)
+            }
+            metrics.readCache(hit: false)
+        }
+        let ticket = pages.cache.ticket()
         guard let (session, page) = try await rides.list(check, scope: scope, limit: limit, after: after) else {
             throw AccountError.notAuthenticated
         }
         if session.mustChangePassword { throw AccountError.passwordChangeRequired }
         let list = RideList(rides: page.rides.map { RideView($0, clock: clock) }, next: page.next)
-        return Self.jsonBytes(capacity: 600 * (list.rides.count + 1)) { list.write(to: &$0) }
+        var json = JSONBytes(capacity: 600 * (list.rides.count + 1))
+        list.write(to: &json)
+        if scope == .upcoming {
+            pages.cache.store(session, key: key, value: json.buffer, bytes: json.buffer.readableBytes,
+                              validUntil: page.rides.first?.pickupAt, now: check.now, ticket: ticket)
+        }
+        return Self.jsonResponse(json.buffer)
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -69,7 +69,11 @@ extension RideRoutes {
     static func jsonBytes(capacity: Int, _ write: (inout JSONBytes) -> Void) -> Response {
         var json = JSONBytes(capacity: capacity)
         write(&json)
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: json.buffer))
+        return jsonResponse(json.buffer)
+    }
+
+    /// A 200 with `bytes` of JSON, not to be stored by any cache on the way.
+    static func jsonResponse(_ bytes: ByteBuffer) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"], body: .init(byteBuffer: bytes))
     }
 }

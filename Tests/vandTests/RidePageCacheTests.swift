@@ -1,0 +1,136 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+import VanDomain
+import VanServices
+import VanTestSupport
+@testable import vand
+import VanPostgres
+
+/// `GET /v1/rides?scope=upcoming` answered from memory (VAND_READ_CACHE_MB) on the real router
+/// and database: the same bytes as the database's answer, never one a change made old — the
+/// rider's own booking at once, another writer's change once its notification arrives.
+@Suite("Upcoming rides answered from memory until the database says they changed")
+struct RidePageCacheTests {
+    static func answers(_ metrics: VandMetrics, from: String) -> Int {
+        let prefix = "vand_ride_list_answers_total{from=\"\(from)\"} "
+        return metrics.render().split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) } ?? 0
+    }
+
+    static func ids(_ page: (status: HTTPResponse.Status, body: [String: Any], raw: String)) -> [String] {
+        (page.body["rides"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
+
+    /// Waits for `rider`'s change (others' may come first), as the notification arrives.
+    static func change(of rider: String, in changes: AsyncStream<RiderReadCache<ByteBuffer>.Change>) async throws {
+        let netID = try NetID(rider)
+        try await withTimeout(seconds: 30) {
+            for await change in changes where change == .rider(netID) { return }
+        }
+    }
+
+    @Test func theSameBytesFromMemoryAndNothingAChangeMadeOld() async throws {
+        let w = try await BookingWorld(vans: 2)
+        let metrics = VandMetrics()
+        let pages = RiderChangeListener(cache: RiderReadCache<ByteBuffer>(budget: 1 << 20), configuration: w.f.database.pool.configuration)
+        let changes = pages.cache.changes()
+        let router = buildRouter(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock, metrics: metrics, pages: pages)
+        try await w.f.application(router).test(.router) { client in
+            let ann = try await client.token("ann1", "correct horse battery")
+            let bob = try await client.token("bob2", "correct horse battery")
+            var body = RideRoutesTests.sclToDavenport
+            let first = try #require(try await client.book(ann, body).body["id"] as? String)
+            body["pickup_at"] = "2026-11-30T18:00"
+            _ = try await client.book(bob, body)
+            let upcoming = "/v1/rides?scope=upcoming"
+            // The first read starts listening; until LISTEN is in place nothing is kept.
+            _ = try await client.get(upcoming, ann)
+            try await withTimeout(seconds: 30) { for await change in changes where change == .listening { return } }
+            let fromDatabase = try await client.get(upcoming, ann)
+            #expect(Self.answers(metrics, from: "memory") == 0)
+            let fromMemory = try await client.get(upcoming, ann)
+            #expect(Self.answers(metrics, from: "memory") == 1)
+            #expect(fromMemory.status == .ok && fromMemory.raw == fromDatabase.raw)
+            #expect(Self.ids(fromMemory) == [first])
+            // Only the page asked for, and only upcoming pages.
+            #expect(Self.ids(try await client.get("/v1/rides?scope=upcoming&limit=1", ann)) == [first])
+            _ = try await client.get("/v1/rides?scope=past", ann)
+            #expect(Self.answers(metrics, from: "memory") == 1)
+
+            // Her own booking: the next read has it, with no notification awaited.
+            body["pickup_at"] = "2026-11-30T16:00"
+            let second = try #require(try await client.book(ann, body).body["id"] as? String)
+            #expect(Self.ids(try await client.get(upcoming, ann)) == [first, second])
+            // Her own cancellation too.
+            #expect(try await client.execute(uri: "/v1/rides/\(second)/cancel", method: .post, headers: Wire.bearer(ann)) { $0.status } == .ok)
+            let afterCancel = try await client.get(upcoming, ann)
+            #expect((afterCancel.body["rides"] as? [[String: Any]])?.last?["status"] as? String == "cancelled")
+
+            // Another writer (psql, vanadmin, another node): kept until its notification arrives, then read again.
+            _ = try await client.get(upcoming, bob)
+            let kept = try await client.get(upcoming, bob)
+            let memoryBefore = Self.answers(metrics, from: "memory")
+            #expect(memoryBefore >= 2)
+            #expect(Self.ids(kept).count == 1 && (kept.body["rides"] as? [[String: Any]])?.first?["note"] == nil)
+            try await w.f.database.pool.withConnection { try $0.execute("UPDATE rides SET note = 'ramp, please' WHERE net_id = 'bob2'") }
+            try await Self.change(of: "bob2", in: changes)
+            let changed = try await client.get(upcoming, bob)
+            #expect((changed.body["rides"] as? [[String: Any]])?.first?["note"] as? String == "ramp, please")
+            #expect(Self.answers(metrics, from: "memory") == memoryBefore)
+            // A session ended elsewhere is refused once that is notified, though a page was kept for it.
+            _ = try await client.get(upcoming, bob)
+            try await w.f.database.pool.withConnection { try $0.execute("DELETE FROM sessions WHERE net_id = 'bob2'") }
+            try await Self.change(of: "bob2", in: changes)
+            #expect(try await client.get(upcoming, bob).status == .unauthorized)
+        }
+        await w.f.close()
+    }
+
+    /// With no notification ever arriving (a listener that cannot connect, the cache told it is
+    /// listening), the rider's own writes through the API still drop her page at once.
+    @Test func herOwnWritesDropHerPageWithoutANotification() async throws {
+        let w = try await BookingWorld(vans: 2)
+        let metrics = VandMetrics()
+        let nowhere = PGConfiguration(connectionString: "host=/nonexistent-vand-test dbname=none connect_timeout=1")
+        let pages = RiderChangeListener(cache: RiderReadCache<ByteBuffer>(budget: 1 << 20), configuration: nowhere, logger: TestCluster.quietLogger)
+        pages.cache.listening()
+        let router = buildRouter(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock, metrics: metrics, pages: pages)
+        try await w.f.application(router).test(.router) { client in
+            let ann = try await client.token("ann1", "correct horse battery")
+            var body = RideRoutesTests.sclToDavenport
+            let first = try #require(try await client.book(ann, body).body["id"] as? String)
+            _ = try await client.get("/v1/rides", ann)
+            #expect(Self.ids(try await client.get("/v1/rides", ann)) == [first])
+            #expect(Self.answers(metrics, from: "memory") == 1)
+            body["pickup_at"] = "2026-11-30T16:00"
+            let second = try #require(try await client.book(ann, body).body["id"] as? String)
+            #expect(Self.ids(try await client.get("/v1/rides", ann)) == [first, second])
+            #expect(try await client.execute(uri: "/v1/rides/\(first)/cancel", method: .post, headers: Wire.bearer(ann)) { $0.status } == .ok)
+            #expect((try await client.get("/v1/rides", ann).body["rides"] as? [[String: Any]])?.first?["status"] as? String == "cancelled")
+            // A failed write drops it too (it may have written before failing).
+            _ = try await client.get("/v1/rides", ann)
+            let memory = Self.answers(metrics, from: "memory")
+            #expect(try await client.execute(uri: "/v1/rides/\(UUID())/cancel", method: .post, headers: Wire.bearer(ann)) { $0.status } == .notFound)
+            _ = try await client.get("/v1/rides", ann)
+            #expect(Self.answers(metrics, from: "memory") == memory)
+        }
+        await w.f.close()
+    }
+
+    @Test func offWithNoBudget() async throws {
+        let w = try await BookingWorld()
+        let metrics = VandMetrics()
+        let pages = RiderChangeListener(cache: RiderReadCache<ByteBuffer>(budget: 0), configuration: w.f.database.pool.configuration)
+        let router = buildRouter(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock, metrics: metrics, pages: pages)
+        try await w.f.application(router).test(.router) { client in
+            let ann = try await client.token("ann1", "correct horse battery")
+            _ = try await client.book(ann, RideRoutesTests.sclToDavenport)
+            for _ in 0..<5 { #expect(Self.ids(try await client.get("/v1/rides", ann)).count == 1) }
+            #expect(Self.answers(metrics, from: "memory") == 0)
+            #expect(!pages.cache.isServing)
+        }
+        await w.f.close()
+    }
+}
