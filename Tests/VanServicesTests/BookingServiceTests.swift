@@ -244,6 +244,30 @@ struct BookingServiceTests {
         await f.db.close()
     }
 
+    /// The route check reads a van's rides from 12 hours before the ride checked (sql/0026), so
+    /// the database refuses a ride longer than that, and a long ride still aboard still counts.
+    @Test func theRouteCheckCountsARideAboardForHoursAndRefusesOneLongerThanTwelve() async throws {
+        let f = try await BookingFixture(vans: [("Van 1", 1, 0)], oneRiderAtATime: false)
+        let van = try await f.db.pool.withConnection { try $0.query("SELECT id FROM vans").first!.decode(Int64.self, at: 0) }
+        func insert(_ pickup: Date, _ dropoff: Date) async throws {
+            try await f.db.pool.withConnection { conn in
+                try conn.execute("""
+                    INSERT INTO rides (id, net_id, kind, pickup_address, dropoff_address, requested_at, pickup_at, estimated_dropoff_at, van_id)
+                    VALUES (\(UUID()), 'rider1', 'scheduled', 'here', 'there', now(), \(pickup), \(dropoff), \(van))
+                    """)
+            }
+        }
+        let tooLong = try await #require(throws: PGError.self) { try await insert(f.monday(6), f.monday(18, 1)) }
+        #expect(tooLong.sqlState == .checkViolation && tooLong.message.contains("rides_longest_ride"), "\(tooLong)")
+        // Aboard from 6:00 to 17:59 on a one-seat van: a ride at 17:30 would make two.
+        try await insert(f.monday(6), f.monday(17, 59))
+        let overload = try await #require(throws: PGError.self) { try await insert(f.monday(17, 30), f.monday(17, 45)) }
+        #expect(overload.sqlState == .checkViolation && overload.message.contains("seats"), "\(overload)")
+        try await insert(f.monday(18), f.monday(18, 15))
+        #expect(try await f.count() == 2)
+        await f.db.close()
+    }
+
     @Test func aWheelchairRideNeverTakesAVanWithoutAPosition() async throws {
         let f = try await BookingFixture(vans: [("Lift van", 8, 1), ("Plain van", 8, 0)])
         guard case .booked(let first) = try await f.booking.book(f.request(0, at: f.monday(11), wheelchair: true), now: f.now) else { Issue.record("first failed"); return }

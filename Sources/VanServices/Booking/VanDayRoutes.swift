@@ -146,14 +146,25 @@ enum VanDayRoutes {
         return unchanged
     }
 
-    /// Writes the other rides' new planned times.
+    /// Writes the other rides' new planned times, in one prepared statement however many there
+    /// are (one statement per ride cost a round trip, a parse and a plan each: docs/load.md).
     static func write(_ replanned: [UUID: PlannedStops], now: Date, _ conn: PGConnection) throws {
-        for (id, stops) in replanned.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
-            try conn.execute("""
-                UPDATE rides SET pickup_at = \(stops.pickupAt), estimated_dropoff_at = \(stops.dropoffAt), updated_at = \(now)
-                WHERE id = \(id)
-                """)
-        }
+        guard !replanned.isEmpty else { return }
+        let rides = replanned.sorted(by: { $0.key.uuidString < $1.key.uuidString })
+        // Array literals bound as text: uuids need no quotes, timestamps (with a space) do.
+        func array(_ items: [String]) -> String { "{" + items.joined(separator: ",") + "}" }
+        let ids = array(rides.map { $0.key.uuidString })
+        let pickups = array(rides.map { "\"\(PGTimestamp.format($0.value.pickupAt))\"" })
+        let dropoffs = array(rides.map { "\"\(PGTimestamp.format($0.value.dropoffAt))\"" })
+        // `id = ANY(…)` is an index scan whatever the generic plan guesses of the arrays' length
+        // (a join to `unnest` was planned as a hash join over every ride).
+        let query: SQLQuery = """
+            UPDATE rides SET pickup_at = (\(pickups)::timestamptz[])[array_position(\(ids)::uuid[], id)],
+                             estimated_dropoff_at = (\(dropoffs)::timestamptz[])[array_position(\(ids)::uuid[], id)],
+                             updated_at = \(now)
+            WHERE id = ANY(\(ids)::uuid[])
+            """
+        try conn.execute(query.prepared())
     }
 
     /// Checks the promises of everything written so far (the deferred route trigger) now, inside
