@@ -86,4 +86,46 @@ struct SnapshotReuseTests {
         #expect(beyond.replanned == wholeBeyond.replanned)
         await f.db.close()
     }
+
+    /// The way out of a run of lost races: ``VanDayRoutes/lockEveryVan(_:around:timeZone:_:)`` holds
+    /// every van-day a plan around the ride could lock, so another writer waits for it, and the
+    /// plan made under it finds its versions as read.
+    @Test func aBookingThatKeepsLosingHoldsEveryVanAroundItsRideAndThenCannotLose() async throws {
+        let f = try await BookingFixture(vans: [("Van 1", 8, 0), ("Van 2", 8, 0), ("Van 3", 8, 0)], oneRiderAtATime: false)
+        let scheduler = try await f.db.pool.withConnection { try ServiceCalendarStore.scheduler($0, timeZone: f.zone, around: f.monday(23, 30)) }
+        let vans = try await f.db.pool.withConnection { try VanStore.list($0, includeRetired: false) }
+        let request = RideRequest(pickup: f.scl, dropoff: f.sml, pickupAt: f.monday(23, 30), notBefore: f.now)
+        let span = scheduler.routeSpan(around: request.pickupAt)
+        let configuration = f.db.pool.configuration
+        let zone = f.zone
+        // The rows exist once a writer has made them (another writer waits on rows this one
+        // has only inserted too, but NOWAIT below can only see committed ones).
+        try await f.db.pool.withTransaction { try VanDayRoutes.lockEveryVan(vans, around: span, timeZone: zone, $0) }
+        let (held, won) = try await f.db.pool.withTransaction { conn -> ([Bool], Bool) in
+            try VanDayRoutes.lockEveryVan(vans, around: span, timeZone: zone, conn)
+            // Every van-day any van's change in the span would lock is held: another writer must wait.
+            let other = try PGConnection(configuration: configuration)
+            defer { other.close() }
+            var held: [Bool] = []
+            for van in vans {
+                for vanDay in VanDayRoutes.vanDays(vanID: van.id, changes: span, timeZone: zone) {
+                    do {
+                        _ = try other.query("SELECT 1 FROM van_days WHERE van_id = \(vanDay.vanID) AND day = \(vanDay.day.description)::date FOR UPDATE NOWAIT")
+                        held.append(false)
+                    } catch let error as PGError where error.sqlState == SQLState(rawValue: "55P03") {
+                        held.append(true)  // lock_not_available
+                    }
+                }
+            }
+            let (feasibility, snapshot) = try VanDayRoutes.plan(request, scheduler: scheduler, vans: vans, conn)
+            guard case .feasible(let assignment) = feasibility else { return (held, false) }
+            let vanDays = VanDayRoutes.vanDays(vanID: assignment.vanID, changes: assignment.changes, timeZone: zone)
+            return (held, try VanDayRoutes.lock(vanDays, unchangedSince: snapshot, conn))
+        }
+        // 23:30 reaches across midnight: at least two days of each of the three vans.
+        #expect(held.count >= 6)
+        #expect(held.allSatisfy { $0 })
+        #expect(won)
+        await f.db.close()
+    }
 }

@@ -11,7 +11,8 @@ public struct WhitelistStore {
 
     /// The entry for `netID`, if any (expired or not).
     public func entry(_ netID: NetID) throws -> WhitelistEntry? {
-        try connection.query("\(unescaped: Self.select) WHERE net_id = \(netID)").first.map(Self.entry(from:))
+        // Every booking checks it: prepared once per connection.
+        try connection.query(("\(unescaped: Self.select) WHERE net_id = \(netID)" as SQLQuery).prepared()).first.map(Self.entry(from:))
     }
 
     /// Every entry, by net ID.

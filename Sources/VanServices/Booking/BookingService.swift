@@ -135,10 +135,20 @@ public struct BookingService: Sendable {
         return outcomes
     }
 
+    /// How many lost races a booking runs before it waits for every van's van-days around its ride.
+    static let racesBeforeWaiting = 3
+
     private static func book(_ ride: NewRide, _ request: RideRequest, scheduler: Scheduler, vans: [Van], now: Date,
                              _ conn: PGConnection) throws -> BookingOutcome {
         var lost: VanDayRoutes.Snapshot?  // what the last plan read, when a race sent it round again
-        for _ in 0..<8 {
+        for attempt in 0..<8 {
+            if attempt == Self.racesBeforeWaiting {
+                // Lost that many races in a row (a burst all choosing one van): take every van's
+                // van-days around the ride first, then plan under them; this attempt cannot lose.
+                try VanDayRoutes.lockEveryVan(vans, around: scheduler.routeSpan(around: request.pickupAt),
+                                              timeZone: scheduler.hours.timeZone, conn)
+                lost = nil
+            }
             let (feasibility, snapshot) = try VanDayRoutes.plan(request, scheduler: scheduler, vans: vans, earlier: lost, conn)
             guard case .feasible(let assignment) = feasibility else {
                 // Kept for the dispatcher's report: a refusal is a denial of service.
@@ -158,10 +168,10 @@ public struct BookingService: Sendable {
                 continue  // re-plan
             }
             do {
+                // The insert writes the re-planned rides too, and the check releases the savepoint:
+                // two round trips while the van-day rows are locked, where there were four.
                 let booked = try insert(ride, assignment: assignment, requestedAt: now, conn)
-                try VanDayRoutes.write(assignment.replanned, now: now, conn)
-                try VanDayRoutes.checkNow(conn)
-                try conn.execute(simple: "RELEASE SAVEPOINT booking")
+                try VanDayRoutes.checkNow(conn, releasing: "booking")
                 return .booked(booked)
             } catch let error as PGError where error.sqlState == .checkViolation {
                 try conn.execute(simple: "ROLLBACK TO SAVEPOINT booking")
@@ -187,10 +197,13 @@ public struct BookingService: Sendable {
         }
     }
 
-    /// Inserts the ride and reads it back (with its places' and van's names) in one statement.
+    /// Inserts the ride, writes the other rides' re-planned times, and reads the ride back (with
+    /// its places' and van's names), in one prepared statement.
     static func insert(_ ride: NewRide, assignment: Assignment, requestedAt: Date, _ conn: PGConnection) throws -> Ride {
-        let row = try conn.query("""
-            WITH r AS (
+        let query: SQLQuery = """
+            WITH replanned AS (
+                \(VanDayRoutes.replanning(assignment.replanned, now: requestedAt))
+            ), r AS (
                 INSERT INTO rides (id, net_id, kind,
                     pickup_address, pickup_lat, pickup_lon, pickup_place_id,
                     dropoff_address, dropoff_lat, dropoff_lon, dropoff_place_id,
@@ -206,8 +219,10 @@ public struct BookingService: Sendable {
                 RETURNING *
             )
             \(RideRecord.columns) FROM r \(RideRecord.joins)
-            """).first
-        guard let row else { throw PGError(kind: .decoding, message: "the inserted ride was not returned") }
-        return try RideRecord.ride(row)
+            """
+        guard let ride = try conn.query(query.prepared(), results: .binary, rows: RideRecord.ride).first else {
+            throw PGError(kind: .decoding, message: "the inserted ride was not returned")
+        }
+        return ride
     }
 }

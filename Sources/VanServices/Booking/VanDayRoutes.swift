@@ -124,7 +124,22 @@ enum VanDayRoutes {
     /// Run it inside a savepoint and roll back to it on false: that gives the locks up again, so
     /// a writer that plans again and picks another van never holds two van-days out of order.
     static func lock(_ vanDays: [VanDay], unchangedSince snapshot: Snapshot, _ conn: PGConnection) throws -> Bool {
-        guard !vanDays.isEmpty else { return true }
+        var unchanged = true
+        for (key, version) in try bump(vanDays, conn) where version - 1 != (snapshot.versions[key] ?? 0) { unchanged = false }
+        return unchanged
+    }
+
+    /// Locks the van-days of every van in `vans` that a change anywhere in `span` could lock, until
+    /// the transaction ends: after it, a plan around `span` cannot lose its race (``lock(_:unchangedSince:_:)``
+    /// finds its versions as read). The way out for a booking that lost several races in a row
+    /// (a burst of bookings all choosing one van): it waits its turn instead of racing again.
+    static func lockEveryVan(_ vans: [Van], around span: DateInterval, timeZone: TimeZone, _ conn: PGConnection) throws {
+        _ = try bump(vans.flatMap { vanDays(vanID: $0.id, changes: span, timeZone: timeZone) }, conn)
+    }
+
+    /// Locks and bumps `vanDays` (every van and day between theirs); their new versions.
+    private static func bump(_ vanDays: [VanDay], _ conn: PGConnection) throws -> [(VanDay, Int64)] {
+        guard !vanDays.isEmpty else { return [] }
         let vans = "{" + Set(vanDays.map(\.vanID)).sorted().map(String.init).joined(separator: ",") + "}"
         let days = vanDays.map(\.day.dayNumber)
         let query: SQLQuery = """
@@ -136,20 +151,22 @@ enum VanDayRoutes {
             RETURNING van_id, day - DATE '1970-01-01', version
             """
         let wanted = Set(vanDays)
-        var unchanged = true
-        for (key, version) in try conn.query(query.prepared(), results: .binary, rows: { row in
+        return try conn.query(query.prepared(), results: .binary, rows: { row in
             (VanDay(vanID: try row.decode(at: 0), day: LocalDate(dayNumber: Int(try row.decode(Int32.self, at: 1)))),
              try row.decode(Int64.self, at: 2))
-        }) where wanted.contains(key) {
-            if version - 1 != (snapshot.versions[key] ?? 0) { unchanged = false }
-        }
-        return unchanged
+        }).filter { wanted.contains($0.0) }
     }
 
     /// Writes the other rides' new planned times, in one prepared statement however many there
     /// are (one statement per ride cost a round trip, a parse and a plan each: docs/load.md).
     static func write(_ replanned: [UUID: PlannedStops], now: Date, _ conn: PGConnection) throws {
         guard !replanned.isEmpty else { return }
+        try conn.execute(replanning(replanned, now: now).prepared())
+    }
+
+    /// The `UPDATE` that writes `replanned`'s planned times (none: it changes no row), to run
+    /// alone (``write(_:now:_:)``) or as a `WITH` of the booking's insert (one round trip).
+    static func replanning(_ replanned: [UUID: PlannedStops], now: Date) -> SQLQuery {
         let rides = replanned.sorted(by: { $0.key.uuidString < $1.key.uuidString })
         // Array literals bound as text: uuids need no quotes, timestamps (with a space) do.
         func array(_ items: [String]) -> String { "{" + items.joined(separator: ",") + "}" }
@@ -158,18 +175,20 @@ enum VanDayRoutes {
         let dropoffs = array(rides.map { "\"\(PGTimestamp.format($0.value.dropoffAt))\"" })
         // `id = ANY(…)` is an index scan whatever the generic plan guesses of the arrays' length
         // (a join to `unnest` was planned as a hash join over every ride).
-        let query: SQLQuery = """
+        return """
             UPDATE rides SET pickup_at = (\(pickups)::timestamptz[])[array_position(\(ids)::uuid[], id)],
                              estimated_dropoff_at = (\(dropoffs)::timestamptz[])[array_position(\(ids)::uuid[], id)],
                              updated_at = \(now)
             WHERE id = ANY(\(ids)::uuid[])
             """
-        try conn.execute(query.prepared())
     }
 
     /// Checks the promises of everything written so far (the deferred route trigger) now, inside
     /// the caller's savepoint, so a refusal can undo one occurrence and keep the rest.
-    static func checkNow(_ conn: PGConnection) throws {
-        try conn.execute(simple: "SET CONSTRAINTS rides_route_check IMMEDIATE; SET CONSTRAINTS rides_route_check DEFERRED")
+    /// With `releasing`, that savepoint is released in the same round trip once the check
+    /// passes (a refusal leaves it in place, to roll back to).
+    static func checkNow(_ conn: PGConnection, releasing savepoint: StaticString? = nil) throws {
+        let release = savepoint.map { "; RELEASE SAVEPOINT \($0)" } ?? ""
+        try conn.execute(simple: "SET CONSTRAINTS rides_route_check IMMEDIATE; SET CONSTRAINTS rides_route_check DEFERRED" + release)
     }
 }

@@ -114,7 +114,7 @@ public struct PlaceStore: Sendable {
 
     static func list(_ conn: PGConnection) throws -> [Place] {
         let decoder = JSONDecoder()  // one for all rows: building one per row showed in the booking profile
-        return try conn.query("SELECT id, name, array_to_json(aliases)::text, lat, lon FROM places ORDER BY name").map { row in
+        return try conn.query(("SELECT id, name, array_to_json(aliases)::text, lat, lon FROM places ORDER BY name" as SQLQuery).prepared()).map { row in
             let aliases = try decoder.decode([String].self, from: Data(try row.decode(String.self, at: 2).utf8))
             return Place(id: try row.decode(at: 0), name: try row.decode(at: 1), aliases: aliases,
                          coordinate: try Coordinate(latitude: row.decode(at: 3), longitude: row.decode(at: 4)))

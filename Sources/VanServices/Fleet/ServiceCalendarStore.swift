@@ -100,14 +100,15 @@ public struct ServiceCalendarStore: Sendable {
     /// hours — in one statement (one round trip on the booking path instead of three).
     static func scheduler(_ conn: PGConnection, timeZone: TimeZone, around date: Date) throws -> Scheduler {
         let day = LocalDate(containing: date.addingTimeInterval(-2 * 86_400), in: timeZone)
-        guard let row = try conn.query("""
+        // Every booking reads it: prepared once per connection.
+        guard let row = try conn.query(("""
             SELECT (SELECT value FROM settings WHERE key = 'scheduler') AS settings,
                    (SELECT coalesce(json_agg(to_char(day, 'YYYY-MM-DD')), '[]')
                     FROM closures WHERE day BETWEEN \(day.description)::date AND \(day.description)::date + 5) AS closures,
                    (SELECT coalesce(json_agg(json_build_object('weekday', weekday, 'start', to_char(start_time, 'HH24:MI'),
                                                                'end', to_char(end_time, 'HH24:MI')) ORDER BY weekday, start_time), '[]')
                     FROM service_hours) AS hours
-            """).first else { throw PGError(kind: .decoding, message: "the calendar query returned no row") }
+            """ as SQLQuery).prepared()).first else { throw PGError(kind: .decoding, message: "the calendar query returned no row") }
         let settings = try row.decode(PGJSON<SchedulerSettings>?.self, "settings")?.value ?? SchedulerSettings()
         let closures = try row.decode(PGJSON<[String]>.self, "closures").value.map { try LocalDate($0) }
         let windows = try row.decode(PGJSON<[StoredWindow]>.self, "hours").value.map {

@@ -77,10 +77,11 @@ public struct VanStore: Sendable {
     }
 
     static func list(_ conn: PGConnection, includeRetired: Bool) throws -> [Van] {
-        try conn.query("""
+        // Every booking reads the fleet: prepared once per connection.
+        try conn.query(("""
             SELECT id, name, seats, wheelchair_positions, active FROM vans
             WHERE active OR \(includeRetired) ORDER BY active DESC, name
-            """).map(van)
+            """ as SQLQuery).prepared()).map(van)
     }
 
     static func van(_ row: PGRow) throws -> Van {

@@ -4,6 +4,6 @@ import VanPostgres
 enum TransactionActor {
     /// `set_config('vand.actor', actor, true)`: local to the transaction.
     static func set(_ actor: String, _ conn: PGConnection) throws {
-        try conn.query("SELECT set_config('vand.actor', \(actor), true)")
+        try conn.query(("SELECT set_config('vand.actor', \(actor), true)" as SQLQuery).prepared())
     }
 }
