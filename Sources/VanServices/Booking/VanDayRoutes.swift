@@ -167,20 +167,43 @@ enum VanDayRoutes {
     /// The `UPDATE` that writes `replanned`'s planned times (none: it changes no row), to run
     /// alone (``write(_:now:_:)``) or as a `WITH` of the booking's insert (one round trip).
     static func replanning(_ replanned: [UUID: PlannedStops], now: Date) -> SQLQuery {
-        let rides = replanned.sorted(by: { $0.key.uuidString < $1.key.uuidString })
-        // Array literals bound as text: uuids need no quotes, timestamps (with a space) do.
-        func array(_ items: [String]) -> String { "{" + items.joined(separator: ",") + "}" }
-        let ids = array(rides.map { $0.key.uuidString })
-        let pickups = array(rides.map { "\"\(PGTimestamp.format($0.value.pickupAt))\"" })
-        let dropoffs = array(rides.map { "\"\(PGTimestamp.format($0.value.dropoffAt))\"" })
+        let rides = PlannedRides(replanned.map { ($0.key, nil, $0.value) })
         // `id = ANY(…)` is an index scan whatever the generic plan guesses of the arrays' length
         // (a join to `unnest` was planned as a hash join over every ride).
         return """
-            UPDATE rides SET pickup_at = (\(pickups)::timestamptz[])[array_position(\(ids)::uuid[], id)],
-                             estimated_dropoff_at = (\(dropoffs)::timestamptz[])[array_position(\(ids)::uuid[], id)],
+            UPDATE rides SET pickup_at = (\(rides.pickups)::timestamptz[])[array_position(\(rides.ids)::uuid[], id)],
+                             estimated_dropoff_at = (\(rides.dropoffs)::timestamptz[])[array_position(\(rides.ids)::uuid[], id)],
                              updated_at = \(now)
-            WHERE id = ANY(\(ids)::uuid[])
+            WHERE id = ANY(\(rides.ids)::uuid[])
             """
+    }
+
+    /// The `UPDATE` that puts each ride of `changes` on its van at its planned times, if it still
+    /// holds a van (the improver's write: hundreds of rides in one statement, not one each).
+    static func reassigning(_ changes: [UUID: (vanID: Int64, stops: PlannedStops)], now: Date) -> SQLQuery {
+        let rides = PlannedRides(changes.map { ($0.key, $0.value.vanID, $0.value.stops) })
+        return """
+            UPDATE rides SET van_id = (\(rides.vans)::bigint[])[array_position(\(rides.ids)::uuid[], id)],
+                             pickup_at = (\(rides.pickups)::timestamptz[])[array_position(\(rides.ids)::uuid[], id)],
+                             estimated_dropoff_at = (\(rides.dropoffs)::timestamptz[])[array_position(\(rides.ids)::uuid[], id)],
+                             updated_at = \(now)
+            WHERE id = ANY(\(rides.ids)::uuid[]) AND ride_holds_van(status)
+            """
+    }
+
+    /// Rides' ids, vans and planned times as array literals to bind as text (in id order): uuids
+    /// and numbers need no quotes, timestamps (with a space) do.
+    private struct PlannedRides {
+        let ids: String, vans: String, pickups: String, dropoffs: String
+
+        init(_ rides: [(id: UUID, vanID: Int64?, stops: PlannedStops)]) {
+            let sorted = rides.sorted { $0.id.uuidString < $1.id.uuidString }
+            func array(_ items: [String]) -> String { "{" + items.joined(separator: ",") + "}" }
+            ids = array(sorted.map { $0.id.uuidString })
+            vans = array(sorted.map { $0.vanID.map(String.init) ?? "NULL" })
+            pickups = array(sorted.map { "\"\(PGTimestamp.format($0.stops.pickupAt))\"" })
+            dropoffs = array(sorted.map { "\"\(PGTimestamp.format($0.stops.dropoffAt))\"" })
+        }
     }
 
     /// Checks the promises of everything written so far (the deferred route trigger) now, inside

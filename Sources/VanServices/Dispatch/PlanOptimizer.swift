@@ -85,13 +85,9 @@ public struct PlanOptimizer: DayOptimizing {
                 try conn.execute(simple: "ROLLBACK TO SAVEPOINT van_days")  // no bump, no lock held
                 return false
             }
-            for (id, change) in planned.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
-                try conn.execute("""
-                    UPDATE rides SET van_id = \(change.vanID), pickup_at = \(change.stops.pickupAt),
-                           estimated_dropoff_at = \(change.stops.dropoffAt), updated_at = \(now)
-                    WHERE id = \(id) AND ride_holds_van(status)
-                    """)
-            }
+            // One statement for every ride changed (it was one each: hundreds of round trips while
+            // every van-day of three days was locked, and bookings on them waited).
+            try conn.execute(VanDayRoutes.reassigning(planned, now: now))
             try VanDayRoutes.checkNow(conn)
             try AuditLog.record(conn, actor: actor, action: "plan.optimize", subject: day.description,
                                 details: ["rides_changed": String(planned.count),
