@@ -247,6 +247,40 @@ struct RouteImproverTests {
         await w.f.db.close()
     }
 
+    /// Bookings on other days hold a quiet day back: its run waits for a lull, or its longest delay.
+    @Test func bookingsOnOtherDaysHoldADayBackUntilALullOrItsLongestDelay() async throws {
+        let quietDay = try LocalDate("2026-11-23"), busyDay = try LocalDate("2026-11-24")
+        let clock = ManualClock()
+        let optimizer = ContendedOptimizer()
+        optimizer.writes.store(true, ordering: .relaxed)
+        var settings = ImprovementSettings()
+        settings.quietPeriod = 2
+        settings.maxDelay = 60
+        let improver = RouteImprover(optimizer: optimizer, timeZone: TimeZone(identifier: "America/New_York")!, settings: settings, clock: clock)
+        let first = clock.now
+        improver.dayChanged(quietDay)
+        // A booking a second on the other day: neither day runs (the quiet one waits for the lull) …
+        for _ in 0..<10 {
+            clock.advance(by: 1)
+            improver.dayChanged(busyDay)
+            #expect(await improver.runDue().isEmpty)
+        }
+        // … then both run once the bookings pause for the quiet period.
+        clock.advance(by: 2)
+        #expect(Set(await improver.runDue().map(\.day)) == [quietDay, busyDay])
+        // A steady stream on the other day never pauses: the quiet day still runs at its longest delay.
+        let stream = clock.now
+        improver.dayChanged(quietDay)
+        var ran: [Date] = []
+        while clock.now < stream.addingTimeInterval(61) {
+            clock.advance(by: 1)
+            improver.dayChanged(busyDay)
+            for run in await improver.runDue() where run.day == quietDay { ran.append(clock.now) }
+        }
+        #expect(ran == [stream.addingTimeInterval(60)])
+        #expect(optimizer.calls.withLock { $0.first } == first.addingTimeInterval(12))
+    }
+
     @Test func aRunThatCouldNotWriteIsTriedAgainAfterTheRetryDelayOrTheNextSignal() async throws {
         let day = try LocalDate("2026-11-23")
         let clock = ManualClock()

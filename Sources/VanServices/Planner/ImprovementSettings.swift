@@ -5,9 +5,10 @@ public struct ImprovementSettings: Sendable, Hashable {
     /// Seconds of search per stretch of service in one background run (default 2); 0 turns
     /// background improvement off (`vanadmin plan optimize` still works).
     public var seconds: Double = 2
-    /// How long a day's routes must go unchanged before its run starts (default 2 s): a burst of
-    /// bookings is improved once, after it, not once per booking, and the search never competes
-    /// with the bookings it would be overtaken by (a run that finds a route changed writes nothing).
+    /// How long bookings must pause (on that day or any other) before a day's run starts (default
+    /// 2 s): a burst of bookings is improved once, after it, not once per booking, and the search
+    /// never competes with the bookings it would be overtaken by or slow down (a run that finds a
+    /// route changed writes nothing).
     public var quietPeriod: TimeInterval = 2
     /// The longest a day waits for quiet once signalled (default 60 s): under a steady stream of
     /// bookings it is still improved about once a minute.

@@ -13,8 +13,8 @@ import VanScheduler
 /// `Service` (``run()``), or drive ``runDue()`` step by step (tests, with a manual clock).
 ///
 /// Signals coalesce: a day is pending at most once, however many bookings name it, and falls due
-/// once its routes have been quiet for ``ImprovementSettings/quietPeriod`` (at most
-/// ``ImprovementSettings/maxDelay`` after the first signal); a signal that arrives while the day is
+/// once bookings (on any day) have been quiet for ``ImprovementSettings/quietPeriod`` (at most
+/// ``ImprovementSettings/maxDelay`` after the day's first signal); a signal that arrives while the day is
 /// being improved leaves it pending for exactly one more run. Days run one
 /// at a time, the search on one low-priority thread of its own (never the cooperative pool), and
 /// after each run the improver rests as long as the run took, so under a steady stream of bookings
@@ -101,6 +101,12 @@ public final class RouteImprover: Service, Sendable {
         pending.withLock { pending in
             let since = pending[day]?.since ?? now
             pending[day] = Due(at: min(now.addingTimeInterval(quiet), since.addingTimeInterval(longest)), since: since)
+            // A booking on any day holds every other pending day back too (never past its longest
+            // delay): runs come in lulls, not in the middle of a burst of bookings on other days,
+            // whose riders would wait behind the run's reads, writes and route checks (docs/load.md).
+            for (other, due) in pending where other != day {
+                pending[other] = Due(at: max(due.at, min(now.addingTimeInterval(quiet), due.since.addingTimeInterval(longest))), since: due.since)
+            }
         }
         wake.signal()
     }
