@@ -252,7 +252,7 @@ struct DispatcherCommandTests {
         let early = try w.vanadmin(["rides", "complete", future.uuidString])
         #expect(early.status == 1)
         #expect(early.stderr.contains("has not come yet"))
-        // Two approved rides earlier today, written by hand.
+        // Two approved rides 3 and 2 hours ago, written by hand.
         var past: [UUID] = []
         for hours in [3.0, 2.0] {
             let id = UUID()
@@ -270,15 +270,17 @@ struct DispatcherCommandTests {
         #expect(try w.vanadmin(["rides", "no-show", past[1].uuidString]).status == 0)
         #expect(try await w.status(past[0]) == "completed")
         #expect(try await w.status(past[1]) == "no_show")
-        let today = LocalDate(containing: Date(), in: w.zone).description
-        let report = try w.vanadmin(["report", "--from", today, "--to", w.dayText, "--json"])
+        // From the day of the earlier one: just after midnight in New York, that is yesterday
+        // (this test used to start the report today and failed from 00:00 to 03:00 there).
+        let firstDay = LocalDate(containing: Date().addingTimeInterval(-3 * 3_600), in: w.zone).description
+        let report = try w.vanadmin(["report", "--from", firstDay, "--to", w.dayText, "--json"])
         #expect(report.status == 0, "\(report.stderr)")
         let numbers = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
         #expect(numbers["requests"] as? Int == 3)
         #expect(numbers["completed"] as? Int == 1)
         #expect(numbers["no_shows"] as? Int == 1)
         #expect(numbers["approved"] as? Int == 1)
-        let table = try w.vanadmin(["report", "--from", today, "--to", w.dayText])
+        let table = try w.vanadmin(["report", "--from", firstDay, "--to", w.dayText])
         #expect(table.stdout.contains("Van 1"))
     }
 
