@@ -148,15 +148,21 @@ struct RouteImproverTests {
         return settings
     }
 
-    @Test func aBurstOfBookingsIsImprovedOnceItIsQuietOrAtTheLongestDelay() async throws {
-        let day = try LocalDate("2026-11-23")
+    /// An improver whose runs always write, with a 2 s quiet period and a 60 s longest delay, on a manual clock.
+    static func timed() -> (RouteImprover, ContendedOptimizer, ManualClock) {
         let clock = ManualClock()
         let optimizer = ContendedOptimizer()
         optimizer.writes.store(true, ordering: .relaxed)
         var settings = ImprovementSettings()
         settings.quietPeriod = 2
         settings.maxDelay = 60
-        let improver = RouteImprover(optimizer: optimizer, timeZone: TimeZone(identifier: "America/New_York")!, settings: settings, clock: clock)
+        return (RouteImprover(optimizer: optimizer, timeZone: TimeZone(identifier: "America/New_York")!, settings: settings, clock: clock),
+                optimizer, clock)
+    }
+
+    @Test func aBurstOfBookingsIsImprovedOnceItIsQuietOrAtTheLongestDelay() async throws {
+        let day = try LocalDate("2026-11-23")
+        let (improver, optimizer, clock) = Self.timed()
         let first = clock.now
         // A booking a second: each signal starts the quiet period again.
         for _ in 0..<10 {
@@ -250,13 +256,7 @@ struct RouteImproverTests {
     /// Bookings on other days hold a quiet day back: its run waits for a lull, or its longest delay.
     @Test func bookingsOnOtherDaysHoldADayBackUntilALullOrItsLongestDelay() async throws {
         let quietDay = try LocalDate("2026-11-23"), busyDay = try LocalDate("2026-11-24")
-        let clock = ManualClock()
-        let optimizer = ContendedOptimizer()
-        optimizer.writes.store(true, ordering: .relaxed)
-        var settings = ImprovementSettings()
-        settings.quietPeriod = 2
-        settings.maxDelay = 60
-        let improver = RouteImprover(optimizer: optimizer, timeZone: TimeZone(identifier: "America/New_York")!, settings: settings, clock: clock)
+        let (improver, optimizer, clock) = Self.timed()
         let first = clock.now
         improver.dayChanged(quietDay)
         // A booking a second on the other day: neither day runs (the quiet one waits for the lull) …

@@ -7,7 +7,7 @@ import VanDomain
 /// account (`NOTIFY vand_rider_changes`, sql/0025), or any place's or van's name.
 ///
 /// An answer from memory is the one the database would give, except for the time a
-/// notification takes to arrive (about a millisecond on one machine):
+/// notification takes to arrive (not measured here; it is sent at commit):
 /// - only while ``RiderChangeListener`` is listening: before the first `LISTEN` and from a lost
 ///   connection until the next `LISTEN`, nothing is kept or answered (and all is dropped);
 /// - a store that raced a change is refused: ``ticket()`` is taken before the read, and a change
@@ -143,9 +143,6 @@ public final class RiderReadCache<Value: Sendable>: Sendable {
         self.maxRiders = maxRiders
     }
 
-    /// Whether answers are kept at all (a budget, and listening).
-    public var isServing: Bool { budget > 0 && state.withLock { $0.listening } }
-
     /// The session of the token with SHA-256 `digest` and its rider's page `key`, if both are
     /// kept and still what the database would answer at `now`.
     public func lookup(digest: Data, key: PageKey, now: Date) -> (session: AuthenticatedSession, value: Value)? {
@@ -189,11 +186,7 @@ public final class RiderReadCache<Value: Sendable>: Sendable {
 
     /// Drops `netID`'s sessions and pages (its rides, sessions or account changed).
     public func changed(_ netID: NetID) {
-        let watchers = state.withLock { state in
-            state.drop(netID)
-            return Array(state.watchers.values)
-        }
-        for watcher in watchers { watcher.yield(.rider(netID)) }
+        record(.rider(netID)) { $0.drop(netID) }
     }
 
     /// Drops everything (a name every ride shows changed).

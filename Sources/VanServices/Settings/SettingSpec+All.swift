@@ -68,7 +68,7 @@ extension SettingSpec {
 
     public static let readCacheMB = SettingSpec(
         "VAND_READ_CACHE_MB", default: "16", accepts: .integer(0...4096), group: .database, production: "16",
-        help: "Memory for riders' upcoming-ride lists answered again until the database notifies a change (LISTEN vand_rider_changes, one more connection; at most 60 s). Another vand behind the same load balancer lags a change by the notification (about 1 ms). 0: off.")
+        help: "Memory for riders' upcoming-ride lists answered again until the database notifies a change (LISTEN vand_rider_changes, one more connection; at most 60 s). Another vand behind the same load balancer sees a change when the notification sent at commit reaches it. 0: off.")
 
     // MARK: Where vand listens
 

@@ -163,7 +163,7 @@ struct RideRoutes: Sendable {
             }
             metrics.readCache(hit: false)
         }
-        let ticket = pages.cache.ticket()
+        let ticket = scope == .upcoming ? pages.cache.ticket() : nil
         guard let (session, page) = try await rides.list(check, scope: scope, limit: limit, after: after) else {
             throw AccountError.notAuthenticated
         }
@@ -171,7 +171,7 @@ struct RideRoutes: Sendable {
         let list = RideList(rides: page.rides.map { RideView($0, clock: clock) }, next: page.next)
         var json = JSONBytes(capacity: 600 * (list.rides.count + 1))
         list.write(to: &json)
-        if scope == .upcoming {
+        if let ticket {
             pages.cache.store(session, key: key, value: json.buffer, bytes: json.buffer.readableBytes,
                               validUntil: page.rides.first?.pickupAt, now: check.now, ticket: ticket)
         }
