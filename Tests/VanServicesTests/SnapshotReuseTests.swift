@@ -57,7 +57,8 @@ struct SnapshotReuseTests {
 
     @Test func aRideLastOnItsVansShortRouteIsPlacedAsOnTheVansWholeDay() async throws {
         // One van, so the van's whole day decides exactly as every van's would. A 13:00 request
-        // reads 8:00–18:00 and closes its van's route as read: "near the cut".
+        // first reads 11:30–14:30 (the asked time alone) and opens and closes its van's route as
+        // read: "near the cut", so it is settled on the van's own longer route.
         let f = try await BookingFixture(vans: [("Van 1", 8, 0)], oneRiderAtATime: false)
         let scheduler = try await f.db.pool.withConnection { try ServiceCalendarStore.scheduler($0, timeZone: f.zone, around: f.monday(13)) }
         let vans = try await f.db.pool.withConnection { try VanStore.list($0, includeRetired: false) }
@@ -73,12 +74,13 @@ struct SnapshotReuseTests {
             return (placed, snapshot, whole)
         }
         guard case .booked = try await f.booking.book(f.request(0, at: f.monday(9)), now: f.now) else { Issue.record("9:00 should book"); return }
-        // Nothing of the van after the short read: its route was whole, the short read stands.
+        // Nothing of the van after 13:00 in its day: the placement on its route stands, on the
+        // versions of the first read (three hours, not the suggestion window's or the day's).
         let (alone, read, wholeAlone) = try await plan()
-        #expect(read.span.start > f.monday(7) && read.span.end < f.monday(19), "planned on \(read.span), not the short read")
+        #expect(read.span == DateInterval(start: f.monday(11, 30), end: f.monday(14, 30)), "planned on \(read.span), not the asked time's read")
         #expect(alone.pickupAt == wholeAlone.pickupAt && alone.dropoffAt == wholeAlone.dropoffAt && alone.replanned == wholeAlone.replanned)
-        // A ride of the van at 20:00, beyond the short read: the ride is placed on the van's whole
-        // day (still on the short read's versions), as the whole day places it.
+        // A ride of the van at 20:00, beyond the first read: the ride is placed on the van's longer
+        // route (still on the first read's versions), as the whole day places it.
         guard case .booked = try await f.booking.book(f.request(1, at: f.monday(20)), now: f.now) else { Issue.record("20:00 should book"); return }
         let (beyond, reread, wholeBeyond) = try await plan()
         #expect(reread.span == read.span)

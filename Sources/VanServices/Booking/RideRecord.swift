@@ -63,7 +63,11 @@ enum RideRecord {
         // Every booking reads hours of rides: prepared once per connection, and in binary
         // (no text to parse for the ids, times and coordinates: most of a booking's decoding).
         let vanFilter: SQLQuery
-        if let vans {
+        if let vans, vans.count == 1 {
+            // One van (a placement settled on its own route): `=` so the generic plan takes
+            // rides_van_aboard; with `ANY` it guessed every van's index and dropped the others' rows.
+            vanFilter = "van_id = \(vans[0])"
+        } else if let vans {
             vanFilter = "van_id = ANY(\("{" + vans.map(String.init).joined(separator: ",") + "}")::bigint[])"
         } else {
             vanFilter = "van_id IS NOT NULL"

@@ -68,47 +68,82 @@ enum VanDayRoutes {
         return versions
     }
 
-    /// How far beyond the suggestion window a booking first plans (``Scheduler/routeReach``): a
-    /// few hours of rides, not the scheduler's day either side.
+    /// How far either side of the asked time a booking first plans (``Scheduler/routeReach``, with
+    /// no suggestion window): every van's rides over three hours, not the suggestion window's
+    /// hours either side too. Most bookings fit as asked; only a refusal needs the nearest times.
+    static let askedReach: TimeInterval = 5_400
+    /// How far beyond the suggestion window a booking that does not fit as asked plans: a few
+    /// hours of rides, not the scheduler's day either side.
     static let shortReach: TimeInterval = 3 * 3_600
+    /// How far either side one van's route is read first when a placement came near where its
+    /// read was cut: a few of the van's trips, where the scheduler's reach is two days of them.
+    static let vanReach: TimeInterval = 6 * 3_600
 
-    /// Plans `request` on the rides within ``shortReach`` of its search; a placement that comes
-    /// near where that read was cut (``Assignment/nearRouteEdge``) is planned again on the
-    /// scheduler's own reach, so no ride left out of the short read is pushed or followed unseen.
-    /// A refusal on the short read stands: it is the long read with rides left out, and fewer
-    /// rides never make a ride fit less. `earlier` is the snapshot a lost race planned on: a read
-    /// of the same span reuses what did not change. Returns the answer and the snapshot it was
-    /// planned on.
+    /// Plans `request` in up to three reads, each only when the one before cannot settle it:
+    /// 1. the asked time alone, on every van's rides within ``askedReach``;
+    /// 2. if it does not fit as asked, the asked time and the nearest times that work, on the rides
+    ///    within ``shortReach`` of the suggestion window;
+    /// 3. if that placement too comes near its cut, every van's rides over the scheduler's reach.
+    ///
+    /// A placement near where its read was cut (``Assignment/nearRouteEdge``) is first placed again
+    /// on its own van's longer route (``settle(_:of:read:scheduler:vans:_:)``), so no ride left
+    /// out of a read is pushed or followed unseen. A refusal on a shorter read stands: it is the
+    /// longer read with rides left out, and fewer rides never make a ride fit less. Another van's
+    /// option cut short could only have looked dearer than it is, so a booking may be a little less
+    /// cheap than the day-long plan of every van; the background improver re-plans the day.
+    /// `earlier` is the snapshot a lost race planned on: a read of the same span reuses what did
+    /// not change. Returns the answer and the snapshot it was planned on (whose versions, taken
+    /// before any of its reads, are the ones the van-day lock checks).
     static func plan(_ request: RideRequest, scheduler: Scheduler, vans: [Van], earlier: Snapshot? = nil,
                      _ conn: PGConnection) throws -> (Feasibility, Snapshot) {
+        var asked = scheduler
+        asked.searchWindow = 0
+        asked.routeReach = min(askedReach, scheduler.routeReach)
+        let narrow = try self.snapshot(conn, span: asked.routeSpan(around: request.pickupAt), reusing: earlier)
+        if case .feasible(let assignment) = asked.check(request, vans: vans, rides: narrow.rides),
+           let settled = try settle(assignment, of: request, read: narrow, scheduler: scheduler, vans: vans, conn) {
+            return (.feasible(settled), narrow)
+        }
         var near = scheduler
         near.routeReach = min(shortReach, scheduler.routeReach)
         let snapshot = try self.snapshot(conn, span: near.routeSpan(around: request.pickupAt), reusing: earlier)
         let feasibility = near.check(request, vans: vans, rides: snapshot.rides)
-        guard case .feasible(let assignment) = feasibility, assignment.nearRouteEdge, near.routeReach < scheduler.routeReach else {
-            return (feasibility, snapshot)
+        guard case .feasible(let assignment) = feasibility else { return (feasibility, snapshot) }
+        if let settled = try settle(assignment, of: request, read: snapshot, scheduler: scheduler, vans: vans, conn) {
+            return (.feasible(settled), snapshot)
         }
-        let wideSpan = scheduler.routeSpan(around: request.pickupAt)
-        // Most often "near the cut" means the ride is the first or last of its van's route as read.
-        // The van's own rides over the scheduler's reach (a few dozen) settle it: if they are the
-        // ones already read, the route was whole and the placement stands; else the ride is placed
-        // on that van's day-long route alone, which is exact for that van. Only when that too comes
-        // near its edge, or fails, is a day of every van's rides read. Another van's option cut
-        // short could only have looked dearer than it is, so a booking may be a little less cheap
-        // than the day-long plan of every van; the background improver re-plans the day. The
-        // versions stay the short read's, taken before either read: a write in between is caught
-        // when the van-days are locked.
-        let route = try RideRecord.booked(conn, aboardIn: wideSpan, longestRide: longestRide, vans: [assignment.vanID])
-        if Set(route.map(\.id)) == Set(snapshot.rides.lazy.filter { $0.vanID == assignment.vanID }.map(\.id)) {
-            return (feasibility, snapshot)
-        }
+        let wide = try self.snapshot(conn, span: scheduler.routeSpan(around: request.pickupAt), reusing: earlier)
+        return (scheduler.check(request, vans: vans, rides: wide.rides), wide)
+    }
+
+    /// `assignment` when it did not come near where `read` was cut; else the ride placed again on
+    /// its van's own route read further out (``vanReach``, then the scheduler's reach), which is
+    /// exact for that van once the placement is clear of that read's cut. When a further read finds
+    /// the van has no rides the read before did not have, that route was whole and its placement
+    /// stands. Nil when neither settles it, or the ride no longer fits. The reads are a few dozen
+    /// rows of one van, not every van's.
+    private static func settle(_ assignment: Assignment, of request: RideRequest, read: Snapshot, scheduler: Scheduler,
+                               vans: [Van], _ conn: PGConnection) throws -> Assignment? {
+        guard assignment.nearRouteEdge else { return assignment }
         var sameVan = request
         sameVan.vanID = assignment.vanID
-        if case .feasible(let onRoute) = scheduler.check(sameVan, vans: vans, rides: route), !onRoute.nearRouteEdge {
-            return (.feasible(onRoute), snapshot)
+        var placed = assignment, span = read.span
+        var rides = Set(read.rides.lazy.filter { $0.vanID == assignment.vanID }.map(\.id))
+        let wholeReach = scheduler.routeReach + max(0, scheduler.searchWindow.isFinite ? scheduler.searchWindow : 0)
+        for reach in [min(vanReach, wholeReach), wholeReach] {
+            var onVan = scheduler
+            onVan.searchWindow = 0
+            onVan.routeReach = reach
+            guard onVan.routeSpan(around: request.pickupAt).duration > span.duration else { continue }
+            span = onVan.routeSpan(around: request.pickupAt)
+            let route = try RideRecord.booked(conn, aboardIn: span, longestRide: longestRide, vans: [assignment.vanID])
+            let ids = Set(route.map(\.id))
+            if ids == rides { return placed }
+            guard case .feasible(let onRoute) = onVan.check(sameVan, vans: vans, rides: route) else { return nil }
+            if !onRoute.nearRouteEdge { return onRoute }
+            (placed, rides) = (onRoute, ids)
         }
-        let wide = try self.snapshot(conn, span: wideSpan, reusing: earlier)
-        return (scheduler.check(request, vans: vans, rides: wide.rides), wide)
+        return nil
     }
 
     /// The van-days a change of `vanID`'s route over `changes` locks: every local date within
