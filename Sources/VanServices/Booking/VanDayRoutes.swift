@@ -241,12 +241,17 @@ enum VanDayRoutes {
         }
     }
 
+    /// Set inside a writer's savepoint: its statements look rides up by id or by van and day, and
+    /// a plan a connection caches on first use (on a young table, a scan of all of it) is kept as
+    /// the table grows; these keep such plans to the indexes. ``checkNow(_:releasing:)`` ends it.
+    static let indexedWrites = "SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off"
+
     /// Checks the promises of everything written so far (the deferred route trigger) now, inside
     /// the caller's savepoint, so a refusal can undo one occurrence and keep the rest.
     /// With `releasing`, that savepoint is released in the same round trip once the check
-    /// passes (a refusal leaves it in place, to roll back to).
+    /// passes (a refusal leaves it in place, to roll back to), and ``indexedWrites`` ends.
     static func checkNow(_ conn: PGConnection, releasing savepoint: StaticString? = nil) throws {
-        let release = savepoint.map { "; RELEASE SAVEPOINT \($0)" } ?? ""
+        let release = savepoint.map { "; SET LOCAL enable_seqscan = on; SET LOCAL enable_bitmapscan = on; RELEASE SAVEPOINT \($0)" } ?? ""
         try conn.execute(simple: "SET CONSTRAINTS rides_route_check IMMEDIATE; SET CONSTRAINTS rides_route_check DEFERRED" + release)
     }
 }
