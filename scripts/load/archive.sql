@@ -27,7 +27,8 @@ WITH ins AS (
     -- 10 % rejected (no van); a reminder went out before every completed or no-show ride.
     INSERT INTO rides (id, net_id, kind, pickup_lat, pickup_lon, pickup_place_id, dropoff_lat, dropoff_lon, dropoff_place_id,
         requested_at, pickup_at, estimated_dropoff_at, needs_wheelchair, companions, status, van_id, decided_by, decided_at, reason,
-        created_at, updated_at, reminded_at, cancelled_by, cancelled_late, cancelled_at)
+        created_at, updated_at, reminded_at, cancelled_by, cancelled_late, cancelled_at,
+        promise, window_start, window_end, max_ride_seconds, ref)
     SELECT gen_random_uuid(), 'arch' || lpad((1 + floor(2999.999 * (r.u + r.u * r.u) / 2))::int::text, 4, '0'),
         CASE WHEN r.k < 0.1 THEN 'on_demand' ELSE 'scheduled' END,
         p.lats[r.pp], p.lons[r.pp], p.ids[r.pp], p.lats[r.dp], p.lons[r.dp], p.ids[r.dp],
@@ -39,12 +40,21 @@ WITH ins AS (
         CASE WHEN r.status IN ('completed', 'no_show') THEN r.pickup - interval '15 minutes' END,
         CASE WHEN r.status = 'cancelled' THEN r.cby END,
         r.status = 'cancelled' AND r.cby = 'rider' AND r.pickup - r.cancelled <= interval '60 minutes',
-        CASE WHEN r.status = 'cancelled' THEN r.cancelled END
+        CASE WHEN r.status = 'cancelled' THEN r.cancelled END,
+        -- The promise vand_ride_default_promise() (sql/0010) gives a ride written without one
+        -- (a replica session fires no trigger): picked up within 15 minutes of the planned time.
+        'pickup', r.pickup, r.pickup + interval '15 minutes',
+        greatest(2 * extract(epoch FROM r.trip), extract(epoch FROM r.trip) + 900)::integer,
+        -- A reference of its own: consecutive numbers from a random start, in the ref alphabet
+        -- (vand_new_ride_ref() takes an advisory lock per ride: too many for one transaction).
+        (SELECT string_agg(substr('0123456789ABCDEFGHJKMNPQRSTVWXYZ', (((r.ref_no >> (5 * d)) & 31) + 1)::int, 1)
+                           || CASE WHEN d = 3 THEN '-' ELSE '' END, '' ORDER BY d DESC)
+         FROM generate_series(0, 5) d)
     FROM (
-        SELECT s.*, 1 + (s.pp0 + 1 + s.dp0) % p.n AS pp, 1 + s.pp0 AS dp, s.pickup - s.ahead AS requested,
+        SELECT s.*, (ref0.n + s.g) % 1073741824 AS ref_no, 1 + (s.pp0 + 1 + s.dp0) % p.n AS pp, 1 + s.pp0 AS dp, s.pickup - s.ahead AS requested,
                s.pickup - s.ahead * (1 - s.late) * 0.9 AS cancelled
         FROM (
-            SELECT random() u, random() k,
+            SELECT g, random() u, random() k,
                 floor(random() * (SELECT n FROM p))::int pp0, floor(random() * ((SELECT n FROM p) - 1))::int dp0,
                 date_trunc('minute', now() - interval '1 hour' - interval '3 years' * (1 - (g - 1 + random()) / :n)) pickup,
                 interval '1 minute' * (30 + floor(random() * 10050)) ahead,
@@ -56,8 +66,10 @@ WITH ins AS (
                 1 + floor(random() * (SELECT n FROM v))::int van,
                 CASE WHEN random() < 0.8 THEN 'rider' ELSE 'service' END cby, random() late
             FROM generate_series(1, :n) g
-        ) s, p
+        ) s, p, (SELECT floor(random() * 1073741824)::bigint AS n) ref0
     ) r, p, v
+    -- A reference another batch (or a booking) took already: that ride is left out.
+    ON CONFLICT DO NOTHING
     RETURNING *
 ), ev AS (
     -- The ride's last event, as vand_ride_event() (sql/0005_events.sql) would have written it.

@@ -7,8 +7,10 @@
 -- bench rider's session token SHA-256, hex), net_id. The trigger loop's delivery work that
 -- follows in vand (log/webhook deliveries) is not part of this script.
 -- Pickup minutes after the ones vand's bookings used, spread over most of a year: vans now carry several riders, and a
--- statement that ignores the routes would overload a van vand has filled (the route trigger refuses).
-\set t :first_epoch + 60 * (11000 + random(0, 400000))
+-- statement that ignores the routes would overload a van vand has filled (the route trigger refuses). vand's 11,000
+-- pickup times are weekday minutes, ~15,400 minutes of the calendar from first_epoch: start 30,000 minutes on (an
+-- offset of 11,000 put pgbench's rides on vand's full vans, and a ninth rider on an 8-seat van aborted the run).
+\set t :first_epoch + 60 * (30000 + random(0, 400000))
 -- The van-days a change at :t locks: local (UTC-5) dates within 2 hours of it.
 \set d1 (:t - 18000 - 7200) / 86400
 \set d2 (:t - 18000 + 7200) / 86400
