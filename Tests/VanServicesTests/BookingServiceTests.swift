@@ -268,6 +268,25 @@ struct BookingServiceTests {
         await f.db.close()
     }
 
+    @Test func aBookingsWritesKeepToTheIndexesAndLeaveThePlannerAsItWas() async throws {
+        let f = try await BookingFixture(vans: [("Van 1", 8, 0)], oneRiderAtATime: false)
+        // The route check keeps to the indexes for every writer (sql/0027); a later CREATE OR
+        // REPLACE of it without the SET clauses would drop them silently.
+        let config = try await f.db.pool.withConnection {
+            try $0.query("SELECT array_to_string(proconfig, ',') FROM pg_proc WHERE proname = 'vand_check_route'").first!.decode(String.self, at: 0)
+        }
+        #expect(config.contains("enable_seqscan=off") && config.contains("enable_bitmapscan=off"), "\(config)")
+        // A booking's savepoint turns them off for its own writes and on again when it is
+        // released: the rest of the transaction (a series' next occurrence) plans as usual.
+        let zone = f.zone, now = f.now, ride = f.request(0, at: f.monday(10))
+        let after = try await f.db.pool.withTransaction { conn -> [String] in
+            guard case .booked = try BookingService.bookAll([ride], now: now, timeZone: zone, conn).first else { return ["not booked"] }
+            return try ["enable_seqscan", "enable_bitmapscan"].map { try conn.query("SELECT current_setting(\($0))").first!.decode(String.self, at: 0) }
+        }
+        #expect(after == ["on", "on"])
+        await f.db.close()
+    }
+
     @Test func aWheelchairRideNeverTakesAVanWithoutAPosition() async throws {
         let f = try await BookingFixture(vans: [("Lift van", 8, 1), ("Plain van", 8, 0)])
         guard case .booked(let first) = try await f.booking.book(f.request(0, at: f.monday(11), wheelchair: true), now: f.now) else { Issue.record("first failed"); return }

@@ -160,8 +160,7 @@ public struct BookingService: Sendable {
             }
             // A savepoint, so a route changed under the plan, or a promise that only a by-hand
             // writer could break, undoes this occurrence alone and keeps the rest of the series.
-            // Its writes keep to the indexes (``VanDayRoutes/indexedWrites``) until it is released.
-            try conn.execute(simple: "SAVEPOINT booking; " + VanDayRoutes.indexedWrites)
+            try VanDayRoutes.beginWrite(conn, savepoint: "booking")
             let vanDays = VanDayRoutes.vanDays(vanID: assignment.vanID, changes: assignment.changes, timeZone: scheduler.hours.timeZone)
             guard try VanDayRoutes.lock(vanDays, unchangedSince: snapshot, conn) else {
                 try conn.execute(simple: "ROLLBACK TO SAVEPOINT booking")

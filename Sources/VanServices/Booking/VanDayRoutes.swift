@@ -88,9 +88,11 @@ enum VanDayRoutes {
     /// A placement near where its read was cut (``Assignment/nearRouteEdge``) is first placed again
     /// on its own van's longer route (``settle(_:of:read:scheduler:vans:_:)``), so no ride left
     /// out of a read is pushed or followed unseen. A refusal on a shorter read stands: it is the
-    /// longer read with rides left out, and fewer rides never make a ride fit less. Another van's
-    /// option cut short could only have looked dearer than it is, so a booking may be a little less
-    /// cheap than the day-long plan of every van; the background improver re-plans the day.
+    /// longer read with rides left out, and fewer rides never make a ride fit less. A van whose
+    /// route a read cut short has the options before its first stop as read priced without the
+    /// stop before it (dearer or cheaper than they are), so a booking may pick another van, or
+    /// another time in its window, than a plan over every van's whole day would (`ReadReachTests`
+    /// measures how often); the background improver re-plans the day.
     /// `earlier` is the snapshot a lost race planned on: a read of the same span reuses what did
     /// not change. Returns the answer and the snapshot it was planned on (whose versions, taken
     /// before any of its reads, are the ones the van-day lock checks).
@@ -241,15 +243,19 @@ enum VanDayRoutes {
         }
     }
 
-    /// Set inside a writer's savepoint: its statements look rides up by id or by van and day, and
-    /// a plan a connection caches on first use (on a young table, a scan of all of it) is kept as
-    /// the table grows; these keep such plans to the indexes. ``checkNow(_:releasing:)`` ends it.
-    static let indexedWrites = "SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off"
+    /// Opens `savepoint` for one writer's change, in which its statements keep to the indexes:
+    /// they look rides up by id or by van and day, and a plan a connection caches on first use (on
+    /// a young table, a scan of all of it) would be kept as the table grows. Rolling back to the
+    /// savepoint ends that too; ``checkNow(_:releasing:)`` ends it when it releases the savepoint.
+    static func beginWrite(_ conn: PGConnection, savepoint: StaticString) throws {
+        try conn.execute(simple: "SAVEPOINT \(savepoint); SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off")
+    }
 
     /// Checks the promises of everything written so far (the deferred route trigger) now, inside
     /// the caller's savepoint, so a refusal can undo one occurrence and keep the rest.
-    /// With `releasing`, that savepoint is released in the same round trip once the check
-    /// passes (a refusal leaves it in place, to roll back to), and ``indexedWrites`` ends.
+    /// With `releasing` (a savepoint from ``beginWrite(_:savepoint:)``), the planner settings are
+    /// restored and that savepoint released in the same round trip once the check passes (a
+    /// refusal leaves it in place, to roll back to).
     static func checkNow(_ conn: PGConnection, releasing savepoint: StaticString? = nil) throws {
         let release = savepoint.map { "; SET LOCAL enable_seqscan = on; SET LOCAL enable_bitmapscan = on; RELEASE SAVEPOINT \($0)" } ?? ""
         try conn.execute(simple: "SET CONSTRAINTS rides_route_check IMMEDIATE; SET CONSTRAINTS rides_route_check DEFERRED" + release)
