@@ -30,7 +30,7 @@ public struct SessionStore {
     /// One statement, so a check and its touch cannot race.
     public func authenticate(digest: Data, now: Date, idleTimeout: TimeInterval) throws -> AuthenticatedSession? {
         let check = SessionCheck(digest: digest, now: now, idleTimeout: idleTimeout)
-        // Every authenticated request runs this: prepared once per connection (docs/load.md).
+        // Every authenticated request runs this: prepared once per connection.
         let query: SQLQuery = "\(Self.checking(check)) SELECT net_id, must_change_password, expires_at, last_seen_at FROM session"
         return try connection.query(query.prepared(), results: .binary) { row in try Self.session(row, digest: digest) }.first
     }

@@ -169,7 +169,7 @@ public struct BookingService: Sendable {
             }
             do {
                 // The insert writes the re-planned rides too, and the check releases the savepoint:
-                // two round trips while the van-day rows are locked, where there were four.
+                // two round trips while the van-day rows are locked.
                 let booked = try insert(ride, assignment: assignment, requestedAt: now, conn)
                 try VanDayRoutes.checkNow(conn, releasing: "booking")
                 return .booked(booked)

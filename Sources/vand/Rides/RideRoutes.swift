@@ -23,7 +23,7 @@ struct RideRoutes: Sendable {
 
     func register(on router: Router<AppRequestContext>) {
         // The ride list checks its bearer token itself, in the statement that reads the page
-        // (one round trip instead of two: docs/load.md); it answers as the authenticator would.
+        // (one round trip); it answers as the authenticator would.
         router.get("v1/rides", use: list)
         let v1 = router.group("v1").add(middleware: auth.authenticator())
         v1.post("rides", use: create)
@@ -147,8 +147,8 @@ struct RideRoutes: Sendable {
         let after = query["after"].map(String.init)
         let cursorProblem = RiderRides.cursorProblem(after)
         guard problems.isEmpty, let scope, cursorProblem == nil else {
-            // A 401 or 403 comes before a 422, as when the authenticator ran first; the cursor
-            // is judged only once the rest is valid, as before.
+            // A 401 or 403 comes before a 422, as the authenticator orders them; the cursor
+            // is judged only once the rest is valid.
             _ = try await auth.authenticate(check)
             if let cursorProblem, problems.isEmpty { throw cursorProblem }
             throw InvalidFields(problems)
