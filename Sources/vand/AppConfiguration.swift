@@ -24,6 +24,8 @@ struct AppConfiguration: Sendable {
     var readCacheBytes = 16 << 20
     /// The rider web app: where its files are, whether cookies are Secure.
     var web = WebSettings()
+    /// Head and keep-alive timeouts and the connection cap (VAND_HEAD_TIMEOUT, VAND_IDLE_TIMEOUT, VAND_MAX_CONNECTIONS).
+    var connections = ConnectionSettings()
     /// Where `/metrics` is served on its own (VAND_METRICS_ADDRESS); nil: on the riders' port.
     var metricsAddress: (host: String, port: Int)?
 
@@ -54,6 +56,7 @@ struct AppConfiguration: Sendable {
             }
             configuration.metricsAddress = address
         }
+        configuration.connections = try ConnectionSettings.fromEnvironment(environment)
         configuration.accounts = try AccountSettings.fromEnvironment(environment)
         configuration.booking = try BookingSettings.fromEnvironment(environment)
         configuration.events = try EventSettings.fromEnvironment(environment)
@@ -62,6 +65,11 @@ struct AppConfiguration: Sendable {
         configuration.web = try WebSettings.fromEnvironment(environment)
         configuration.trustedProxies = try TrustedProxies.fromEnvironment(environment)
         return configuration
+    }
+
+    /// The connection caps under the open-file limit the process has now.
+    func connectionCaps(fileLimit: FileLimit = .current()) -> ConnectionCaps {
+        ConnectionCaps(fileLimit: fileLimit.soft, poolSize: database.poolSize, asked: connections.maxConnections)
     }
 
     /// `9100` (loopback), `host:9100` or `[::1]:9100`.

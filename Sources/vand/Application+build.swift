@@ -6,7 +6,8 @@ import VanServices
 import VanPostgres
 
 /// Builds the whole HTTP application from configuration and an open database.
-/// Tests call this same function with a test database and port 0.
+/// Tests call this same function with a test database and port 0. `connections` counts the
+/// open connections against their caps (nil: caps from the configuration and the open-file limit now).
 func buildApplication(
     configuration: AppConfiguration,
     database: Database,
@@ -14,11 +15,14 @@ func buildApplication(
     clock: any TimeSource = SystemTimeSource(),
     metrics: VandMetrics = VandMetrics(),
     routeChanges: RouteChangeHook = .none,
+    connections: ConnectionLimits? = nil,
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let router = buildRouter(configuration: configuration, database: database, clock: clock, metrics: metrics, routeChanges: routeChanges)
+    let limits = connections ?? ConnectionLimits(caps: configuration.connectionCaps())
     var app = Application(
         router: router,
+        server: .guardedHTTP1(settings: configuration.connections, limits: limits),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vand"),
         onServerRunning: onServerRunning,
         logger: logger

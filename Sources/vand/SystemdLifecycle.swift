@@ -82,8 +82,9 @@ func runVand(http: Bool, loop: Bool) async throws {
     if let improver { services.append(.init(service: improver)) }
     if http {
         let what = loop ? "serving HTTP and running the trigger loop" : "serving HTTP"
+        let connections = ConnectionLimits(caps: openFileCaps(configuration: configuration, logger: logger))
         let app = buildApplication(configuration: configuration, database: database, logger: logger, metrics: metrics,
-                                   routeChanges: improver?.hook ?? .none) { channel in
+                                   routeChanges: improver?.hook ?? .none, connections: connections) { channel in
             let address = channel.localAddress.map { "\($0)" } ?? "\(configuration.host):\(configuration.port)"
             notifier.ready(status: "\(what) on \(address)")
         }
@@ -101,4 +102,25 @@ func runVand(http: Bool, loop: Bool) async throws {
     let group = ServiceGroup(configuration: groupConfiguration)
     try await group.run()
     logger.info("stopped")
+}
+
+/// Raises the soft open-file limit to the hard one where allowed, derives the connection caps
+/// from the limit vand then has, and logs both once.
+func openFileCaps(configuration: AppConfiguration, logger: Logger) -> ConnectionCaps {
+    let before = FileLimit.current()
+    let refusal = FileLimit.raiseSoftToHard()
+    let limit = FileLimit.current()
+    let caps = configuration.connectionCaps(fileLimit: limit)
+    var metadata: Logger.Metadata = [
+        "open_files": "\(limit.soft)", "hard_limit": "\(limit.hard)",
+        "served": "\(caps.served)", "reserve": "\(caps.reserve)",
+        "head_timeout_s": "\(configuration.connections.headTimeout)", "idle_timeout_s": "\(configuration.connections.idleTimeout)",
+    ]
+    if limit.soft > before.soft { metadata["raised_from"] = "\(before.soft)" }
+    if let refusal { metadata["raise_refused"] = "\(refusal)" }
+    logger.info("connections: \(caps)", metadata: metadata)
+    if let asked = configuration.connections.maxConnections, asked > caps.allowed {
+        logger.warning("VAND_MAX_CONNECTIONS=\(asked) is more than \(limit.soft) open files allow; serving \(caps.served) (raise LimitNOFILE)")
+    }
+    return caps
 }

@@ -10,7 +10,7 @@ extension SettingSpec {
         databaseURL, dataDirectory, poolSize,
         dbAcquireTimeout, dbStatementTimeout, dbIdleInTransactionTimeout,
         dbKeepalivesIdle, dbKeepalivesInterval, dbKeepalivesCount, dbTCPUserTimeout, readCacheMB,
-        host, port, logLevel, metricsAddress,
+        host, port, logLevel, metricsAddress, headTimeout, idleTimeout, maxConnections,
         timeZone, hotline, formsURL, autoApprove, bookingHorizonDays, serviceCenter, serviceRadiusKm,
         lateCancelMinutes, onDemandMinutes, secureCookies,
         bcryptCost, sessionIdleDays, temporaryPasswordDays, trustedProxies,
@@ -87,6 +87,17 @@ extension SettingSpec {
         "VAND_METRICS_ADDRESS", default: nil, defaultWords: "unset: on VAND_PORT",
         accepts: .text("host:port, [IPv6]:port, or a port alone (then 127.0.0.1)"), group: .server, production: "127.0.0.1:9464",
         help: "Serve /metrics on its own listener and not on VAND_PORT; keep it off the public port.")
+
+    public static let headTimeout = SettingSpec(
+        "VAND_HEAD_TIMEOUT", default: "5", accepts: .number(0.1...300), group: .server, production: "5",
+        help: "Seconds a client has to send a whole request head, from connecting or from the first byte of its next request; then the connection is closed. Over the connection cap, min(1, this).")
+    public static let idleTimeout = SettingSpec(
+        "VAND_IDLE_TIMEOUT", default: "75", accepts: .number(1...3600), group: .server, production: "75",
+        help: "Seconds a kept-alive connection may sit idle between requests, or a request body may stall, before it is closed (longer than the proxy's upstream keep-alive). Notification streams are not idle.")
+    public static let maxConnections = SettingSpec(
+        "VAND_MAX_CONNECTIONS", default: nil, defaultWords: "the open-file limit less 128 and the pool, less 1/16 reserve",
+        accepts: .integer(1...1_000_000), group: .server,
+        help: "Open HTTP connections served (notification streams count). Never more than the open-file limit allows (vand raises its soft limit to the hard one at start and logs the caps). The next 1/16 more (4 to 64) are answered only on /healthz and /readyz, else 503 with Retry-After; beyond those a connection is closed at once.")
 
     // MARK: What riders see
 

@@ -8,13 +8,17 @@ extension Request {
     /// Largest JSON body any route reads (64 KiB); more is a 413.
     static let maxBody = 64 * 1024
 
-    /// The raw body, refused with 413 past `limit` bytes.
+    /// The raw body, refused with 413 past `limit` bytes: at once when `Content-Length` says so
+    /// (the body is never read and the connection closes after the answer), else once that many
+    /// bytes have arrived.
     func collectBody(upTo limit: Int = Request.maxBody) async throws -> Data {
+        let tooLarge = Problem(status: .contentTooLarge, slug: "body-too-large", title: "Body too large",
+                               detail: "Send at most \(limit) bytes.", headers: [.connection: "close"])
+        if let length = announcedLength, length > limit { throw tooLarge }
         do {
             return Data(try await body.collect(upTo: limit).readableBytesView)
         } catch {
-            throw Problem(status: .contentTooLarge, slug: "body-too-large", title: "Body too large",
-                          detail: "Send at most \(limit) bytes.")
+            throw tooLarge
         }
     }
 

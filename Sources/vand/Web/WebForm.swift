@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// A submitted `application/x-www-form-urlencoded` form: every value of every name, in order.
 struct WebForm: Sendable {
@@ -18,11 +19,19 @@ struct WebForm: Sendable {
         }
     }
 
-    /// Reads the request's form body (at most ``maxBody`` bytes).
+    /// Reads the request's form body; more than ``maxBody`` bytes, announced or sent, is ``TooLarge``.
     static func read(_ request: Request) async throws -> WebForm {
-        let buffer = try await request.body.collect(upTo: maxBody)
-        return WebForm(encoded: String(buffer: buffer))
+        if let length = request.announcedLength, length > maxBody { throw TooLarge() }
+        do {
+            let buffer = try await request.body.collect(upTo: maxBody)
+            return WebForm(encoded: String(buffer: buffer))
+        } catch is NIOTooManyBytesError {
+            throw TooLarge()
+        }
     }
+
+    /// A form body over ``maxBody``: ``WebPages/form(_:)`` answers it with a 413 page.
+    struct TooLarge: Error {}
 
     /// The first value of `name`, trimmed; "" when absent.
     subscript(_ name: String) -> String {

@@ -112,9 +112,20 @@ struct WebPages: Sendable {
 
     // MARK: Forms
 
-    /// Reads a POSTed form and checks its CSRF token; a missing or wrong token is a 403 page.
+    /// Reads a POSTed form and checks its CSRF token; a missing or wrong token is a 403 page, a
+    /// form over ``WebForm/maxBody`` a 413 page.
     func form(_ request: Request) async throws -> WebForm {
-        let form = try await WebForm.read(request)
+        let form: WebForm
+        do {
+            form = try await WebForm.read(request)
+        } catch is WebForm.TooLarge {
+            var response = errorPage(
+                status: .contentTooLarge, title: "This form is too long",
+                detail: "What you sent is longer than any form here takes (\(WebForm.maxBody / 1024) KiB), so nothing was read or changed. Go back, shorten what you typed and send it again.")
+            // The rest of the body is not read: the connection closes after this page.
+            response.headers[.connection] = "close"
+            throw WebAnswer(response: response)
+        }
         guard WebSession.checkCSRF(form.raw("csrf"), request: request) else {
             throw WebAnswer(response: errorPage(
                 status: .forbidden, title: "This form has expired",
