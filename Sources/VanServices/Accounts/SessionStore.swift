@@ -127,4 +127,11 @@ public struct AuthenticatedSession: Sendable, Equatable {
     public let expiresAt: Date
     /// When its expiry last slid: the check slides it again once ``SessionStore/touchInterval`` has passed.
     public let lastSeenAt: Date
+
+    /// The session, for anything but changing the password (and logging out): a session signed
+    /// in with a temporary password is refused until the rider chose her own.
+    public func requiringOwnPassword() throws(AccountError) -> AuthenticatedSession {
+        if mustChangePassword { throw .passwordChangeRequired }
+        return self
+    }
 }

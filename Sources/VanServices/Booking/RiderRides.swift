@@ -42,6 +42,15 @@ public struct RiderRides: Sendable {
         return Self.page(rows, limit: limit)
     }
 
+    /// Every ride of `netID`'s weekly series `id` (any status), soonest first; empty when the
+    /// series is not hers or does not exist.
+    public func series(_ id: UUID, for netID: NetID) async throws -> [Ride] {
+        try await pool.withConnection { conn in
+            try conn.query("\(RideRecord.select) WHERE r.net_id = \(netID.rawValue) AND r.series_id = \(id) ORDER BY r.pickup_at, r.id",
+                           results: .binary, rows: RideRecord.ride)
+        }
+    }
+
     /// Checks a bearer token and lists its rider's rides in `scope` (as ``list(_:scope:now:limit:after:)``
     /// at the check's time) in one statement: one trip to a pool thread and one round trip. The session is checked and its
     /// expiry slides exactly as ``SessionStore/authenticate(digest:now:idleTimeout:)`` does.

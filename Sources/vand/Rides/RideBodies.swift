@@ -38,6 +38,13 @@ struct BookRideRequest: Decodable, Sendable {
         note = try c.member(String.self, .note)
         `repeat` = try c.member(RepeatInput.self, .repeat)
     }
+
+    /// The request as the booking rules take it.
+    var request: BookingRequest {
+        BookingRequest(kind: kind, pickupAt: pickupAt, arriveBy: arriveBy, pickup: pickup.value, dropoff: dropoff.value,
+                       needsWheelchair: needsWheelchair, companions: companions, note: note,
+                       repeats: `repeat`.map { BookingRequest.Repeat(weekdays: $0.weekdays, until: $0.until) })
+    }
 }
 
 /// One end of a trip: a place name as a plain string ("SCL"), or an object with
@@ -75,7 +82,9 @@ struct SeriesView: Encodable, Sendable {
         let reason: String
         let detail: String
         let suggestions: [SuggestionView]
-        enum CodingKeys: String, CodingKey { case requestedPickupAt = "requested_pickup_at", reason, detail, suggestions }
+        /// The rider's own ride in the way (its path), for `overlaps_own_ride`.
+        let ride: String?
+        enum CodingKeys: String, CodingKey { case requestedPickupAt = "requested_pickup_at", reason, detail, suggestions, ride }
     }
 
     let seriesID: String
