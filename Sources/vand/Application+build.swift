@@ -61,6 +61,7 @@ func buildRouter(
 ) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestObservation(metrics: metrics))
+    router.add(middleware: ResponseCompression<AppRequestContext>())
     let routeMethods = RouteMethods()
     router.add(middleware: ErrorResponder(hotline: configuration.hotline, clock: clock, routeMethods: routeMethods))
     router.add(middleware: ClientAddressing(proxies: configuration.trustedProxies))

@@ -8,7 +8,9 @@ Prints one line per check and, last, exactly "N passed, N failed" (CI reads it).
 Exits 1 on any failure, or when Chromium cannot start.
 """
 import argparse
+import base64
 import datetime
+import gzip
 import json
 import os
 import re
@@ -23,12 +25,14 @@ import traceback
 import urllib.error
 import urllib.parse
 import urllib.request
+import zlib
 import zoneinfo
 
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -41,6 +45,8 @@ PASSWORD = "my van password 1"
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 AXE_JS = os.path.join(os.path.dirname(axe_selenium_python.__file__), "node_modules", "axe-core", "axe.min.js")
 PAGE_LIMIT = 50 * 1024
+FIRST_VISIT_LIMIT = 16 * 1024   # README: every page's first visit (HTML, CSS, scripts as sent) under 16 kB
+FOCUS_AMBER = (0xFF, 0xBF, 0x47)  # app.css --focus
 WAIT = 20
 
 
@@ -161,6 +167,58 @@ def phone(driver, width=390, height=844, dark=False):
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
 
 
+def text_size(driver, percent):
+    """The browser's text size setting (its default font size: 16 px is 100%), as a rider sets it;
+    the app sizes everything in rem, so everything grows with it."""
+    driver.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": 16 * percent // 100, "fixed": 13 * percent // 100}})
+
+
+def sideways(driver):
+    """How many CSS pixels the page is wider than the viewport (0: no sideways scrolling)."""
+    return driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
+
+
+def png_pixels(data):
+    """(width, height, rows of (r, g, b)) of an 8-bit RGB(A) non-interlaced PNG, as Chromium writes them."""
+    check(data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG")
+    position, chunks, width, height, kind = 8, [], 0, 0, 0
+    while position < len(data):
+        length = int.from_bytes(data[position:position + 4], "big")
+        tag = data[position + 4:position + 8]
+        body = data[position + 8:position + 8 + length]
+        if tag == b"IHDR":
+            width, height = int.from_bytes(body[0:4], "big"), int.from_bytes(body[4:8], "big")
+            depth, kind, interlace = body[8], body[9], body[12]
+            check(depth == 8 and kind in (2, 6) and interlace == 0, f"PNG depth {depth} colour type {kind} interlace {interlace}")
+        elif tag == b"IDAT":
+            chunks.append(body)
+        position += 12 + length
+    raw = zlib.decompress(b"".join(chunks))
+    step = 4 if kind == 6 else 3
+    stride = width * step
+    rows, previous = [], bytearray(stride)
+    for y in range(height):
+        start = y * (stride + 1)
+        method, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        for i in range(stride):
+            left = line[i - step] if i >= step else 0
+            up = previous[i]
+            corner = previous[i - step] if i >= step else 0
+            if method == 1:
+                line[i] = (line[i] + left) & 0xFF
+            elif method == 2:
+                line[i] = (line[i] + up) & 0xFF
+            elif method == 3:
+                line[i] = (line[i] + (left + up) // 2) & 0xFF
+            elif method == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else corner)) & 0xFF
+        rows.append([tuple(line[x * step:x * step + 3]) for x in range(width)])
+        previous = line
+    return width, height, rows
+
+
 class Rider:
     """A browser and the checks run in it."""
 
@@ -196,6 +254,9 @@ class Rider:
 
     def el(self, css):
         return self.d.find_element(By.CSS_SELECTOR, css)
+
+    def el_xpath(self, xpath):
+        return self.d.find_element(By.XPATH, xpath)
 
     def type(self, css, text):
         field = self.el(css)
@@ -281,18 +342,29 @@ class Suite:
                     targets = [", ".join(node["target"]) for node in violation["nodes"]][:3]
                     violations.append(f"{'dark' if dark else 'light'} {violation['id']}: {violation['help']} {targets}")
             phone(d)
-            weight = d.execute_script(
+            # decoded: as the browser holds it; sent: the bodies as they came over the wire (compressed),
+            # counting the stylesheet and scripts as a first visit fetches them (a later visit has them cached).
+            weight, sent = d.execute_script(
                 "var n = performance.getEntriesByType('navigation')[0];"
-                "var total = n ? n.decodedBodySize : 0;"
+                "var total = n ? n.decodedBodySize : 0, sent = n ? n.encodedBodySize : 0;"
                 "performance.getEntriesByType('resource').forEach(function (r) {"
-                "  if (r.initiatorType !== 'fetch' && r.initiatorType !== 'xmlhttprequest' && r.initiatorType !== 'other') total += r.decodedBodySize; });"
-                "return total;")
-            self.weights[name] = weight
+                "  if (r.initiatorType !== 'fetch' && r.initiatorType !== 'xmlhttprequest' && r.initiatorType !== 'other') {"
+                "    total += r.decodedBodySize; sent += r.encodedBodySize; } });"
+                "return [total, sent];")
+            self.weights[name] = (weight, sent)
             phone(d, width=320, height=640)
-            overflow = d.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
+            overflow = sideways(d)
             phone(d)
             check(overflow <= 0, f"{name}: scrolls sideways at 320 px ({overflow} px too wide)")
+            # 200% text on a 390 px phone (WCAG 1.4.4 and 1.4.10): long words and badges wrap.
+            text_size(d, 200)
+            try:
+                overflow = sideways(d)
+            finally:
+                text_size(d, 100)
+            check(overflow <= 0, f"{name}: scrolls sideways at 200% text on a 390 px phone ({overflow} px too wide)")
             check(weight <= PAGE_LIMIT, f"{name}: weighs {weight} bytes, over {PAGE_LIMIT}")
+            check(sent <= FIRST_VISIT_LIMIT, f"{name}: a first visit sends {sent} bytes, over {FIRST_VISIT_LIMIT}")
         self.audited.append(name)
         check(not violations, f"{name}: axe found {len(violations)} violation(s):\n  " + "\n  ".join(violations))
 
@@ -409,6 +481,29 @@ def main():
             check(rider.el("#dropoff").get_attribute("aria-invalid") == "true", "destination not marked invalid")
             rider.audit("book-errors")
 
+        def picker_button_gets_the_focus_ring():
+            # Tab from the destination through the date field: its month, day and year, then its picker
+            # button (a tab stop of its own, on which Chromium paints only its thin ring). At each stop the
+            # field wears the app's amber ring, which lies outside its border.
+            rider.go("/book")
+            rider.el("#dropoff").click()
+            field = rider.el("#date")
+            stops = 0
+            while True:
+                webdriver.ActionChains(rider.d).send_keys(Keys.TAB).perform()
+                if rider.focused() != field:
+                    break
+                stops += 1
+                check(stops <= 6, "focus never left the date field")
+                x, y, width, height = rider.d.execute_script(
+                    "var r = arguments[0].getBoundingClientRect(); return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height];", field)
+                shot = rider.d.execute_cdp_cmd("Page.captureScreenshot", {"format": "png", "clip": {
+                    "x": x - 6, "y": y - 6, "width": width + 12, "height": height + 12, "scale": 1}})
+                _, _, rows = png_pixels(base64.b64decode(shot["data"]))
+                amber = sum(1 for row in rows for pixel in row if all(abs(a - b) <= 24 for a, b in zip(pixel, FOCUS_AMBER)))
+                check(amber >= 2 * width, f"tab stop {stops} of the date field (the picker button is the last) shows no amber ring ({amber} px)")
+            check(stops >= 4, f"the date field has {stops} tab stops; the picker button was not reached")
+
         def place_search_as_you_type():
             rider.go("/book")
             rider.type("#dropoff", "Hosp")
@@ -452,6 +547,8 @@ def main():
             details = rider.el(".details").text
             check("Arrival" in details and "1:00 PM" in details, f"the ride page does not promise the arrival: {details!r}")
             check("planned" in details, "the ride page does not give the planned pickup")
+            state["arrive"] = rider.d.current_url.split("/rides/")[1].split("?")[0]
+            state["arrive_ref"] = rider.el(".details .ref").text
             rider.audit("ride-arrive-by")
 
         def live_notification_after_approval():
@@ -463,12 +560,36 @@ def main():
             rider.wait(lambda d: "is approved" in d.find_element(By.ID, "live").text, "the approval never appeared live")
             check(rider.el("#live").get_attribute("aria-live") == "polite", "live region is not polite")
             rider.wait(lambda d: d.find_element(By.ID, "unread").text == "1 unread", "the unread count did not rise")
+            # "Notifications" with its badge wraps at 200% text on a 390 px phone.
+            text_size(rider.d, 200)
+            try:
+                overflow = sideways(rider.d)
+                rider.d.save_screenshot(os.path.join(suite.screenshots, "nav-200-text.png"))
+            finally:
+                text_size(rider.d, 100)
+            check(overflow <= 0, f"the navigation with the unread badge scrolls sideways at 200% text ({overflow} px too wide)")
             rider.go("/notifications")
             rider.wait_text("is approved")
+            text_size(rider.d, 200)
+            try:
+                rider.d.save_screenshot(os.path.join(suite.screenshots, "notifications-200-text.png"))
+            finally:
+                text_size(rider.d, 100)
             rider.audit("notifications")
             check(rider.el("#unread").text == "", "notifications still counted unread after reading them")
             rider.go(f"/rides/{state['typical']}")
             rider.wait_text("Approved")
+
+        def ride_page_status_changes_live():
+            rider.go(f"/rides/{state['arrive']}")
+            rider.wait(lambda d: d.execute_script("return document.body.dataset.after !== undefined"), "no live stream")
+            check(rider.el(".details .status").text == "Waiting for approval", f"status reads {rider.el('.details .status').text!r}")
+            server.admin("rides", "approve", state["arrive_ref"])
+            rider.wait(lambda d: "is approved" in d.find_element(By.ID, "live").text, "the approval never appeared live")
+            rider.wait(lambda d: d.find_element(By.CSS_SELECTOR, ".details .status").text == "Approved",
+                       "the ride page's status still says it waits for approval")
+            check("approved" in rider.el(".details .status").get_attribute("class").split(), "the status keeps its old class")
+            check(rider.d.find_elements(By.XPATH, "//main//a[contains(., 'Cancel this ride')]"), "an approved ride lost its cancel button")
 
         def ride_now_with_location():
             rider.d.execute_cdp_cmd("Browser.grantPermissions", {"origin": server.base, "permissions": ["geolocation"]})
@@ -502,6 +623,56 @@ def main():
             check("late cancellation" not in rider.main_text(), "an on-time cancellation is called late")
             rider.click("main form button.danger")
             rider.wait_text("Your ride is cancelled.")
+
+        def cancelled_rides_are_not_next():
+            # Now: the ride-now ride (today) and the suggested one are cancelled; 10:00 and the arrival are approved.
+            rider.go("/")
+            card = rider.wait(lambda d: d.find_element(By.XPATH, "//main//h2[normalize-space()='Your next ride']/following-sibling::*[1]"),
+                              "no next ride on the home page")
+            check("Cancelled" not in card.text, f"the next ride shown is a cancelled one: {card.text!r}")
+            check("10:00 AM" in card.text and "Approved" in card.text, f"the next ride is not the approved 10:00 AM one: {card.text!r}")
+            rider.go("/rides")
+            upcoming = rider.el_xpath("//main//h2[normalize-space()='Upcoming']/following-sibling::*[1]")
+            statuses = [e.text for e in upcoming.find_elements(By.CSS_SELECTOR, ".status")]
+            check(statuses and "Cancelled" not in statuses, f"Upcoming lists {statuses}")
+            headings = [h.text for h in rider.d.find_elements(By.CSS_SELECTOR, "main h2")]
+            cancelled = rider.d.find_elements(By.XPATH, "//main//span[contains(@class, 'status') and normalize-space()='Cancelled']")
+            check(len(cancelled) == 2, f"{len(cancelled)} cancelled rides listed (want the two), under {headings}")
+            for status in cancelled:
+                heading = status.find_element(By.XPATH, "preceding::h2[1]").text
+                check(heading != "Upcoming", f"a cancelled ride is listed under {heading!r}")
+            rider.audit("rides-cancelled")
+
+        def weekly_days_error_focuses_a_day():
+            rider.go("/book")
+            rider.type("#pickup", "SSS")
+            rider.type("#dropoff", "Gym")
+            rider.set_date("#date", day)
+            rider.set_time("#time", 8, 30)
+            rider.el("#repeat").click()
+            rider.set_date("#repeat_until", day + datetime.timedelta(days=14))
+            rider.click("form[action='/book'] button[type=submit]")
+            rider.wait_text("There is a problem")
+            days = rider.d.find_elements(By.CSS_SELECTOR, "input[name=repeat_days]")
+            check(len(days) == 7, f"{len(days)} weekday checkboxes")
+            for box in days:
+                check(box.get_attribute("aria-invalid") == "true", f"{box.get_attribute('id')} is not marked invalid")
+                check("repeat_days-error" in (box.get_attribute("aria-describedby") or "").split(),
+                      f"{box.get_attribute('id')} is not described by the error")
+            link = rider.el_xpath("//div[contains(@class, 'error-summary')]//a[contains(., 'weekday')]")
+            link.click()
+            rider.wait(lambda d: d.switch_to.active_element.get_attribute("id") == "day-mon",
+                       f"the summary's link ({link.get_attribute('href')}) does not move focus to the first weekday")
+            # As the rider sees it: the group, its error and the focused first box; then at 200% text.
+            rider.d.execute_script("document.getElementById('repeat_days').scrollIntoView()")
+            rider.d.save_screenshot(os.path.join(suite.screenshots, "book-repeat-days.png"))
+            text_size(rider.d, 200)
+            try:
+                rider.d.execute_script("document.getElementById('repeat_days').closest('fieldset.field:not(.days-group)').scrollIntoView()")
+                rider.d.save_screenshot(os.path.join(suite.screenshots, "book-repeat-200-text.png"))
+            finally:
+                text_size(rider.d, 100)
+            rider.audit("book-repeat-error")
 
         def weekly_series_and_cancel_it():
             rider.go("/book")
@@ -540,6 +711,43 @@ def main():
             rider.wait_text("Your contact details are saved")
             check(rider.el("#email").get_attribute("value") == "jamie@example.edu", "e-mail not saved")
             rider.audit("profile")
+
+        def not_found_keeps_the_signed_in_navigation():
+            for path in ("/no-such-page", "/rides/00000000-0000-4000-8000-000000000000"):
+                rider.go(path)
+                rider.wait(lambda d: d.find_elements(By.TAG_NAME, "h1"), f"{path}: no page")
+                heading = rider.el("h1").text
+                check("not found" in heading, f"{path}: the heading is {heading!r}")
+                nav = [a.get_attribute("href").split(server.base)[-1] for a in rider.d.find_elements(By.CSS_SELECTOR, "nav a")]
+                check("/rides" in nav and "/sign-in" not in nav, f"{path}: a signed-in rider gets the navigation {nav}")
+                check(rider.d.find_elements(By.CSS_SELECTOR, "footer form[action='/sign-out']"), f"{path}: no sign-out button")
+            rider.audit("not-found")
+
+        def compressed_when_asked():
+            cookie = "vand_session=" + rider.d.get_cookie("vand_session")["value"]
+
+            def get(path, encoding=None):
+                request = urllib.request.Request(server.base + path, headers={"Cookie": cookie})
+                if encoding:
+                    request.add_header("Accept-Encoding", encoding)
+                with urllib.request.urlopen(request, timeout=10) as answer:
+                    return answer.headers, answer.read()
+
+            for path, marker in (("/book", b"<h1>Book ahead</h1>"), ("/static/app.css", b":focus-visible")):
+                headers, body = get(path, "gzip, deflate, br")
+                check(headers["Content-Encoding"] == "gzip", f"{path}: Content-Encoding {headers['Content-Encoding']!r} when gzip is accepted")
+                check("accept-encoding" in (headers["Vary"] or "").lower(), f"{path}: no Vary: Accept-Encoding")
+                plain = gzip.decompress(body)
+                check(marker in plain and len(body) < len(plain) // 2, f"{path}: {len(body)} bytes gzipped for {len(plain)}")
+                headers, body = get(path)
+                check(headers["Content-Encoding"] is None and marker in body, f"{path}: compressed though not asked")
+                check("accept-encoding" in (headers["Vary"] or "").lower(), f"{path}: no Vary: Accept-Encoding on the plain answer")
+            # The live stream is never compressed: each event must reach the browser as it is written.
+            request = urllib.request.Request(server.base + "/notifications/stream", headers={"Cookie": cookie, "Accept-Encoding": "gzip"})
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                check(answer.headers["Content-Type"] == "text/event-stream", f"stream type {answer.headers['Content-Type']}")
+                check(answer.headers["Content-Encoding"] is None, "the event stream is compressed")
+                check(answer.read(11) == b"retry: 3000", "the stream did not start at once")
 
         def not_whitelisted_shows_hotline():
             password = server.invite("nw456", "Nat Waiting")
@@ -616,15 +824,21 @@ def main():
             ("the session cookie is HttpOnly and SameSite=Lax", cookie_flags),
             ("sign out, then the typical ride: sign in, book SCL to Davenport, see it pending", sign_out_and_typical_ride),
             ("form errors sit by their fields, are summarised and keep the input", book_form_errors_keep_input),
+            ("the date field keeps the app's focus ring on its picker button", picker_button_gets_the_focus_ring),
             ("place search as you type narrows the list from /v1/places", place_search_as_you_type),
             ("a taken time reads as the paper's sentence and one tap books a suggestion", taken_time_one_tap),
             ("a rider asks to arrive by a time and the ride page promises the arrival", arrive_by_a_time),
             ("the dispatcher's approval arrives live and counts as unread", live_notification_after_approval),
+            ("a live approval changes the ride page's own status", ride_page_status_changes_live),
             ("ride now from my location states the pickup window", ride_now_with_location),
             ("cancelling within the hour says it is a late cancellation", late_cancellation),
             ("cancelling ahead is not late", cancel_on_time),
+            ("cancelled rides are neither the next ride nor upcoming", cancelled_rides_are_not_next),
+            ("the weekdays' error marks the boxes and its link lands on the first", weekly_days_error_focuses_a_day),
             ("a weekly series is booked and cancelled as a whole", weekly_series_and_cancel_it),
             ("service hours, hotline and profile (with a form error)", service_and_profile),
+            ("a page not found keeps a signed-in rider's navigation", not_found_keeps_the_signed_in_navigation),
+            ("text answers are gzipped when asked (with Vary), the event stream never", compressed_when_asked),
             ("a rider not on the whitelist sees the hotline as a tap-to-call link", not_whitelisted_shows_hotline),
             ("a locked-out net ID sees the hotline", locked_out_shows_hotline),
             ("security headers: CSP without inline script or style or other origins", security_headers),
@@ -639,9 +853,9 @@ def main():
         server.stop()
 
     print()
-    print("page weights (HTML + CSS + scripts, uncompressed):")
-    for name, weight in sorted(suite.weights.items(), key=lambda item: -item[1]):
-        print(f"  {name:16} {weight / 1024:5.1f} kB")
+    print("page weights, first visit (HTML + CSS + scripts): as sent (gzip) / decoded")
+    for name, (weight, sent) in sorted(suite.weights.items(), key=lambda item: -item[1][1]):
+        print(f"  {name:18} {sent / 1024:5.1f} kB / {weight / 1024:5.1f} kB")
     for name, seconds in suite.timings.items():
         print(f"{name}: {seconds:.2f} s")
     print(f"axe-core on {len(suite.audited)} pages ({', '.join(AXE_TAGS)}), light and dark")

@@ -18,6 +18,19 @@
     var item;
     try { item = JSON.parse(event.data); } catch (e) { return; }
     live.textContent = item.message;
+    // A decision changes the ride's status wherever the page shows it (data-ride), and a ride
+    // that no longer holds a van can no longer be cancelled.
+    var change = item.ride_id && body.getAttribute('data-status-' + item.kind);
+    if (change) {
+      var parts = change.split('|');
+      document.querySelectorAll('[data-ride="' + item.ride_id + '"]').forEach(function (status) {
+        status.className = 'status ' + parts[0];
+        status.textContent = parts[1];
+      });
+      if (parts[2] !== 'holds') {
+        document.querySelectorAll('[data-ride-actions="' + item.ride_id + '"]').forEach(function (actions) { actions.hidden = true; });
+      }
+    }
     if (list) {
       var li = document.createElement('li');
       var p = document.createElement('p');

@@ -32,10 +32,17 @@ public struct RiderRides: Sendable {
     }
 
     /// Lists `netID`'s rides in `scope`, at most `limit`, after `cursor` (from a previous page).
-    public func list(_ netID: NetID, scope: Scope, now: Date, limit: Int = 20, after cursor: String? = nil) async throws -> Page {
+    /// `holdingVan` true lists only rides that still hold a van (pending, approved), false only
+    /// the others (cancelled, not approved, completed, no-show), nil all of them.
+    public func list(
+        _ netID: NetID, scope: Scope, now: Date, limit: Int = 20, after cursor: String? = nil, holdingVan: Bool? = nil
+    ) async throws -> Page {
         let position = try cursor.map(Cursor.init(text:))
+        let status: SQLQuery = holdingVan.map { "AND ride_holds_van(r.status) = \($0)" } ?? ""
         let rows = try await pool.withConnection { conn -> [Ride] in
-            let query: SQLQuery = "\(RideRecord.select) WHERE r.net_id = \(netID.rawValue) \(Self.page(scope, now: now, after: position, limit: limit))"
+            let query: SQLQuery = """
+                \(RideRecord.select) WHERE r.net_id = \(netID.rawValue) \(status) \(Self.page(scope, now: now, after: position, limit: limit))
+                """
             // A rider's app reads this most; prepared once per connection.
             return try conn.query(query.prepared(), results: .binary, rows: RideRecord.ride)
         }

@@ -48,6 +48,31 @@ struct WebApp: Sendable {
         WebBookingRoutes(pages: pages).register(signedIn: signedIn)
         rides.register(signedIn: signedIn)
         WebInfoRoutes(pages: pages, rides: rides, notificationStream: notifications).register(bare: web, public: open, signedIn: signedIn)
+        // Added after every route, so it wraps only the router's own "no such route" answer.
+        router.add(middleware: WebNotFound(pages: pages))
+    }
+}
+
+/// A browser asking for an address no route has (outside `/v1`) gets the app's not-found
+/// page, with the navigation of whoever asked, instead of the API's problem+json.
+struct WebNotFound: RouterMiddleware {
+    typealias Context = AppRequestContext
+    let pages: WebPages
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound && Self.isPage(request) {
+            var response = await pages.errorPage(.notFound(), request: request, context: context)
+            WebMiddleware.addSecurityHeaders(to: &response)
+            return response
+        }
+    }
+
+    /// A GET for a page: a browser's navigation (it accepts HTML), not an API call.
+    static func isPage(_ request: Request) -> Bool {
+        request.method == .get && !request.uri.path.hasPrefix("/v1/") && request.uri.path != "/v1"
+            && request.headers[values: .accept].contains { $0.contains("text/html") }
     }
 }
 

@@ -10,6 +10,11 @@ struct WebBookingRoutes: Sendable {
     let pages: WebPages
     var actions: WebRiderActions { pages.actions }
 
+    /// The weekly repeat's checkboxes (`day-<value>`), in the order shown.
+    static let weekdays: [(value: String, label: String)] = [
+        ("mon", "Monday"), ("tue", "Tuesday"), ("wed", "Wednesday"), ("thu", "Thursday"), ("fri", "Friday"), ("sat", "Saturday"), ("sun", "Sunday"),
+    ]
+
     func register(signedIn: RouterGroup<AppRequestContext>) {
         signedIn.get("ride-now", use: rideNowPage)
         signedIn.post("ride-now", use: rideNow)
@@ -98,7 +103,7 @@ struct WebBookingRoutes: Sendable {
         let isNow = submitted.kind == .now
         var page = WebPages.Page(template: isNow ? "ride-now" : "book", title: isNow ? "Ride now" : "Book ahead", nav: isNow ? "now" : "book")
         page.scripts = isNow ? ["places.js", "locate.js"] : ["places.js"]
-        page.values = WebPages.formValues(submitted.values, errors: errors)
+        page.values = WebPages.formValues(submitted.values, errors: errors, targets: ["repeat_days": "day-\(Self.weekdays[0].value)"])
         if !errors.isEmpty {
             page.title = "Error: " + page.title
             page.status = status ?? .unprocessableContent
@@ -126,10 +131,8 @@ struct WebBookingRoutes: Sendable {
         page.values["minDate"] = today
         page.values["maxDate"] = words.formFields(now.addingTimeInterval(actions.settings.policy.horizon)).date
         page.values["repeat"] = submitted.repeats
-        let weekdays: [(String, String)] = [("mon", "Monday"), ("tue", "Tuesday"), ("wed", "Wednesday"), ("thu", "Thursday"),
-                                            ("fri", "Friday"), ("sat", "Saturday"), ("sun", "Sunday")]
-        page.values["weekdays"] = weekdays.map { day -> [String: Any] in
-            ["value": day.0, "label": day.1, "checked": submitted.repeatDays.contains(day.0)]
+        page.values["weekdays"] = Self.weekdays.map { day -> [String: Any] in
+            ["value": day.value, "label": day.label, "checked": submitted.repeatDays.contains(day.value)]
         }
         page.values["formKey"] = WebBookingForm.newFormKey()
         if let (sentence, suggestions) = conflict {

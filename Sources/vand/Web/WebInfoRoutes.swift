@@ -82,7 +82,7 @@ struct WebInfoRoutes: Sendable {
 
     @Sendable func staticFile(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let name = context.parameters.get("name"), let file = pages.assets.files[name] else {
-            throw WebAnswer(response: pages.errorPage(status: .notFound, title: "Page not found", detail: "There is nothing at this address."))
+            throw WebErrorPage.notFound()
         }
         return Response(status: .ok, headers: [
             .contentType: file.contentType, .cacheControl: "public, max-age=31536000, immutable", .eTag: "\"\(file.version)\"",

@@ -19,6 +19,19 @@ struct WebAnswer: Error {
     }
 }
 
+/// A page that says what went wrong, thrown by a web route; ``WebMiddleware`` renders it with
+/// the navigation of whoever asked (signed in or not).
+struct WebErrorPage: Error {
+    let status: HTTPResponse.Status
+    let title: String
+    let detail: String
+
+    /// 404 for an address that names nothing (a mistyped path, another rider's ride).
+    static func notFound(_ title: String = "Page not found", detail: String = "There is nothing at this address.") -> WebErrorPage {
+        WebErrorPage(status: .notFound, title: title, detail: detail)
+    }
+}
+
 /// Renders the web app's pages: the page's own template inside the shared layout
 /// (skip link, landmarks, navigation with the unread count, live region, footer with the hotline).
 struct WebPages: Sendable {
@@ -70,6 +83,7 @@ struct WebPages: Sendable {
             layout["latest"] = String(unread.last?.id ?? seen)
             layout["unreadCount"] = String(unread.count)
             layout["unreadText"] = unread.isEmpty ? "" : "\(unread.count) unread"
+            layout["liveStatuses"] = WebRideRoutes.liveStatuses
         }
         var values = page.values
         values["csrf"] = csrf
@@ -79,6 +93,21 @@ struct WebPages: Sendable {
         }
         layout["body"] = assets.render(page.template, values)
         return html(assets.render("layout", layout), status: page.status, cookies: cookies)
+    }
+
+    /// ``errorPage(status:title:detail:)`` for this request: a rider whose cookie holds a live
+    /// session keeps the signed-in navigation (and the sign-out button). When the session cannot
+    /// be read (the database is down), the plain page.
+    func errorPage(_ problem: WebErrorPage, request: Request, context: AppRequestContext) async -> Response {
+        var context = context
+        if context.session == nil, let token = WebSession.token(request) {
+            context.session = try? await actions.session(token: token)
+        }
+        let plain = errorPage(status: problem.status, title: problem.title, detail: problem.detail)
+        guard let session = context.session, !session.mustChangePassword else { return plain }
+        var page = Page(template: "error", title: problem.title, status: problem.status)
+        page.values = ["heading": problem.title, "detail": problem.detail]
+        return (try? await render(page, request: request, context: context)) ?? plain
     }
 
     /// A short page that says what went wrong and what to do, without touching the database.
@@ -135,8 +164,9 @@ struct WebPages: Sendable {
     }
 
     /// Field values and errors for a template: `f.<name>.value`, `f.<name>.error`, and the
-    /// summary list `errorList` (with `hasErrors`).
-    static func formValues(_ values: [String: String], errors: [WebBookingForm.FieldError]) -> [String: Any] {
+    /// summary list `errorList` (with `hasErrors`), whose links go to the control of that id, or
+    /// to `targets[name]` for a group of controls (its first one: a link must land on something focusable).
+    static func formValues(_ values: [String: String], errors: [WebBookingForm.FieldError], targets: [String: String] = [:]) -> [String: Any] {
         var fields: [String: Any] = [:]
         var names = Set(values.keys)
         for error in errors { names.insert(error.field) }
@@ -150,7 +180,7 @@ struct WebPages: Sendable {
         }
         return [
             "f": fields, "hasErrors": !errors.isEmpty,
-            "errorList": errors.map { ["field": $0.field, "message": $0.message] },
+            "errorList": errors.map { ["field": $0.field, "target": targets[$0.field] ?? $0.field, "message": $0.message] },
         ]
     }
 
@@ -200,11 +230,24 @@ struct WebMiddleware: RouterMiddleware {
             response = try await next(request, context)
         } catch let answer as WebAnswer {
             response = answer.response
+        } catch let problem as WebErrorPage {
+            response = await pages.errorPage(problem, request: request, context: context)
+        } catch let error as HTTPError {
+            response = await pages.errorPage(
+                error.status == .notFound ? .notFound()
+                    : WebErrorPage(status: error.status, title: error.status.reasonPhrase, detail: error.body ?? "Please go back and try again."),
+                request: request, context: context)
         } catch {
             // The one error table (Problem+Errors.swift), as a page instead of problem+json.
             if let problem = Problem(error, hotline: pages.hotline, now: pages.actions.now) {
-                if error is PGError { context.logger.warning("database unavailable", metadata: ["error": "\(error)"]) }
-                response = pages.errorPage(status: problem.status, title: problem.title, detail: problem.detail)
+                let page = WebErrorPage(status: problem.status, title: problem.title, detail: problem.detail)
+                if error is PGError {
+                    // The database is not answering: a page that needs no session read.
+                    context.logger.warning("database unavailable", metadata: ["error": "\(error)"])
+                    response = pages.errorPage(status: page.status, title: page.title, detail: page.detail)
+                } else {
+                    response = await pages.errorPage(page, request: request, context: context)
+                }
                 response.headers[.retryAfter] = problem.headers[.retryAfter]
             } else {
                 context.logger.error("web request failed", metadata: ["error": "\(error)"])
@@ -212,12 +255,17 @@ struct WebMiddleware: RouterMiddleware {
                 response = pages.errorPage(status: problem.status, title: problem.title, detail: problem.detail)
             }
         }
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        Self.addSecurityHeaders(to: &response)
+        return response
+    }
+
+    /// Gives `response` the headers every web answer carries.
+    static func addSecurityHeaders(to response: inout Response) {
+        response.headers[.contentSecurityPolicy] = contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.init("Referrer-Policy")!] = "same-origin"
         response.headers[.init("X-Frame-Options")!] = "DENY"
         response.headers[.init("Permissions-Policy")!] = "geolocation=(self), camera=(), microphone=()"
         response.headers[.init("Cross-Origin-Opener-Policy")!] = "same-origin"
-        return response
     }
 }

@@ -5,7 +5,7 @@ import VanServices
 import VanScheduler
 import VanPostgres
 
-/// "My rides": upcoming and past, one ride's details, cancelling a ride or a whole series.
+/// "My rides": upcoming (holding a van), cancelled or not approved, and past; one ride's details, cancelling a ride or a whole series.
 struct WebRideRoutes: Sendable {
     let pages: WebPages
     var actions: WebRiderActions { pages.actions }
@@ -23,6 +23,7 @@ struct WebRideRoutes: Sendable {
         let session = try WebPages.session(context)
         let now = actions.now
         let upcoming = try await actions.upcoming(session.netID)
+        let calledOff = try await actions.calledOff(session.netID)
         let past = try await actions.past(session.netID)
         let query = request.uri.queryParameters
         let count = query["n"].flatMap { Int($0) } ?? 0
@@ -36,7 +37,8 @@ struct WebRideRoutes: Sendable {
         var page = WebPages.Page(template: "rides", title: "My rides", nav: "rides")
         page.values = [
             "upcoming": upcoming.map { values($0, now: now) }, "past": past.map { values($0, now: now) },
-            "hasUpcoming": !upcoming.isEmpty, "hasPast": !past.isEmpty,
+            "calledOff": calledOff.map { values($0, now: now) },
+            "hasUpcoming": !upcoming.isEmpty, "hasCalledOff": !calledOff.isEmpty, "hasPast": !past.isEmpty,
         ]
         page.values["flash"] = flash
         return try await pages.render(page, request: request, context: context)
@@ -84,7 +86,7 @@ struct WebRideRoutes: Sendable {
         let session = try WebPages.session(context)
         let id = try rideID(context)
         let now = actions.now
-        let rides = try await actions.upcoming(session.netID, limit: 100).filter { $0.seriesID == id && $0.status.holdsVan }
+        let rides = try await actions.upcoming(session.netID, limit: 100).filter { $0.seriesID == id }
         guard !rides.isEmpty else { throw notFound("There are no upcoming rides in this series.") }
         var page = WebPages.Page(template: "series-cancel", title: "Cancel the whole series?", nav: "rides")
         page.values = ["seriesID": id.uuidString.lowercased(), "rides": rides.map { values($0, now: now) }, "count": String(rides.count)]
@@ -117,8 +119,8 @@ struct WebRideRoutes: Sendable {
         return ride
     }
 
-    private func notFound(_ detail: String = "There is no such ride among your rides.") -> WebAnswer {
-        WebAnswer(response: pages.errorPage(status: .notFound, title: "Ride not found", detail: detail))
+    private func notFound(_ detail: String = "There is no such ride among your rides.") -> WebErrorPage {
+        .notFound("Ride not found", detail: detail)
     }
 
     /// A ride as the templates show it (what the dispatcher sees, in words).
@@ -147,6 +149,14 @@ struct WebRideRoutes: Sendable {
         values["reason"] = ride.reason
         values["seriesID"] = ride.seriesID?.uuidString.lowercased()
         return values
+    }
+
+    /// The status a notification of each kind leaves its ride in, for `app.js` to show live:
+    /// `data-status-<kind>="<class>|<words>|holds|released"` on the page's body.
+    static let liveStatuses: [[String: String]] = [
+        (RideEventKind.approved, RideStatus.approved), (.rejected, .rejected), (.cancelledByService, .cancelled),
+    ].map { kind, status in
+        ["kind": kind.rawValue, "change": "\(status.rawValue)|\(WebRideRoutes.statusText(status))|\(status.holdsVan ? "holds" : "released")"]
     }
 
     static func statusText(_ status: RideStatus) -> String {

@@ -93,8 +93,14 @@ struct WebRiderActions: Sendable {
 
     // MARK: The rider's rides
 
+    /// Rides still to come that hold a van (waiting for approval or approved), soonest first.
     func upcoming(_ netID: NetID, limit: Int = 20) async throws -> [Ride] {
-        try await rides.list(netID, scope: .upcoming, now: now, limit: limit).rides
+        try await rides.list(netID, scope: .upcoming, now: now, limit: limit, holdingVan: true).rides
+    }
+
+    /// Rides whose pickup is still to come but that no longer hold a van (cancelled, not approved), soonest first.
+    func calledOff(_ netID: NetID, limit: Int = 10) async throws -> [Ride] {
+        try await rides.list(netID, scope: .upcoming, now: now, limit: limit, holdingVan: false).rides
     }
 
     func past(_ netID: NetID, limit: Int = 10) async throws -> [Ride] {
