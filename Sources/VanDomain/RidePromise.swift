@@ -37,6 +37,17 @@ public struct RidePromise: Hashable, Sendable, Codable {
     /// The time the rider asked for: the window's start for a pickup, its end for an arrival.
     public var asked: Date { kind == .pickup ? window.start : window.end }
 
+    /// When the rider may be waiting for the van or aboard it while this promise is kept: from the
+    /// window's start to its end plus the longest ride allowed for a pickup; for an arrival, from
+    /// the window's start less the longest ride to its end. Two rides of one rider whose spans
+    /// overlap could need her in two vans at once.
+    public func riderSpan(maxRideTime: TimeInterval) -> DateInterval {
+        switch kind {
+        case .pickup: DateInterval(start: window.start, end: window.end.addingTimeInterval(max(0, maxRideTime)))
+        case .arriveBy: DateInterval(start: window.start.addingTimeInterval(-max(0, maxRideTime)), end: window.end)
+        }
+    }
+
     /// Whether planned times keep the promise.
     public func isKept(pickupAt: Date, dropoffAt: Date) -> Bool {
         window.contains(kind == .pickup ? pickupAt : dropoffAt)

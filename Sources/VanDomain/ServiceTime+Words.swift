@@ -19,6 +19,10 @@ extension ServiceTime {
         case record = "yyyy-MM-dd HH:mm zzz"
         /// "14:05:07", for the live event feed.
         case seconds = "HH:mm:ss"
+        /// "2026-11-30", the value of a form's date input.
+        case formDate = "yyyy-MM-dd"
+        /// "15:00", the value of a form's time input.
+        case formTime = "HH:mm"
     }
 
     /// `date` written as `words` in the service zone.

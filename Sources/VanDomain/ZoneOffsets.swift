@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// A time zone's UTC offsets, remembered per hour of UTC time: `TimeZone.secondsFromGMT(for:)`
-/// goes through ICU each time, and a ride page asked it six times per ride (docs/load.md).
+/// goes through ICU each time, and a ride page asks it six times per ride.
 ///
 /// An hour is remembered only when the zone has the same offset at its first and its last
 /// second, so no hour holding a transition is ever cached: those are asked of the zone every

@@ -22,6 +22,10 @@ public enum Feasibility: Hashable, Sendable {
         if case .infeasible(let reason, _, _) = self { reason } else { nil }
     }
 
+    /// The reason's stable code (``Infeasibility/code``), for answers, counts and records of a
+    /// refusal; `occupied` for a feasible answer, which no caller refuses with.
+    public var refusalCode: String { (reason ?? .occupied).code }
+
     /// The alternatives when infeasible, earlier first; empty when feasible or none were found.
     public var suggestions: [Suggestion] {
         guard case .infeasible(_, let earlier, let later) = self else { return [] }

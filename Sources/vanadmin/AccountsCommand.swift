@@ -8,7 +8,7 @@ struct ActorOptions: ParsableArguments {
     @Option(name: .customLong("as"), help: ArgumentHelp("Your name for the audit log (default: your login name).", valueName: "name"))
     var actor: String?
 
-    /// The name to record: `--as`, else the person behind sudo, else the login name (see `actorName`).
+    /// The name to record: `--as`, else the person behind sudo, else the login name (``loginActorName()``).
     func resolved() throws -> String {
         if let actor {
             let name = actor.trimmingCharacters(in: .whitespaces)
@@ -17,7 +17,7 @@ struct ActorOptions: ParsableArguments {
             }
             return name
         }
-        return actorName(nil)
+        return loginActorName()
     }
 }
 

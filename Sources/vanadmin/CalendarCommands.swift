@@ -22,13 +22,13 @@ struct HoursCommand: AsyncParsableCommand {
             try await withDatabase { db in
                 let hours = try await ServiceCalendarStore(pool: db.pool, timeZone: zone).hours()
                 if json { return try printJSON(hours) }
-                print("service hours (\(zone.identifier)); an end at or before the start runs past midnight:")
-                for window in hours.windows { print("  \(window.spec)") }
+                say("service hours (\(zone.identifier)); an end at or before the start runs past midnight:")
+                for window in hours.windows { say("  \(window.spec)") }
                 let now = adminClock.now
                 if hours.isOpen(at: now) {
-                    print("open now")
+                    say("open now")
                 } else if let next = hours.nextOpening(after: now) {
-                    print("closed now; opens \(format(next, zone))")
+                    say("closed now; opens \(format(next, zone))")
                 }
             }
         }
@@ -39,7 +39,7 @@ struct HoursCommand: AsyncParsableCommand {
             abstract: "Replace every window, e.g. hours set \"Mon-Fri 00:00-24:00\" \"Sat 00:00-07:30\" \"Sat,Sun 18:00-07:30\"."
         )
         @Argument(help: "Windows like \"Mon-Fri 08:00-18:00\"; an end at or before the start crosses midnight.") var specs: [String]
-        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+        @OptionGroup var actor: ActorOptions
 
         func run() async throws {
             guard !specs.isEmpty else { throw CLIError("give at least one window, e.g. \"Mon-Fri 08:00-18:00\"") }
@@ -47,8 +47,8 @@ struct HoursCommand: AsyncParsableCommand {
             do { for spec in specs { windows += try ServiceWindow.parse(spec: spec) } } catch { throw CLIError("\(error)") }
             let zone = try serviceTimeZone()
             try await withDatabase { db in
-                try await ServiceCalendarStore(pool: db.pool, timeZone: zone).setHours(windows, actor: actorName(actor))
-                print("service hours set: \(windows.count) windows")
+                try await ServiceCalendarStore(pool: db.pool, timeZone: zone).setHours(windows, actor: try actor.resolved())
+                say("service hours set: \(windows.count) windows")
             }
         }
     }
@@ -66,15 +66,15 @@ struct ClosuresCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Close a day (YYYY-MM-DD, service time zone).")
         @Argument(help: "The date, YYYY-MM-DD.") var date: String
         @Option(help: "Why, shown to riders.") var reason: String?
-        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+        @OptionGroup var actor: ActorOptions
 
         func run() async throws {
             let day: LocalDate
             do { day = try LocalDate(date) } catch { throw CLIError("\(error)") }
             let zone = try serviceTimeZone()
             try await withDatabase { db in
-                try await ServiceCalendarStore(pool: db.pool, timeZone: zone).addClosure(day, reason: reason, actor: actorName(actor))
-                print("closed \(day)")
+                try await ServiceCalendarStore(pool: db.pool, timeZone: zone).addClosure(day, reason: reason, actor: try actor.resolved())
+                say("closed \(day)")
             }
         }
     }
@@ -96,17 +96,17 @@ struct ClosuresCommand: AsyncParsableCommand {
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Reopen a closed day.")
         @Argument(help: "The date, YYYY-MM-DD.") var date: String
-        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+        @OptionGroup var actor: ActorOptions
 
         func run() async throws {
             let day: LocalDate
             do { day = try LocalDate(date) } catch { throw CLIError("\(error)") }
             let zone = try serviceTimeZone()
             try await withDatabase { db in
-                guard try await ServiceCalendarStore(pool: db.pool, timeZone: zone).removeClosure(day, actor: actorName(actor)) else {
+                guard try await ServiceCalendarStore(pool: db.pool, timeZone: zone).removeClosure(day, actor: try actor.resolved()) else {
                     throw CLIError("\(day) is not closed; see `vanadmin closures list`")
                 }
-                print("reopened \(day)")
+                say("reopened \(day)")
             }
         }
     }
@@ -157,7 +157,7 @@ struct SchedulerCommand: AsyncParsableCommand {
         @Option(help: "Width of a promised pickup (or arrival) window, minutes (0 to 60).") var window: Int?
         @Option(help: "Longest ride as a multiple of the direct ride (1 to 4).") var maxRideFactor: Double?
         @Option(help: "Longest ride as the direct ride plus this many minutes (0 to 120).") var maxRideExtra: Int?
-        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+        @OptionGroup var actor: ActorOptions
 
         func run() async throws {
             let zone = try serviceTimeZone()
@@ -187,8 +187,8 @@ struct SchedulerCommand: AsyncParsableCommand {
                     settings.maxRideExtraMinutes = maxRideExtra
                 }
                 do { try settings.estimator.validate() } catch { throw CLIError("\(error)") }
-                try await store.setSettings(settings, actor: actorName(actor))
-                print("scheduler figures updated")
+                try await store.setSettings(settings, actor: try actor.resolved())
+                say("scheduler figures updated")
             }
         }
     }
@@ -200,13 +200,13 @@ struct DemoCommand: AsyncParsableCommand {
         commandName: "demo",
         abstract: "Load demo vans and campus places into an empty database (does nothing otherwise)."
     )
-    @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+    @OptionGroup var actor: ActorOptions
 
     func run() async throws {
         try await withDatabase { db in
-            switch try await DemoData.load(into: db.pool, actor: actorName(actor)) {
-            case .loaded(let vans, let places): print("loaded demo data: \(vans) vans, \(places) places")
-            case .skippedNotEmpty: print("the database already has vans or places; demo data not loaded")
+            switch try await DemoData.load(into: db.pool, actor: try actor.resolved()) {
+            case .loaded(let vans, let places): say("loaded demo data: \(vans) vans, \(places) places")
+            case .skippedNotEmpty: say("the database already has vans or places; demo data not loaded")
             }
         }
     }

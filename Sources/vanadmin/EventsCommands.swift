@@ -27,7 +27,7 @@ struct EventsFailed: AsyncParsableCommand {
             let failed = try await DeliveryQueue(pool: db.pool).failedWebhooks(includeRetrying: retrying)
             if json { return try printJSON(failed) }
             if failed.isEmpty {
-                print(retrying ? "no failed webhook deliveries" : "no parked webhook deliveries")
+                say(retrying ? "no failed webhook deliveries" : "no parked webhook deliveries")
                 return
             }
             let zone = try serviceTimeZone()
@@ -61,7 +61,7 @@ struct EventsReplay: AsyncParsableCommand {
             if count == 0 {
                 throw CLIError(all ? "no parked deliveries to replay" : "event \(eventID!) has no parked delivery")
             }
-            print("replaying \(count) deliver\(count == 1 ? "y" : "ies"); a running vand sends \(count == 1 ? "it" : "them") now")
+            say("replaying \(count) deliver\(count == 1 ? "y" : "ies"); a running vand sends \(count == 1 ? "it" : "them") now")
         }
     }
 }

@@ -18,9 +18,9 @@ struct ManifestCommand: AsyncParsableCommand {
         let day = try date.map { text in try DispatchContext.date(text) } ?? LocalDate(containing: adminClock.now, in: clock.timeZone)
         try await withDatabase { db in
             let manifest = try await Manifest.load(pool: db.pool, van: van, day: day, timeZone: clock.timeZone)
-            if json { return try printJSON(manifest) }
-            print("RUN SHEET — \(manifest.van) — \(day) (\(clock.timeZone.identifier))")
-            print("\(manifest.rideCount) rides, \(manifest.stops.count) stops; \(manifest.seats) seats, \(manifest.wheelchairPositions) wheelchair positions; * = pending approval\n")
+            if json { return try printJSON(ManifestJSON(manifest, clock: clock)) }
+            say("RUN SHEET — \(manifest.van) — \(day) (\(clock.timeZone.identifier))")
+            say("\(manifest.rideCount) rides, \(manifest.stops.count) stops; \(manifest.seats) seats, \(manifest.wheelchairPositions) wheelchair positions; * = pending approval\n")
             for (index, stop) in manifest.stops.enumerated() {
                 let r = stop.ride
                 let end = stop.action == .pickup ? r.pickup : r.dropoff
@@ -29,20 +29,20 @@ struct ManifestCommand: AsyncParsableCommand {
                 if let c = end.coordinate { place += String(format: " [%.5f, %.5f]", c.latitude, c.longitude) }
                 let rider = [stop.riderName ?? r.netID.rawValue, stop.riderPhone].compactMap { $0 }.joined(separator: ", ")
                 let verb = stop.action == .pickup ? "PICK UP " : "DROP OFF"
-                print("\(index + 1). \(clock.display(stop.at, withDay: false))  \(verb)  \(r.ref.rawValue)  \(rider)\(r.status == .pending ? " *" : "")")
-                print("   at:       \(place)")
-                if let drive = stop.driveMinutes { print("   drive from last stop: ~\(drive) min") }
+                say("\(index + 1). \(clock.display(stop.at, withDay: false))  \(verb)  \(r.ref.rawValue)  \(rider)\(r.status == .pending ? " *" : "")")
+                say("   at:       \(place)")
+                if let drive = stop.driveMinutes { say("   drive from last stop: ~\(drive) min") }
                 var needs: [String] = []
                 if r.needsWheelchair { needs.append("WHEELCHAIR") }
                 if r.companions > 0 { needs.append("\(r.companions) companion\(r.companions == 1 ? "" : "s")") }
-                if !needs.isEmpty { print("   needs:    \(needs.joined(separator: ", "))") }
-                if stop.action == .pickup, let note = r.note { print("   note:     \(note)") }
+                if !needs.isEmpty { say("   needs:    \(needs.joined(separator: ", "))") }
+                if stop.action == .pickup, let note = r.note { say("   note:     \(note)") }
                 if stop.action == .pickup {
                     let promise = r.promise.kind == .pickup ? "pickup between" : "arrive between"
-                    print("   promised: \(promise) \(clock.display(r.promise.window.start, withDay: false)) and \(clock.display(r.promise.window.end, withDay: false))")
+                    say("   promised: \(promise) \(clock.display(r.promise.window.start, withDay: false)) and \(clock.display(r.promise.window.end, withDay: false))")
                 }
-                print("   aboard after: \(stop.seatsAboard) of \(manifest.seats) seats, \(stop.wheelchairsAboard) of \(manifest.wheelchairPositions) wheelchairs")
-                print("")
+                say("   aboard after: \(stop.seatsAboard) of \(manifest.seats) seats, \(stop.wheelchairsAboard) of \(manifest.wheelchairPositions) wheelchairs")
+                say("")
             }
         }
     }
@@ -62,7 +62,7 @@ struct ReportCommand: AsyncParsableCommand {
         try await withDatabase { db in
             let report = try await Report.load(pool: db.pool, from: first, to: last, timeZone: clock.timeZone)
             if json { return try printJSON(report) }
-            print("REPORT \(first) to \(last)\n")
+            say("REPORT \(first) to \(last)\n")
             printTable(["MEASURE", "VALUE"], [
                 ["requests", "\(report.requests)"], ["approved (upcoming)", "\(report.approved)"], ["rejected", "\(report.rejected)"],
                 ["cancelled", "\(report.cancelled)"], ["cancelled late", "\(report.cancelledLate)"], ["no-shows", "\(report.noShows)"],
@@ -71,11 +71,11 @@ struct ReportCommand: AsyncParsableCommand {
                 ["wheelchair share", String(format: "%.0f%%", report.wheelchairShare * 100)],
             ])
             if !report.vanHours.isEmpty {
-                print("")
+                say("")
                 printTable(["VAN", "HOURS BOOKED"], report.vanHours.sorted { $0.key < $1.key }.map { [$0.key, String(format: "%.2f", $0.value)] })
             }
             if !report.repeatedNoShows.isEmpty {
-                print("")
+                say("")
                 printTable(["RIDER", "NO-SHOWS"], report.repeatedNoShows.sorted { $0.value > $1.value }.map { [$0.key, "\($0.value)"] })
             }
         }

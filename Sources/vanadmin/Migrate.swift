@@ -16,18 +16,18 @@ struct Migrate: AsyncParsableCommand {
     func run() async throws {
         try await withDatabase(migrate: false) { database in
             let runner: MigrationRunner
-            do { runner = try MigrationRunner(directory: Migration.defaultDirectory()) } catch { throw CLIError("\(error)") }
+            do { runner = try MigrationRunner(directory: VandPaths.migrations()) } catch { throw CLIError("\(error)") }
             if check {
                 let status = try await runner.status(pool: database.pool)
-                for migration in status.applied { print("applied  \(migration.fileName)") }
-                for migration in status.pending { print("pending  \(migration.fileName)") }
+                for migration in status.applied { say("applied  \(migration.fileName)") }
+                for migration in status.pending { say("pending  \(migration.fileName)") }
                 if !status.pending.isEmpty { throw ExitCode(1) }
             } else {
                 let applied = try await runner.migrate(pool: database.pool)
                 if applied.isEmpty {
-                    print("up to date (\(runner.migrations.count) migrations)")
+                    say("up to date (\(runner.migrations.count) migrations)")
                 } else {
-                    for migration in applied { print("applied  \(migration.fileName)") }
+                    for migration in applied { say("applied  \(migration.fileName)") }
                 }
             }
         }

@@ -17,14 +17,14 @@ struct PlacesCommand: AsyncParsableCommand {
         @Option(help: "Latitude in degrees.") var lat: Double
         @Option(help: "Longitude in degrees.") var lon: Double
         @Option(name: .customLong("alias"), help: "Another name (repeatable), e.g. SCL.") var aliases: [String] = []
-        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+        @OptionGroup var actor: ActorOptions
 
         func run() async throws {
             let coordinate: Coordinate
             do { coordinate = try Coordinate(latitude: lat, longitude: lon) } catch { throw CLIError("\(error)") }
             try await withDatabase { db in
-                let place = try await PlaceStore(pool: db.pool).add(Place(name: name, aliases: aliases, coordinate: coordinate), actor: actorName(actor))
-                print("added \(place.name)")
+                let place = try await PlaceStore(pool: db.pool).add(Place(name: name, aliases: aliases, coordinate: coordinate), actor: try actor.resolved())
+                say("added \(place.name)")
             }
         }
     }
@@ -35,13 +35,13 @@ struct PlacesCommand: AsyncParsableCommand {
             discussion: "All or nothing: one bad line and nothing is imported. Re-importing the same file changes nothing."
         )
         @Argument(help: "The CSV file.") var file: String
-        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+        @OptionGroup var actor: ActorOptions
 
         func run() async throws {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw CLIError("cannot read \(file)") }
             try await withDatabase { db in
-                let summary = try await PlaceStore(pool: db.pool).importCSV(text, actor: actorName(actor))
-                print("added \(summary.added), updated \(summary.updated), unchanged \(summary.unchanged)")
+                let summary = try await PlaceStore(pool: db.pool).importCSV(text, actor: try actor.resolved())
+                say("added \(summary.added), updated \(summary.updated), unchanged \(summary.unchanged)")
             }
         }
     }

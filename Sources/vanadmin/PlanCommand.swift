@@ -46,7 +46,7 @@ struct PlanCommand: AsyncParsableCommand {
                 func row(_ name: String, _ m: PlanMeasures) -> [String] {
                     [name, String(format: "%.1f", m.driving / 60), "\(m.vansUsed)", String(format: "%.2f", m.ridesPerVanHour)]
                 }
-                print("PLAN \(day): \(outcome.before.rides) rides, \(outcome.ridesChanged) given another van or time\n")
+                say("PLAN \(day): \(outcome.before.rides) rides, \(outcome.ridesChanged) given another van or time\n")
                 printTable(["", "DRIVING MIN", "VANS USED", "RIDES PER VAN-HOUR"], [row("before", outcome.before), row("after", outcome.after)])
             }
         }

@@ -30,9 +30,9 @@ private func show(_ invitation: Invitation, verb: String, json: Bool, tools: Acc
         try printJSON(InvitationOutput(invitation))
         return
     }
-    print("\(verb) \(invitation.netID)")
-    print("temporary password: \(invitation.temporaryPassword)")
-    print("shown only this once; it works until \(tools.format(invitation.expiresAt)) and must be changed at first login")
+    say("\(verb) \(invitation.netID)")
+    say("temporary password: \(invitation.temporaryPassword)")
+    say("shown only this once; it works until \(tools.format(invitation.expiresAt)) and must be changed at first login")
 }
 
 /// `vanadmin riders invite NETID`.
@@ -98,7 +98,7 @@ struct RidersDisable: AsyncParsableCommand {
         let who = try actor.resolved()
         try await AccountsTools.run { tools in
             let ended = try await tools.riders.disable(netID, reason: reason, actor: who)
-            print("disabled \(netID); ended \(ended) session\(ended == 1 ? "" : "s")")
+            say("disabled \(netID); ended \(ended) session\(ended == 1 ? "" : "s")")
         }
     }
 }
@@ -115,7 +115,7 @@ struct RidersEnable: AsyncParsableCommand {
         let who = try actor.resolved()
         try await AccountsTools.run { tools in
             try await tools.riders.enable(netID, actor: who)
-            print("enabled \(netID)")
+            say("enabled \(netID)")
         }
     }
 }
@@ -158,7 +158,7 @@ struct RidersList: AsyncParsableCommand {
                 return
             }
             guard !summaries.isEmpty else {
-                print("no rider accounts yet; create one with: vanadmin riders invite NETID")
+                say("no rider accounts yet; create one with: vanadmin riders invite NETID")
                 return
             }
             printTable(["NET ID", "NAME", "STATUS", "WHITELISTED", "SESSIONS", "CREATED"], summaries.map { summary in

@@ -36,16 +36,16 @@ struct RidesCommand: AsyncParsableCommand {
             let netID = try rider.map { text in try DispatchContext.netID(text) }
             try await withDatabase { db in
                 let listings = try await RideQueries(pool: db.pool).list(status: parsedStatus, day: day, van: van, rider: netID, timeZone: clock.timeZone)
-                if json { return try printJSON(listings) }
+                if json { return try printJSON(listings.map { RideJSON($0, clock: clock) }) }
                 let now = adminClock.now
                 printTable(["", "REF", "PICKUP", "RIDER", "FROM → TO", "WC", "VAN", "STATUS", "ASKED"], listings.map { l in
                     [l.ride.status == .pending ? "*" : "", l.ride.ref.rawValue, clock.display(l.ride.pickupAt),
                      l.ride.netID.rawValue + (l.riderName.map { " (\($0))" } ?? ""),
                      "\(l.ride.pickup.displayName) → \(l.ride.dropoff.displayName)", l.ride.needsWheelchair ? "yes" : "",
-                     l.vanName ?? "", l.ride.status.rawValue, DispatchContext.age(of: l.ride.requestedAt, now: now)]
+                     l.ride.vanName ?? "", l.ride.status.rawValue, DispatchContext.age(of: l.ride.requestedAt, now: now)]
                 })
                 let pending = listings.filter { $0.ride.status == .pending }.count
-                if pending > 0 { print("\n\(pending) pending: approve with `vanadmin rides approve REF` or `rides approve --all-feasible`") }
+                if pending > 0 { say("\n\(pending) pending: approve with `vanadmin rides approve REF` or `rides approve --all-feasible`") }
             }
         }
     }
@@ -60,8 +60,8 @@ struct RidesCommand: AsyncParsableCommand {
             try await withDatabase { db in
                 let (listing, history) = try await RideQueries(pool: db.pool).show(id)
                 if json {
-                    struct Both: Encodable { let ride: RideQueries.Listing; let history: [RideQueries.HistoryEntry] }
-                    return try printJSON(Both(ride: listing, history: history))
+                    struct Both: Encodable { let ride: RideJSON; let history: [RideQueries.HistoryEntry] }
+                    return try printJSON(Both(ride: RideJSON(listing, clock: clock), history: history))
                 }
                 let r = listing.ride
                 func place(_ e: RideEndpoint) -> String {
@@ -76,11 +76,11 @@ struct RidesCommand: AsyncParsableCommand {
                     ["pickup", clock.display(r.pickupAt) + " at " + place(r.pickup)],
                     ["drop-off", "~" + clock.display(r.estimatedDropoffAt, withDay: false) + " at " + place(r.dropoff)],
                     ["wheelchair", r.needsWheelchair ? "yes" : "no"], ["companions", "\(r.companions)"],
-                    ["van", listing.vanName ?? "-"], ["note", r.note ?? "-"], ["reason", r.reason ?? "-"],
+                    ["van", listing.ride.vanName ?? "-"], ["note", r.note ?? "-"], ["reason", r.reason ?? "-"],
                     ["requested", clock.display(r.requestedAt)],
                 ])
-                print("\nhistory:")
-                for entry in history { print("  \(clock.display(entry.at))  \(entry.actor)  \(entry.action)  \(entry.details)") }
+                say("\nhistory:")
+                for entry in history { say("  \(clock.display(entry.at))  \(entry.actor)  \(entry.action)  \(entry.details)") }
             }
         }
     }
@@ -95,7 +95,7 @@ struct RidesCommand: AsyncParsableCommand {
         @Option(help: "Put the ride on this van.") var van: String?
         @Flag(help: "Approve every pending ride that still fits, in request order.") var allFeasible = false
         @Option(help: "With --all-feasible: only rides on this local date.") var date: String?
-        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+        @OptionGroup var actor: ActorOptions
 
         func validate() throws {
             if allFeasible == (id != nil) { throw ValidationError("give a ride id, or --all-feasible") }
@@ -104,15 +104,15 @@ struct RidesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let clock = try DispatchContext.clock()
-            let who = actorName(actor)
+            let who = try actor.resolved()
             try await withDatabase { db in
                 let dispatch = DispatchService(pool: db.pool, timeZone: clock.timeZone)
                 if allFeasible {
                     let day = try date.map { text in try DispatchContext.date(text) }
                     let result = try await dispatch.approveAllFeasible(on: day, actor: who, now: adminClock.now)
-                    for ride in result.approved { print("approved \(DispatchContext.line(ride, clock))") }
-                    for (ride, why) in result.refused { print("not approved \(DispatchContext.line(ride, clock)): \(why)") }
-                    print("\(result.approved.count) approved, \(result.refused.count) still pending")
+                    for ride in result.approved { say("approved \(DispatchContext.line(ride, clock))") }
+                    for (ride, why) in result.refused { say("not approved \(DispatchContext.line(ride, clock)): \(why)") }
+                    say("\(result.approved.count) approved, \(result.refused.count) still pending")
                     return
                 }
                 let ride = try await DispatchContext.mapping {
@@ -120,7 +120,7 @@ struct RidesCommand: AsyncParsableCommand {
                     let newTime = try at.map { text in try clock.parse(text, field: "--at", sameDayAs: current?.pickupAt ?? adminClock.now) }
                     return try await dispatch.approve(id!, at: newTime, van: van, actor: who, now: adminClock.now)
                 }
-                print("approved \(DispatchContext.line(ride, clock))")
+                say("approved \(DispatchContext.line(ride, clock))")
             }
         }
     }
@@ -129,10 +129,10 @@ struct RidesCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Reject a pending ride; the rider sees the reason.")
         @Argument(help: "The ride: its reference (K7M-3QX), id, or a unique id prefix.") var id: String
         @Option(help: "Why (required).") var reason: String
-        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+        @OptionGroup var actor: ActorOptions
 
         func run() async throws {
-            try await DispatchContext.decide("rejected") { dispatch, now in try await dispatch.reject(id, reason: reason, actor: actorName(actor), now: now) }
+            try await DispatchContext.decide("rejected") { dispatch, now in try await dispatch.reject(id, reason: reason, actor: try actor.resolved(), now: now) }
         }
     }
 
@@ -140,10 +140,10 @@ struct RidesCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Cancel a ride on the service's side (e.g. a van broke down).")
         @Argument(help: "The ride: its reference (K7M-3QX), id, or a unique id prefix.") var id: String
         @Option(help: "Why (required; the rider sees it).") var reason: String
-        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+        @OptionGroup var actor: ActorOptions
 
         func run() async throws {
-            try await DispatchContext.decide("cancelled") { dispatch, now in try await dispatch.cancel(id, reason: reason, actor: actorName(actor), now: now) }
+            try await DispatchContext.decide("cancelled") { dispatch, now in try await dispatch.cancel(id, reason: reason, actor: try actor.resolved(), now: now) }
         }
     }
 
@@ -152,7 +152,7 @@ struct RidesCommand: AsyncParsableCommand {
         @Argument(help: "The ride: its reference (K7M-3QX), id, or a unique id prefix.") var id: String
         @Option(help: "New pickup time: 15:30 (same day), or 2026-11-23 15:30.") var at: String?
         @Option(help: "Put the ride on this van.") var van: String?
-        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+        @OptionGroup var actor: ActorOptions
 
         func validate() throws {
             if at == nil && van == nil { throw ValidationError("give --at, --van or both") }
@@ -164,9 +164,9 @@ struct RidesCommand: AsyncParsableCommand {
                 let ride = try await DispatchContext.mapping {
                     let current = try await RideQueries(pool: db.pool).find(id)
                     let newTime = try at.map { text in try clock.parse(text, field: "--at", sameDayAs: current?.pickupAt ?? adminClock.now) }
-                    return try await DispatchService(pool: db.pool, timeZone: clock.timeZone).move(id, at: newTime, van: van, actor: actorName(actor), now: adminClock.now)
+                    return try await DispatchService(pool: db.pool, timeZone: clock.timeZone).move(id, at: newTime, van: van, actor: try actor.resolved(), now: adminClock.now)
                 }
-                print("moved \(DispatchContext.line(ride, clock))")
+                say("moved \(DispatchContext.line(ride, clock))")
             }
         }
     }
@@ -174,20 +174,20 @@ struct RidesCommand: AsyncParsableCommand {
     struct Complete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Mark an approved ride completed (after its pickup time).")
         @Argument(help: "The ride: its reference (K7M-3QX), id, or a unique id prefix.") var id: String
-        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+        @OptionGroup var actor: ActorOptions
 
         func run() async throws {
-            try await DispatchContext.decide("completed") { dispatch, now in try await dispatch.complete(id, actor: actorName(actor), now: now) }
+            try await DispatchContext.decide("completed") { dispatch, now in try await dispatch.complete(id, actor: try actor.resolved(), now: now) }
         }
     }
 
     struct NoShow: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "no-show", abstract: "Mark an approved ride a no-show (after its pickup time).")
         @Argument(help: "The ride: its reference (K7M-3QX), id, or a unique id prefix.") var id: String
-        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+        @OptionGroup var actor: ActorOptions
 
         func run() async throws {
-            try await DispatchContext.decide("no-show") { dispatch, now in try await dispatch.noShow(id, actor: actorName(actor), now: now) }
+            try await DispatchContext.decide("no-show") { dispatch, now in try await dispatch.noShow(id, actor: try actor.resolved(), now: now) }
         }
     }
 }
@@ -209,7 +209,7 @@ enum DispatchContext {
         let clock = try clock()
         try await withDatabase { db in
             let ride = try await mapping { try await change(DispatchService(pool: db.pool, timeZone: clock.timeZone), adminClock.now) }
-            print("\(verb) \(line(ride, clock))")
+            say("\(verb) \(line(ride, clock))")
         }
     }
 

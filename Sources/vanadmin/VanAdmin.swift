@@ -62,10 +62,11 @@ func withDatabase(migrate: Bool = true, _ body: (Database) async throws -> Void)
     await database.close()
 }
 
-/// A one-line message on stderr and exit status 1.
+/// A one-line message on stderr and exit status 1; the message is escaped
+/// (``Swift/String/escapingControlCharacters``), since it may quote what someone typed.
 struct CLIError: Error, CustomStringConvertible {
     let description: String
-    init(_ message: String) { description = message }
+    init(_ message: String) { description = message.escapingControlCharacters }
 }
 
 /// The one clock vanadmin reads ("now" for decisions, cancellations and today's date).

@@ -16,12 +16,12 @@ struct VansCommand: AsyncParsableCommand {
         @Argument(help: "The van's name, e.g. \"Van 4\".") var name: String
         @Option(help: "Passenger seats.") var seats: Int
         @Option(help: "Wheelchair positions (0 if none).") var wheelchair: Int = 0
-        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+        @OptionGroup var actor: ActorOptions
 
         func run() async throws {
             try await withDatabase { db in
-                let van = try await VanStore(pool: db.pool).add(name: name, seats: seats, wheelchairPositions: wheelchair, actor: actorName(actor))
-                print("added \(van.name) (\(van.seats) seats, \(van.wheelchairPositions) wheelchair)")
+                let van = try await VanStore(pool: db.pool).add(name: name, seats: seats, wheelchairPositions: wheelchair, actor: try actor.resolved())
+                say("added \(van.name) (\(van.seats) seats, \(van.wheelchairPositions) wheelchair)")
             }
         }
     }
@@ -47,7 +47,7 @@ struct VansCommand: AsyncParsableCommand {
         @Option(help: "New name.") var rename: String?
         @Option(help: "Passenger seats.") var seats: Int?
         @Option(help: "Wheelchair positions.") var wheelchair: Int?
-        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+        @OptionGroup var actor: ActorOptions
 
         func validate() throws {
             if rename == nil && seats == nil && wheelchair == nil { throw ValidationError("nothing to change: give --rename, --seats or --wheelchair") }
@@ -55,8 +55,8 @@ struct VansCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await withDatabase { db in
-                let van = try await VanStore(pool: db.pool).update(name: name, newName: rename, seats: seats, wheelchairPositions: wheelchair, actor: actorName(actor))
-                print("updated \(van.name) (\(van.seats) seats, \(van.wheelchairPositions) wheelchair)")
+                let van = try await VanStore(pool: db.pool).update(name: name, newName: rename, seats: seats, wheelchairPositions: wheelchair, actor: try actor.resolved())
+                say("updated \(van.name) (\(van.seats) seats, \(van.wheelchairPositions) wheelchair)")
             }
         }
     }
@@ -64,15 +64,15 @@ struct VansCommand: AsyncParsableCommand {
     struct Retire: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Retire a van: it takes no new rides; lists its future rides to move.")
         @Argument(help: "The van's name.") var name: String
-        @Option(name: .customLong("as"), help: "Who is acting (default: login user).") var actor: String?
+        @OptionGroup var actor: ActorOptions
 
         func run() async throws {
             try await withDatabase { db in
-                let rides = try await VanStore(pool: db.pool).retire(name: name, now: adminClock.now, actor: actorName(actor))
-                print("retired \(name)")
+                let rides = try await VanStore(pool: db.pool).retire(name: name, now: adminClock.now, actor: try actor.resolved())
+                say("retired \(name)")
                 if !rides.isEmpty {
-                    print("\(rides.count) upcoming rides still on \(name); move them with `vanadmin rides move`:")
-                    for ref in rides { print("  \(ref)") }
+                    say("\(rides.count) upcoming rides still on \(name); move them with `vanadmin rides move`:")
+                    for ref in rides { say("  \(ref)") }
                 }
             }
         }

@@ -69,7 +69,8 @@ private func emit(_ line: String) {
 
 /// How `vanadmin watch` prints an event.
 enum WatchLine {
-    /// `#42 14:45:02 approved ride K7M-3QX ann1 SCL → Davenport Mon Nov 30, 3:00 PM Van 1 (by dispatcher)`.
+    /// `#42 14:45:02 approved ride K7M-3QX ann1 SCL → Davenport Mon Nov 30, 3:00 PM Van 1 (by dispatcher)`;
+    /// every part escaped (``Swift/String/escapingControlCharacters``).
     static func text(_ event: RideEvent, zone: TimeZone) -> String {
         let details = event.details
         var parts = ["#\(event.id)", clock(event.createdAt, zone), event.kind, "ride \(details.ref ?? String(event.rideID.uuidString.lowercased().prefix(8)))"]
@@ -78,7 +79,7 @@ enum WatchLine {
         if let pickup = details.pickupAt { parts.append(format(pickup, zone)) }
         if let van = details.van { parts.append(van) }
         if let actor = actor(event) { parts.append("(by \(actor))") }
-        return parts.joined(separator: " ")
+        return parts.map(\.escapingControlCharacters).joined(separator: " ")
     }
 
     /// `{"id":42,"kind":"approved",…}` — the webhook's body.

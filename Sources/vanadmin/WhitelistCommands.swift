@@ -41,9 +41,9 @@ struct WhitelistAdd: AsyncParsableCommand {
         let who = try actor.resolved()
         try await AccountsTools.run { tools in
             switch try await tools.whitelist.add(patch, actor: who) {
-            case .added: print("added \(netID) to the whitelist")
-            case .updated: print("updated \(netID) on the whitelist")
-            case .unchanged: print("\(netID) is already on the whitelist with these details; nothing changed")
+            case .added: say("added \(netID) to the whitelist")
+            case .updated: say("updated \(netID) on the whitelist")
+            case .unchanged: say("\(netID) is already on the whitelist with these details; nothing changed")
             }
         }
     }
@@ -64,7 +64,7 @@ struct WhitelistRemove: AsyncParsableCommand {
         let who = try actor.resolved()
         try await AccountsTools.run { tools in
             try await tools.whitelist.remove(netID, actor: who)
-            print("removed \(netID) from the whitelist")
+            say("removed \(netID) from the whitelist")
         }
     }
 }
@@ -99,7 +99,7 @@ struct WhitelistList: AsyncParsableCommand {
                 return
             }
             guard !listings.isEmpty else {
-                print("the whitelist is empty; add people with: vanadmin whitelist add NETID, or import the office's CSV")
+                say("the whitelist is empty; add people with: vanadmin whitelist add NETID, or import the office's CSV")
                 return
             }
             printTable(["NET ID", "NAME", "EMAIL", "UNTIL", "STATUS", "ACCOUNT", "ADDED BY", "NOTE"], listings.map { listing in
@@ -108,7 +108,7 @@ struct WhitelistList: AsyncParsableCommand {
                         listing.isActive ? "active" : "expired", listing.hasAccount ? "yes" : "no", entry.addedBy, entry.note ?? ""]
             })
             let expired = listings.filter { !$0.isActive }.count
-            print("\(listings.count) entries, \(listings.count - expired) active, \(expired) expired")
+            say("\(listings.count) entries, \(listings.count - expired) active, \(expired) expired")
         }
     }
 }

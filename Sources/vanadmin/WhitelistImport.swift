@@ -56,7 +56,7 @@ struct WhitelistImport: AsyncParsableCommand {
                     parsed, replace: replace, invite: output != nil, source: source, actor: who,
                     beforeCommit: { invitations in try output?.write(invitations) }
                 )
-                print(report: report, tools: tools)
+                printReport(report, tools: tools)
             }
         } catch {
             output?.discard()
@@ -64,7 +64,7 @@ struct WhitelistImport: AsyncParsableCommand {
         }
     }
 
-    private func print(report: WhitelistImportReport, tools: AccountsTools) {
+    private func printReport(_ report: WhitelistImportReport, tools: AccountsTools) {
         if json {
             try? printJSON(Summary(
                 added: report.added.map(\.rawValue), updated: report.updated.map(\.rawValue), removed: report.removed.map(\.rawValue),
@@ -72,12 +72,12 @@ struct WhitelistImport: AsyncParsableCommand {
             ))
             return
         }
-        Swift.print("added \(report.added.count), updated \(report.updated.count), removed \(report.removed.count), unchanged \(report.unchanged.count)")
-        if !report.updated.isEmpty { Swift.print("updated: \(report.updated.map(\.rawValue).joined(separator: ", "))") }
-        if !report.removed.isEmpty { Swift.print("removed: \(report.removed.map(\.rawValue).joined(separator: ", "))") }
+        say("added \(report.added.count), updated \(report.updated.count), removed \(report.removed.count), unchanged \(report.unchanged.count)")
+        if !report.updated.isEmpty { say("updated: \(report.updated.map(\.rawValue).joined(separator: ", "))") }
+        if !report.removed.isEmpty { say("removed: \(report.removed.map(\.rawValue).joined(separator: ", "))") }
         if let invite {
             let until = report.invited.first.map { ", valid until \(tools.format($0.expiresAt))" } ?? ""
-            Swift.print("invited \(report.invited.count); temporary passwords are in \(invite) (mode 0600\(until)). Hand them over and delete the file.")
+            say("invited \(report.invited.count); temporary passwords are in \(invite) (mode 0600\(until)). Hand them over and delete the file.")
         }
     }
 }

@@ -95,7 +95,7 @@ struct EventsBenchmark {
     }
 
     private func openDatabase(logger: Logger) async throws -> (Database, @Sendable () -> Void) {
-        let sql = Migration.defaultDirectory()
+        let sql = VandPaths.migrations()
         if let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty {
             let database = Database(pool: PGPool(configuration: PGConfiguration(connectionString: url), size: 4, logger: logger))
             _ = try await MigrationRunner(directory: sql, logger: logger).migrate(pool: database.pool)

@@ -12,6 +12,22 @@ import VanScheduler
 
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "scheduler"
+let usages = [
+    "scheduler": "usage: vand-bench scheduler [REQUESTS] [SIZES, e.g. 300,3000]",
+    "fixed-json": "usage: vand-bench fixed-json PORT FILE",
+    "events": "usage: vand-bench events [COUNT]",
+    "darp": DARPBenchOptions.usage,
+    "campus": CampusBenchOptions.usage,
+]
+// `-h`/`--help` after a benchmark's name prints its usage and succeeds; alone, every usage.
+if ["-h", "--help", "help"].contains(which) {
+    print(usages.keys.sorted().map { usages[$0]! }.joined(separator: "\n"))
+    exit(0)
+}
+if let usage = usages[which], arguments.dropFirst().contains(where: { $0 == "-h" || $0 == "--help" }) {
+    print(usage)
+    exit(0)
+}
 switch which {
 case "scheduler":
     let requests = arguments.dropFirst().first.flatMap(Int.init) ?? 1_000
@@ -32,7 +48,7 @@ case "scheduler":
 case "fixed-json":
     let rest = Array(arguments.dropFirst())
     guard rest.count == 2, let port = Int(rest[0]) else {
-        FileHandle.standardError.write(Data("usage: vand-bench fixed-json PORT FILE\n".utf8))
+        FileHandle.standardError.write(Data((usages[which]! + "\n").utf8))
         exit(2)
     }
     try await FixedJSONServer.run(port: port, file: rest[1])
@@ -56,6 +72,6 @@ case "events":
     let count = arguments.dropFirst().first.flatMap(Int.init) ?? 1_000
     try await EventsBenchmark(count: count).run()
 default:
-    FileHandle.standardError.write(Data("unknown benchmark '\(which)'; try: scheduler, events, darp, campus, fixed-json\n".utf8))
+    FileHandle.standardError.write(Data("unknown benchmark '\(which)'; try: \(usages.keys.sorted().joined(separator: ", ")), or --help\n".utf8))
     exit(2)
 }

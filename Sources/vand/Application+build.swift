@@ -80,7 +80,7 @@ func buildRouter(
     let riderAuth = makeRiderAuth(configuration: configuration, database: database, clock: clock, pages: pages.cache)
     let serviceClock = ServiceTime(timeZone: configuration.timeZone)
     AccountRoutes(auth: riderAuth, clock: serviceClock).register(on: router)
-    let booking = BookingService(pool: database.pool, timeZone: configuration.timeZone, routeChanges: routeChanges)
+    let booking = BookingService(pool: database.pool, timeZone: configuration.timeZone, rules: configuration.booking.rules, routeChanges: routeChanges)
     let places = PlaceStore(pool: database.pool)
     RideRoutes(
         auth: riderAuth, booking: booking, rides: RiderRides(pool: database.pool, routeChanges: routeChanges),

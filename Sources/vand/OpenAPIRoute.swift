@@ -16,7 +16,7 @@ struct OpenAPIRoute: Sendable {
     /// `$VAND_OPENAPI_PATH`, else `openapi.yaml` beside the migrations folder.
     static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let explicit = SettingSpec.openAPIPath.text(environment) { return explicit }
-        guard let sql = Migration.defaultDirectory(environment: environment) else { return nil }
+        guard let sql = VandPaths.migrations(environment: environment) else { return nil }
         let path = URL(fileURLWithPath: sql).deletingLastPathComponent().appendingPathComponent("openapi.yaml").path
         return FileManager.default.fileExists(atPath: path) ? path : nil
     }

@@ -74,8 +74,8 @@ extension Problem {
         case .lockedOut(let until):
             let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
             let minutes = (seconds + 59) / 60
-            return Problem(status: .tooManyRequests, slug: "locked-out", title: "Too many failed logins",
-                           detail: "Too many failed logins from this address. Try again in \(minutes) minute\(minutes == 1 ? "" : "s"), or \(call) to reset your password.",
+            return Problem(status: .tooManyRequests, slug: "locked-out", title: "Too many failed sign-ins",
+                           detail: "Too many failed sign-ins from this address. Try again in \(minutes) minute\(minutes == 1 ? "" : "s"), or \(call) to reset your password.",
                            headers: [.retryAfter: String(seconds)], extensions: extras)
         case .disabled:
             return Problem(status: .forbidden, slug: "account-disabled", title: "Account disabled",

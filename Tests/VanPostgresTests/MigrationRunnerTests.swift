@@ -102,6 +102,9 @@ struct MigrationRunnerTests {
         #expect(throws: MigrationError.badFileName("1_a.sql")) { try Migration.load(from: badName.path) }
         let duplicate = try Folder(["0001_a.sql": "SELECT 1;", "0001_b.sql": "SELECT 2;"])
         #expect(throws: MigrationError.self) { try Migration.load(from: duplicate.path) }
+        // The generated snapshot beside the migrations is not one of them.
+        let snapshot = try Folder(["0001_a.sql": "SELECT 1;", "schema.sql": "CREATE TABLE a (id int);"])
+        #expect(try Migration.load(from: snapshot.path).map(\.name) == ["a"])
     }
 
     @Test func concurrentRunnersApplyEachMigrationOnce() async throws {

@@ -126,7 +126,7 @@ struct BookingServiceTests {
         #expect(refusals.count == 50 - booked.count)
         #expect(refusals.allSatisfy { $0.reason == .occupied && !$0.suggestions.isEmpty })
         if let offered = refusals.first?.suggestions.first {
-            let retry = try await f.booking.book(f.request(0, at: offered.asked), now: f.now)
+            let retry = try await f.booking.book(f.request(55, at: offered.asked), now: f.now)
             guard case .booked = retry else { Issue.record("the suggested time was not bookable: \(retry)"); return }
         }
         await f.db.close()

@@ -18,6 +18,22 @@ struct RideStatusSQLTests {
         await db.close()
     }
 
+    /// The 12-hour longest ride stands in Swift (`VanDayRoutes.longestRide`, how far back a read
+    /// of a span looks) and in SQL (the `rides_longest_ride` constraint, and how far back
+    /// `vand_check_route` looks): the live definitions must all say the same.
+    @Test func theLongestRideIsTheSameInSwiftAndInTheDatabase() async throws {
+        let db = try await TestCluster.makeDatabase()
+        let (constraint, check) = try await db.pool.withConnection { conn in
+            (try conn.query("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'rides_longest_ride'").first!.decode(String.self, at: 0),
+             try conn.query("SELECT prosrc FROM pg_proc WHERE proname = 'vand_check_route'").first!.decode(String.self, at: 0))
+        }
+        let hours = Int(VanDayRoutes.longestRide / 3_600)
+        #expect(constraint.contains("'\(hours):00:00'::interval"), "\(constraint)")
+        let intervals = check.matches(of: #/interval '(\d+) hours'/#).map { Int($0.1) }
+        #expect(intervals == [hours], "\(intervals)")
+        await db.close()
+    }
+
     @Test func theSchedulersReadStillUsesItsPartialIndex() async throws {
         let db = try await TestCluster.makeDatabase()
         let plan = try await db.pool.withConnection { conn in

@@ -125,7 +125,7 @@ struct AccountRoutesTests {
             let guessed = try await client.web("/sign-in", form: [("csrf", guessPage.csrf ?? ""), ("net_id", "jd123"), ("password", "guess")],
                                                jar: &guesser, headers: [.init("X-Forwarded-For")!: "203.0.113.66"])
             #expect(guessed.status == .tooManyRequests)
-            #expect(guessed.body.contains("Too many wrong passwords from this device"))
+            #expect(guessed.body.contains("Too many failed sign-ins from this address"))
         }
         await f.close()
     }

@@ -81,6 +81,18 @@ struct CommandLineTests {
         #expect(admin.stdout.contains("migrate"))
     }
 
+    @Test func benchHelpSucceedsAndMisuseDoesNot() throws {
+        for benchmark in ["darp", "campus", "scheduler", "events", "fixed-json"] {
+            let help = try Binary.run("vand-bench", [benchmark, "--help"], environment: [:])
+            #expect(help.status == 0, "vand-bench \(benchmark) --help: \(help.stderr)")
+            #expect(help.stdout.hasPrefix("usage: vand-bench \(benchmark)"), "\(help.stdout)")
+        }
+        let all = try Binary.run("vand-bench", ["--help"], environment: [:])
+        #expect(all.status == 0 && all.stdout.split(separator: "\n").count == 5)
+        let misuse = try Binary.run("vand-bench", ["darp", "--seconds"], environment: [:])
+        #expect(misuse.status == 2 && misuse.stderr.contains("--seconds"))
+    }
+
     /// Exit status 78 (EX_CONFIG), which the units' RestartPreventExitStatus=78 does not restart.
     @Test(arguments: [("VAND_PORT", "not-a-port"), ("VAND_DB_POOL_SIZE", "0"), ("VAND_REMINDER_LEAD", "0"), ("VAND_AUTO_APPROVE", "maybe")])
     func badSettingStopsStartUpWithOneLineAndExit78(_ variable: String, _ value: String) throws {

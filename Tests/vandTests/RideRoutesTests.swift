@@ -186,8 +186,14 @@ struct RideRoutesTests {
             let (status, body, headers) = try await client.book(ann, series)
             #expect(status == .created)
             let seriesID = try #require(body["series_id"] as? String)
-            #expect(headers[.location] == "/v1/rides?series=\(seriesID)")
+            #expect(headers[.location] == "/v1/series/\(seriesID)")
             #expect((body["booked"] as? [Any])?.count == 3)  // Mon 30, Mon 7, Wed 9
+            // The Location answers: the series' rides, soonest first; another rider's is not found.
+            let listed = try await client.get("/v1/series/\(seriesID)", ann)
+            #expect(listed.status == .ok && listed.body["series_id"] as? String == seriesID)
+            #expect((listed.body["rides"] as? [[String: Any]])?.compactMap { $0["pickup_at"] as? String }
+                    == ["2026-11-30T15:00:00-05:00", "2026-12-07T15:00:00-05:00", "2026-12-09T15:00:00-05:00"])
+            #expect(try await client.get("/v1/series/\(seriesID)", bob).status == .notFound)
             let conflicts = try #require(body["conflicts"] as? [[String: Any]])
             #expect(conflicts.count == 1)
             #expect(conflicts[0]["requested_pickup_at"] as? String == "2026-12-02T15:00:00-05:00")

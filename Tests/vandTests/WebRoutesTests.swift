@@ -294,7 +294,7 @@ struct WebRoutesTests {
             var jar = WebJar()
             _ = try await client.webSignIn("ann1", jar: &jar)
             let page = try await client.web("/ride-now", jar: &jar)
-            #expect(page.body.contains("the van picks you up at about <strong>7:05 AM today</strong>: be ready until 7:20 AM"))
+            #expect(page.body.contains("the van picks you up at about <strong>7:05 AM today</strong>: be ready until 7:05 AM"))
             let booked = try await client.web("/ride-now", form: [("csrf", page.csrf ?? ""), ("pickup", "SSS"), ("dropoff", "Bass"), ("companions", "0")], jar: &jar)
             let location = try #require(booked.headers[.location])
             let id = String(location.dropFirst("/rides/".count).prefix(36))

@@ -6,7 +6,7 @@ import Foundation
 /// functions (`timestamptz_out` was a sixth of PostgreSQL's time on a rider's ride page) and
 /// the client its parsing; it is asked for per statement, on the hot reads, through
 /// ``PGConnection/query(_:results:rows:)``. In binary, columns of the text types arrive as the
-/// same UTF-8 as in text, so every decoder reads them as before; the other types a decoder
+/// same UTF-8 as in text, so every text decoder reads them unchanged; the other types a decoder
 /// must know in binary (``PGDecodable/decode(binary:type:)``): integers, `bool`, `uuid`,
 /// `timestamptz`/`timestamp`, `float8` and `bytea` do.
 public enum PGResultFormat: Int32, Sendable {

@@ -84,7 +84,7 @@ public enum PGTimestamp {
         if (1...12).contains(month), day >= 1, day <= daysIn(month, of: year), hour < 24, minute < 60, second < 60 {
             epoch = (daysSince1970(year: year, month: month, day: day) * 24 + hour) * 3600 + minute * 60 + second
         } else {
-            // Out of range fields: let timegm normalise them as before.
+            // Out of range fields: timegm normalises them.
             var parts = tm()
             parts.tm_year = Int32(year - 1900)
             parts.tm_mon = Int32(month - 1)

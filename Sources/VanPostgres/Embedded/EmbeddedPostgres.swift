@@ -28,15 +28,6 @@ public final class EmbeddedPostgres: Sendable {
         self.logger = logger
     }
 
-    /// The default folder shared by `vand` and `vanadmin`: `$VAND_DATA_DIR`, else
-    /// `/var/lib/vand/embedded` for root, else `$XDG_STATE_HOME/vand` or `~/.local/state/vand`.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let explicit = environment["VAND_DATA_DIR"], !explicit.isEmpty { return explicit }
-        if geteuid() == 0 { return "/var/lib/vand/embedded" }
-        if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return state + "/vand/embedded" }
-        return (environment["HOME"] ?? NSTemporaryDirectory()) + "/.local/state/vand/embedded"
-    }
-
     /// The data folder inside ``directory``.
     public var dataDirectory: String { directory + "/data" }
     /// The socket folder inside ``directory``.

@@ -28,8 +28,13 @@ public struct Migration: Sendable, Hashable {
         }.joined()
     }
 
-    /// Reads every `NNNN_name.sql` in `directory`, sorted by version. Other files are ignored;
-    /// a malformed or duplicated number is an error.
+    /// The schema as the migrations leave it, generated beside them for reading
+    /// (`schema.sql`); never applied.
+    public static let snapshotFileName = "schema.sql"
+
+    /// Reads every `NNNN_name.sql` in `directory`, sorted by version. Files not ending in `.sql`
+    /// and ``snapshotFileName`` are not migrations; any other `.sql` file with a malformed or
+    /// duplicated number is an error.
     public static func load(from directory: String) throws(MigrationError) -> [Migration] {
         let files: [String]
         do {
@@ -38,7 +43,7 @@ public struct Migration: Sendable, Hashable {
             throw .directoryUnreadable(directory)
         }
         var migrations: [Migration] = []
-        for file in files where file.hasSuffix(".sql") {
+        for file in files where file.hasSuffix(".sql") && file != snapshotFileName {
             let stem = file.dropLast(4)
             guard let underscore = stem.firstIndex(of: "_"),
                   let version = Int(stem[..<underscore]), version > 0,
@@ -55,27 +60,6 @@ public struct Migration: Sendable, Hashable {
             migrations.append(Migration(version: version, name: name, sql: sql))
         }
         return migrations.sorted { $0.version < $1.version }
-    }
-
-    /// Where the SQL files live: `$VAND_SQL_DIR`, else `share/vand/sql` beside the
-    /// installed binary, else a `sql/` folder in the source checkout the binary was
-    /// built in or in the current directory.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if let explicit = environment["VAND_SQL_DIR"], !explicit.isEmpty { return explicit }
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").resolvingSymlinksInPath()
-        var candidates: [URL] = [executable.deletingLastPathComponent().appendingPathComponent("../share/vand/sql")]
-        var folder = executable.deletingLastPathComponent()
-        for _ in 0..<6 {
-            candidates.append(folder.appendingPathComponent("sql"))
-            folder = folder.deletingLastPathComponent()
-        }
-        candidates.append(URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("sql"))
-        candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../sql"))
-        for candidate in candidates {
-            let path = candidate.standardizedFileURL.path
-            if FileManager.default.fileExists(atPath: path + "/0001_initial.sql") { return path }
-        }
-        return nil
     }
 }
 

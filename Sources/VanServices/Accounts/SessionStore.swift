@@ -30,7 +30,7 @@ public struct SessionStore {
     /// One statement, so a check and its touch cannot race.
     public func authenticate(digest: Data, now: Date, idleTimeout: TimeInterval) throws -> AuthenticatedSession? {
         let check = SessionCheck(digest: digest, now: now, idleTimeout: idleTimeout)
-        // Every authenticated request runs this: prepared once per connection (docs/load.md).
+        // Every authenticated request runs this: prepared once per connection.
         let query: SQLQuery = "\(Self.checking(check)) SELECT net_id, must_change_password, expires_at, last_seen_at FROM session"
         return try connection.query(query.prepared(), results: .binary) { row in try Self.session(row, digest: digest) }.first
     }
@@ -127,4 +127,11 @@ public struct AuthenticatedSession: Sendable, Equatable {
     public let expiresAt: Date
     /// When its expiry last slid: the check slides it again once ``SessionStore/touchInterval`` has passed.
     public let lastSeenAt: Date
+
+    /// The session, for anything but changing the password (and logging out): a session signed
+    /// in with a temporary password is refused until the rider chose her own.
+    public func requiringOwnPassword() throws(AccountError) -> AuthenticatedSession {
+        if mustChangePassword { throw .passwordChangeRequired }
+        return self
+    }
 }

@@ -49,15 +49,6 @@ public struct NewRide: Sendable, Hashable {
     }
 }
 
-/// What a booking attempt came to.
-public enum BookingOutcome: Sendable, Hashable {
-    /// The ride is in the database, holding its van.
-    case booked(Ride)
-    /// The time does not work; the feasibility says why and what would, and the
-    /// sentence says it to a person ("The van is occupied at 4:30 PM. Does 4:45 PM work?").
-    case refused(Feasibility, sentence: String)
-}
-
 /// Books rides: locks the schedule around the time, runs the optimistic
 /// scheduler on the rides holding vans, and inserts the ride on the chosen van —
 /// all in one transaction, so concurrent bookings can never double-book a van.
@@ -65,13 +56,23 @@ public struct BookingService: Sendable {
     let pool: PGPool
     let calendar: ServiceCalendarStore
     let routeChanges: RouteChangeHook
+    /// What a request must meet before it is booked, for every way in.
+    public let rules: BookingRules
 
-    /// A booking service for a fleet in `timeZone`. After each commit that booked rides,
-    /// `routeChanges` hears of each ride's pickup (the background planner, ``RouteImprover``).
-    public init(pool: PGPool, timeZone: TimeZone, routeChanges: RouteChangeHook = .none) {
+    /// A booking service for a fleet in `timeZone`, checking requests by `rules`. After each
+    /// commit that booked rides, `routeChanges` hears of each ride's pickup (the background
+    /// planner, ``RouteImprover``).
+    public init(pool: PGPool, timeZone: TimeZone, rules: BookingRules = BookingRules(), routeChanges: RouteChangeHook = .none) {
         self.pool = pool
         self.calendar = ServiceCalendarStore(pool: pool, timeZone: timeZone)
+        self.rules = rules
         self.routeChanges = routeChanges
+    }
+
+    /// Checks what `netID` asked for against ``rules`` (every problem at once, each naming its
+    /// field) and builds the rides to book.
+    public func check(_ request: BookingRequest, for netID: NetID, places: [Place], now: Date) throws(InvalidFields) -> CheckedBooking {
+        try rules.check(request, netID: netID, places: places, timeZone: calendar.timeZone, now: now)
     }
 
     /// What a booking request needs before it is validated: whether `netID` may book today
@@ -125,14 +126,36 @@ public struct BookingService: Sendable {
         // The fleet and the calendar first: no booking writes them.
         let vans = try VanStore.list(conn, includeRetired: false)
         let schedulers = try rides.map { try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: $0.pickupAt) }
-        if let netID = rides.first?.netID { try TransactionActor.set(netID.rawValue, conn) }
+        guard let netID = rides.first?.netID, let first = rides.map(\.pickupAt).min(), let last = rides.map(\.pickupAt).max() else { return [] }
+        // One booking of a rider at a time: the check below then sees every ride she holds.
+        try lockRider(netID, conn)
+        var held = try RideRecord.held(by: netID, around: DateInterval(start: first.addingTimeInterval(-VanDayRoutes.longestRide),
+                                                                       end: last.addingTimeInterval(VanDayRoutes.longestRide)), conn)
         var outcomes: [BookingOutcome] = []
         for (ride, scheduler) in zip(rides, schedulers) {
             let request = RideRequest(pickup: ride.pickup.coordinate, dropoff: ride.dropoff.coordinate, wheelchair: ride.needsWheelchair,
                                       pickupAt: ride.pickupAt, promise: ride.promise, companions: ride.companions, notBefore: now)
-            outcomes.append(try book(ride, request, scheduler: scheduler, vans: vans, now: now, conn))
+            let span = RidePromise(kind: ride.promise, asked: ride.pickupAt, width: scheduler.windowWidth)
+                .riderSpan(maxRideTime: scheduler.maxRideTime(for: request))
+            if let other = held.first(where: { Self.overlap($0.promise.riderSpan(maxRideTime: $0.maxRideTime), span) }) {
+                outcomes.append(.overlaps(other))
+                continue
+            }
+            let outcome = try book(ride, request, scheduler: scheduler, vans: vans, now: now, conn)
+            if case .booked(let booked) = outcome { held.append(booked) }
+            outcomes.append(outcome)
         }
         return outcomes
+    }
+
+    /// Whether two half-open spans share an instant.
+    static func overlap(_ a: DateInterval, _ b: DateInterval) -> Bool { a.start < b.end && b.start < a.end }
+
+    /// Names the transaction's actor (the rider) and waits for any other booking of hers to end.
+    private static func lockRider(_ netID: NetID, _ conn: PGConnection) throws {
+        try conn.query(("""
+            SELECT set_config('vand.actor', \(netID.rawValue), true), pg_advisory_xact_lock(hashtextextended('vand_rider:' || \(netID.rawValue), 0))
+            """ as SQLQuery).prepared())
     }
 
     /// How many lost races a booking runs before it waits for every van's van-days around its ride.
@@ -154,7 +177,7 @@ public struct BookingService: Sendable {
                 // Kept for the dispatcher's report: a refusal is a denial of service.
                 try conn.execute("""
                     INSERT INTO booking_refusals (net_id, requested_pickup_at, reason, needs_wheelchair, refused_at)
-                    VALUES (\(ride.netID.rawValue), \(ride.pickupAt), \(feasibility.reason?.code ?? "occupied"), \(ride.needsWheelchair), \(now))
+                    VALUES (\(ride.netID.rawValue), \(ride.pickupAt), \(feasibility.refusalCode), \(ride.needsWheelchair), \(now))
                     """)
                 return .refused(feasibility, sentence: scheduler.sentence(for: feasibility, requested: ride.pickupAt, promise: ride.promise))
             }
@@ -169,7 +192,7 @@ public struct BookingService: Sendable {
             }
             do {
                 // The insert writes the re-planned rides too, and the check releases the savepoint:
-                // two round trips while the van-day rows are locked, where there were four.
+                // two round trips while the van-day rows are locked.
                 let booked = try insert(ride, assignment: assignment, requestedAt: now, conn)
                 try VanDayRoutes.checkNow(conn, releasing: "booking")
                 return .booked(booked)

@@ -50,7 +50,7 @@ public struct RememberedBooking: Sendable, Hashable {
         for outcome in outcomes {
             switch outcome {
             case .booked(let ride): booked.append(ride.id)
-            case .refused(let feasibility, _): reason = reason ?? feasibility.reason?.code ?? "occupied"
+            case .refused, .overlaps: reason = reason ?? outcome.refusalCode
             }
         }
         self.outcome = booked.isEmpty ? .refused : .booked

@@ -56,6 +56,17 @@ enum RideRecord {
         )
     }
 
+    /// The rides of `netID` holding a van (pending or approved) picked up in `span`.
+    static func held(by netID: NetID, around span: DateInterval, _ conn: PGConnection) throws -> [Ride] {
+        let query: SQLQuery = """
+            \(select)
+            WHERE r.net_id = \(netID.rawValue) AND ride_holds_van(r.status)
+              AND r.pickup_at >= \(span.start) AND r.pickup_at < \(span.end)
+            ORDER BY r.pickup_at
+            """
+        return try conn.query(query.prepared(), results: .binary) { try ride($0) }
+    }
+
     /// The rides holding a van (pending or approved) picked up in `span`, or picked up at most
     /// `longestRide` before it and still aboard at its start: what the scheduler plans a span on.
     /// With `vans`, only those vans' rides (a writer reading again the vans it lost a race on).

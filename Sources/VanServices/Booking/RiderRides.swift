@@ -36,15 +36,23 @@ public struct RiderRides: Sendable {
         let position = try cursor.map(Cursor.init(text:))
         let rows = try await pool.withConnection { conn -> [Ride] in
             let query: SQLQuery = "\(RideRecord.select) WHERE r.net_id = \(netID.rawValue) \(Self.page(scope, now: now, after: position, limit: limit))"
-            // A rider's app reads this most; prepared once per connection (docs/load.md).
+            // A rider's app reads this most; prepared once per connection.
             return try conn.query(query.prepared(), results: .binary, rows: RideRecord.ride)
         }
         return Self.page(rows, limit: limit)
     }
 
+    /// Every ride of `netID`'s weekly series `id` (any status), soonest first; empty when the
+    /// series is not hers or does not exist.
+    public func series(_ id: UUID, for netID: NetID) async throws -> [Ride] {
+        try await pool.withConnection { conn in
+            try conn.query("\(RideRecord.select) WHERE r.net_id = \(netID.rawValue) AND r.series_id = \(id) ORDER BY r.pickup_at, r.id",
+                           results: .binary, rows: RideRecord.ride)
+        }
+    }
+
     /// Checks a bearer token and lists its rider's rides in `scope` (as ``list(_:scope:now:limit:after:)``
-    /// at the check's time) in one statement: one trip to a pool thread and one round trip, where
-    /// checking and then reading took two of each (docs/load.md). The session is checked and its
+    /// at the check's time) in one statement: one trip to a pool thread and one round trip. The session is checked and its
     /// expiry slides exactly as ``SessionStore/authenticate(digest:now:idleTimeout:)`` does.
     ///
     /// Nil when the session is not live. A session that must change its password gets no rides
@@ -67,7 +75,7 @@ public struct RiderRides: Sendable {
                 ) rides_page ON true
                 """
             // Every page a rider's app reads: prepared once per connection, results in binary
-            // (no timestamp text to write and parse; docs/load.md).
+            // (no timestamp text to write and parse).
             return try conn.query(query.prepared(), results: .binary) { row in
                 let session = try SessionStore.session(row, digest: check.digest)
                 // No ride (none in scope, or a password-change session): one row, the ride's columns NULL.
@@ -95,7 +103,7 @@ public struct RiderRides: Sendable {
     /// scoped to its rider: one more than `limit`, to tell whether another page follows.
     /// A first page and a later one are two statements (the later with the cursor's condition),
     /// so neither plan depends on whether a cursor was bound: `rides_rider_pickup_id`
-    /// `(net_id, pickup_at, id)` returns the rows in page order, with no sort (docs/load.md).
+    /// `(net_id, pickup_at, id)` returns the rows in page order, with no sort.
     private static func page(_ scope: Scope, now: Date, after position: Cursor?, limit: Int) -> SQLQuery {
         switch (scope, position) {
         case (.upcoming, nil):

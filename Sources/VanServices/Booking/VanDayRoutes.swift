@@ -195,7 +195,7 @@ enum VanDayRoutes {
     }
 
     /// Writes the other rides' new planned times, in one prepared statement however many there
-    /// are (one statement per ride cost a round trip, a parse and a plan each: docs/load.md).
+    /// are (a statement per ride would cost a round trip, a parse and a plan each).
     static func write(_ replanned: [UUID: PlannedStops], now: Date, _ conn: PGConnection) throws {
         guard !replanned.isEmpty else { return }
         try conn.execute(replanning(replanned, now: now).prepared())

@@ -23,7 +23,7 @@ public final class Database: Sendable {
     public static func open(
         settings: DatabaseSettings,
         migrate: Bool = true,
-        migrationsDirectory: String? = Migration.defaultDirectory(),
+        migrationsDirectory: String? = VandPaths.migrations(),
         logger: Logger
     ) async throws -> Database {
         let database = try await connect(settings: settings, logger: logger)

@@ -63,7 +63,7 @@ public struct DatabaseSettings: Sendable {
         } else if environment["PGHOST"] != nil || environment["PGDATABASE"] != nil || environment["PGSERVICE"] != nil {
             settings = DatabaseSettings(target: .server(""), poolSize: poolSize)
         } else {
-            settings = DatabaseSettings(target: .embedded(directory: EmbeddedPostgres.defaultDirectory(environment: environment)), poolSize: poolSize)
+            settings = DatabaseSettings(target: .embedded(directory: VandPaths.embeddedDirectory(environment: environment)), poolSize: poolSize)
         }
         func seconds(_ spec: SettingSpec) throws(SettingError) -> Duration {
             .milliseconds(Int64((try spec.number(environment) * 1000).rounded()))

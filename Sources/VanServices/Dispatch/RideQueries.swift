@@ -17,8 +17,6 @@ public struct RideQueries: Sendable {
         public let riderName: String?
         /// The rider's phone, if known.
         public let riderPhone: String?
-        /// The van's name, if assigned.
-        public let vanName: String?
     }
 
     /// Rides matching every given filter, soonest pickup first.
@@ -36,14 +34,13 @@ public struct RideQueries: Sendable {
 
     static func listings(_ conn: PGConnection, where condition: SQLQuery) throws -> [Listing] {
         try conn.query("""
-            SELECT base.*, ri.name AS rider_name, ri.phone AS rider_phone, v.name AS van_name
+            SELECT base.*, ri.name AS rider_name, ri.phone AS rider_phone
             FROM (\(RideRecord.select) WHERE \(condition)) AS base
             LEFT JOIN riders ri ON ri.net_id = base.net_id
-            LEFT JOIN vans v ON v.id = base.van_id
             ORDER BY base.pickup_at, base.id
             """).map { row in
             Listing(ride: try RideRecord.ride(row), riderName: try row.decode(String?.self, "rider_name"),
-                    riderPhone: try row.decode(String?.self, "rider_phone"), vanName: try row.decode(String?.self, "van_name"))
+                    riderPhone: try row.decode(String?.self, "rider_phone"))
         }
     }
 

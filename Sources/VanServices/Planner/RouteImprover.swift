@@ -103,7 +103,7 @@ public final class RouteImprover: Service, Sendable {
             pending[day] = Due(at: min(now.addingTimeInterval(quiet), since.addingTimeInterval(longest)), since: since)
             // A booking on any day holds every other pending day back too (never past its longest
             // delay): runs come in lulls, not in the middle of a burst of bookings on other days,
-            // whose riders would wait behind the run's reads, writes and route checks (docs/load.md).
+            // whose riders would wait behind the run's reads, writes and route checks.
             for (other, due) in pending where other != day {
                 pending[other] = Due(at: max(due.at, min(now.addingTimeInterval(quiet), due.since.addingTimeInterval(longest))), since: due.since)
             }

@@ -32,7 +32,6 @@ struct CampusBenchOptions: Sendable {
             case "--rides": rides = try positive(argument)
             case "--vans": vans = try positive(argument)
             case "--seats": seats = try positive(argument)
-            case "-h", "--help": throw CampusBenchError(Self.usage)
             default: throw CampusBenchError("unknown argument \(argument); \(Self.usage)")
             }
         }

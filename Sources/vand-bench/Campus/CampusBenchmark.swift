@@ -30,7 +30,7 @@ struct CampusBenchmark {
             try await NIOThreadPool.singleton.runIfActive { try cluster.createDatabase(name) }
             let database = Database(pool: PGPool(configuration: PGConfiguration(connectionString: cluster.connectionString(database: name)),
                                                  size: 2, logger: logger))
-            _ = try await MigrationRunner(directory: Migration.defaultDirectory(), logger: logger).migrate(pool: database.pool)
+            _ = try await MigrationRunner(directory: VandPaths.migrations(), logger: logger).migrate(pool: database.pool)
             results.append(try await day.run(model, on: database, requests: requests))
             await database.close()
         }

@@ -28,7 +28,8 @@ struct CampusDay {
     /// Runs `model` on `database` (fresh and migrated).
     func run(_ model: CampusModel, on database: Database, requests: [CampusRequest]) async throws -> Result {
         let fleet = CampusFleet(vans: options.vans, seats: options.seats)
-        let sites = try await fleet.install(into: database, riders: generator.riders)
+        // One net ID per request (CampusDayRun): a generated rider may ask twice at overlapping times.
+        let sites = try await fleet.install(into: database, riders: max(generator.requests, requests.count))
         try await model.apply(to: database)
         let tally = try await CampusDayRun(database: database, model: model, sites: sites, timeZone: timeZone)
             .book(requests, seed: options.seed)

@@ -31,8 +31,6 @@ struct DARPBenchOptions {
                     throw DARPBenchError("--iterations needs a non-negative integer")
                 }
                 iterations = value
-            case "-h", "--help":
-                throw DARPBenchError(DARPBenchOptions.usage)
             default:
                 guard !argument.hasPrefix("--") else { throw DARPBenchError("unknown option \(argument); \(DARPBenchOptions.usage)") }
                 files.append(argument)

@@ -24,8 +24,8 @@ struct BearerAuthenticator: RouterMiddleware {
     let allowPasswordChangeSessions: Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let session = try await auth.accounts.authenticate(token: try Self.token(request))
-        if session.mustChangePassword && !allowPasswordChangeSessions { throw AccountError.passwordChangeRequired }
+        var session = try await auth.accounts.authenticate(token: try Self.token(request))
+        if !allowPasswordChangeSessions { session = try session.requiringOwnPassword() }
         var context = context
         context.session = session
         guard let pages = auth.pages, request.method != .get, request.method != .head else { return try await next(request, context) }
@@ -54,8 +54,6 @@ extension RiderAuth {
     /// What ``BearerAuthenticator`` does for a route without password-change sessions, with a
     /// check made already: the session, or the 401 or 403 it would answer.
     func authenticate(_ check: SessionCheck) async throws -> AuthenticatedSession {
-        let session = try await accounts.authenticate(check)
-        if session.mustChangePassword { throw AccountError.passwordChangeRequired }
-        return session
+        try await accounts.authenticate(check).requiringOwnPassword()
     }
 }

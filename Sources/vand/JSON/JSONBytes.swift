@@ -2,8 +2,8 @@ import NIOCore
 
 /// JSON written straight into a `ByteBuffer`, byte for byte what ``APIJSON/encoder`` writes
 /// (keys in sorted order — the caller writes them so —, `/` unescaped, absent optionals left
-/// out), for the hot read path: `JSONEncoder` built a tree of boxed values for every ride and
-/// was 29% of the CPU time of `GET /v1/rides` (docs/load.md). A test compares both encoders'
+/// out), for the hot read path, where `JSONEncoder` would build a tree of boxed values for every
+/// ride. A test compares both encoders'
 /// bytes for every body written this way (`JSONBytesTests`).
 struct JSONBytes {
     /// The bytes so far (an array: appending to it is cheaper than writing to a ByteBuffer byte by byte).

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import VanDomain
 import VanServices
 
 /// One line per record. Under journald (`JOURNAL_STREAM` set) the line starts with the
@@ -42,27 +43,8 @@ struct LineLogHandler: LogHandler {
         }
     }
 
-    /// The text with a backslash before every backslash, `\n`, `\r` and `\t` for those
-    /// characters, and `\u{…}` for every other control character and line separator
-    /// (C0, DEL, C1, U+2028, U+2029), so nothing in it can end or rewrite a line.
-    static func escaped(_ text: String) -> String {
-        func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-            scalar == "\\" || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
-        }
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var result = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            guard needsEscape(scalar) else { result.append(scalar); continue }
-            switch scalar {
-            case "\\": result.append(contentsOf: #"\\"#.unicodeScalars)
-            case "\n": result.append(contentsOf: #"\n"#.unicodeScalars)
-            case "\r": result.append(contentsOf: #"\r"#.unicodeScalars)
-            case "\t": result.append(contentsOf: #"\t"#.unicodeScalars)
-            default: result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
-            }
-        }
-        return String(result)
-    }
+    /// The text as one line (``Swift/String/escapingControlCharacters``, VanDomain).
+    static func escaped(_ text: String) -> String { text.escapingControlCharacters }
 
     /// syslog priorities: 7 debug … 2 critical.
     static func priority(_ level: Logger.Level) -> Int {

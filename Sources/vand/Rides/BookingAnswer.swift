@@ -25,7 +25,10 @@ struct BookingAnswer: Sendable {
                 self = try BookingAnswer(ride: ride, clock: clock)
             case .refused(let feasibility, let sentence):
                 let problem = Self.conflict(feasibility, sentence: sentence, requested: requested[0], clock: clock)
-                self.init(status: .conflict, location: nil, reason: feasibility.reason?.code ?? "occupied", text: try APIJSON.string(problem.body))
+                self.init(status: .conflict, location: nil, reason: feasibility.refusalCode, text: try APIJSON.string(problem.body))
+            case .overlaps(let other):
+                let problem = Self.overlap(other, requested: requested[0], clock: clock)
+                self.init(status: .conflict, location: nil, reason: BookingOutcome.overlapsCode, text: try APIJSON.string(problem.body))
             }
             return
         }
@@ -36,8 +39,12 @@ struct BookingAnswer: Sendable {
             case .booked(let ride): booked.append(RideView(ride, clock: clock))
             case .refused(let feasibility, let sentence):
                 conflicts.append(SeriesView.Conflict(
-                    requestedPickupAt: clock.format(at), reason: feasibility.reason?.code ?? "occupied", detail: sentence,
-                    suggestions: feasibility.suggestions.map { SuggestionView($0, clock: clock) }))
+                    requestedPickupAt: clock.format(at), reason: feasibility.refusalCode, detail: sentence,
+                    suggestions: feasibility.suggestions.map { SuggestionView($0, clock: clock) }, ride: nil))
+            case .overlaps(let other):
+                conflicts.append(SeriesView.Conflict(
+                    requestedPickupAt: clock.format(at), reason: BookingOutcome.overlapsCode, detail: outcome.sentence(clock: clock) ?? "",
+                    suggestions: [], ride: Self.path(of: other)))
             }
         }
         let id = seriesID.uuidString.lowercased()
@@ -45,19 +52,23 @@ struct BookingAnswer: Sendable {
             var problem = Problem(status: .conflict, slug: "series-conflicts", title: "No occurrence of the series is free",
                                   detail: "None of the \(requested.count) rides could be booked; see conflicts for other times.")
             problem.members["conflicts"] = .array(conflicts.map { conflict in
-                .object(["requested_pickup_at": .string(conflict.requestedPickupAt), "reason": .string(conflict.reason),
-                         "detail": .string(conflict.detail), "suggestions": .array(conflict.suggestions.map(\.json))])
+                var object: [String: JSONValue] = [
+                    "requested_pickup_at": .string(conflict.requestedPickupAt), "reason": .string(conflict.reason),
+                    "detail": .string(conflict.detail), "suggestions": .array(conflict.suggestions.map(\.json)),
+                ]
+                if let ride = conflict.ride { object["ride"] = .string(ride) }
+                return .object(object)
             })
             self.init(status: .conflict, location: nil, reason: "series", text: try APIJSON.string(problem.body))
         } else {
-            self.init(status: .created, location: "/v1/rides?series=\(id)", reason: nil,
+            self.init(status: .created, location: "/v1/series/\(id)", reason: nil,
                       text: try APIJSON.string(SeriesView(seriesID: id, booked: booked, conflicts: conflicts)))
         }
     }
 
     /// 201 with one booked ride.
     init(ride: Ride, clock: ServiceTime) throws {
-        self.init(status: .created, location: "/v1/rides/\(ride.id.uuidString.lowercased())", reason: nil,
+        self.init(status: .created, location: Self.path(of: ride), reason: nil,
                   text: try APIJSON.string(RideView(ride, clock: clock)))
     }
 
@@ -65,7 +76,7 @@ struct BookingAnswer: Sendable {
     init?(_ remembered: RememberedBooking) {
         guard let text = remembered.answer else { return nil }
         let location = remembered.rideID.map { "/v1/rides/\($0.uuidString.lowercased())" }
-            ?? remembered.seriesID.map { "/v1/rides?series=\($0.uuidString.lowercased())" }
+            ?? remembered.seriesID.map { "/v1/series/\($0.uuidString.lowercased())" }
         self.init(status: remembered.outcome == .booked ? .created : .conflict,
                   location: remembered.outcome == .booked ? location : nil, reason: remembered.reason, text: text)
     }
@@ -83,9 +94,23 @@ struct BookingAnswer: Sendable {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
+    /// The API path of a ride.
+    static func path(of ride: Ride) -> String { "/v1/rides/\(ride.id.uuidString.lowercased())" }
+
+    /// 409 for a time that overlaps a ride the rider already holds: which ride (`ride`, its path; `ride_ref`).
+    static func overlap(_ other: Ride, requested: Date, clock: ServiceTime) -> Problem {
+        var problem = Problem(status: .conflict, slug: "ride-overlaps", title: "You already have a ride at that time",
+                              detail: BookingOutcome.overlaps(other).sentence(clock: clock) ?? "")
+        problem.members["reason"] = .string(BookingOutcome.overlapsCode)
+        problem.members["requested_pickup_at"] = .string(clock.format(requested))
+        problem.members["ride"] = .string(path(of: other))
+        problem.members["ride_ref"] = .string(other.ref.rawValue)
+        return problem
+    }
+
     /// 409 for a taken time: the sentence, the reason, and the nearest times to book in one more call.
     static func conflict(_ feasibility: Feasibility, sentence: String, requested: Date, clock: ServiceTime) -> Problem {
-        let reason = feasibility.reason?.code ?? "occupied"
+        let reason = feasibility.refusalCode
         let titles = [
             "occupied": "The van is taken at that time", "outside_service_hours": "The van does not run at that time",
             "closed": "The van does not run that day", "no_wheelchair_van": "No van with a wheelchair position is in service",
@@ -107,6 +132,6 @@ struct BookingAnswer: Sendable {
 extension VandMetrics {
     /// Counts a fresh booking answer: made, or refused and why.
     func record(_ answer: BookingAnswer) {
-        if answer.status == .created { bookingMade() } else { bookingRefused(reason: answer.reason ?? "occupied") }
+        if let reason = answer.reason { bookingRefused(reason: reason) } else { bookingMade() }
     }
 }

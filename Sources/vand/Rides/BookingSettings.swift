@@ -11,6 +11,9 @@ struct BookingSettings: Sendable {
     /// Where riders find the office's forms, if configured.
     var formsURL: String?
 
+    /// The rules every booking is checked by (``BookingService`` applies them).
+    var rules: BookingRules { BookingRules(policy: policy, autoApprove: autoApprove) }
+
     static func fromEnvironment(_ environment: [String: String]) throws(SettingError) -> BookingSettings {
         var settings = BookingSettings()
         settings.autoApprove = try SettingSpec.autoApprove.boolean(environment)

@@ -38,6 +38,13 @@ struct BookRideRequest: Decodable, Sendable {
         note = try c.member(String.self, .note)
         `repeat` = try c.member(RepeatInput.self, .repeat)
     }
+
+    /// The request as the booking rules take it.
+    var request: BookingRequest {
+        BookingRequest(kind: kind, pickupAt: pickupAt, arriveBy: arriveBy, pickup: pickup.value, dropoff: dropoff.value,
+                       needsWheelchair: needsWheelchair, companions: companions, note: note,
+                       repeats: `repeat`.map { BookingRequest.Repeat(weekdays: $0.weekdays, until: $0.until) })
+    }
 }
 
 /// One end of a trip: a place name as a plain string ("SCL"), or an object with
@@ -62,69 +69,6 @@ struct EndpointInput: Decodable, Sendable {
     enum CodingKeys: String, CodingKey { case place, address, lat, lon }
 }
 
-/// A ride as the rider sees it.
-struct RideView: Encodable, Sendable {
-    struct Endpoint: Encodable, Sendable {
-        let place: String?
-        let address: String?
-        let lat: Double?
-        let lon: Double?
-        let display: String
-    }
-
-    let id: String
-    let ref: String
-    let kind: String
-    let status: String
-    let pickup: Endpoint
-    let dropoff: Endpoint
-    let pickupAt: String
-    let estimatedDropoffAt: String
-    let promise: PromiseView
-    let maxRideMinutes: Int
-    let mayShare: Bool
-    let needsWheelchair: Bool
-    let companions: Int
-    let note: String?
-    let van: String?
-    let reason: String?
-    let seriesID: String?
-    let requestedAt: String
-    let updatedAt: String
-
-    enum CodingKeys: String, CodingKey {
-        case id, ref, kind, status, pickup, dropoff, pickupAt = "pickup_at", estimatedDropoffAt = "estimated_dropoff_at"
-        case promise, maxRideMinutes = "max_ride_minutes", mayShare = "may_share"
-        case needsWheelchair = "needs_wheelchair", companions, note, van, reason, seriesID = "series_id"
-        case requestedAt = "requested_at", updatedAt = "updated_at"
-    }
-
-    init(_ ride: Ride, clock: ServiceTime) {
-        func endpoint(_ e: RideEndpoint) -> Endpoint {
-            Endpoint(place: e.placeName, address: e.address, lat: e.coordinate?.latitude, lon: e.coordinate?.longitude, display: e.displayName)
-        }
-        id = ride.id.uuidString.lowercased()
-        ref = ride.ref.rawValue
-        kind = ride.kind.rawValue
-        status = ride.status.rawValue
-        pickup = endpoint(ride.pickup)
-        dropoff = endpoint(ride.dropoff)
-        pickupAt = clock.format(ride.pickupAt)
-        estimatedDropoffAt = clock.format(ride.estimatedDropoffAt)
-        promise = PromiseView(ride.promise, clock: clock)
-        maxRideMinutes = Int((ride.maxRideTime / 60).rounded(.down))
-        mayShare = true
-        needsWheelchair = ride.needsWheelchair
-        companions = ride.companions
-        note = ride.note
-        van = ride.vanName
-        reason = ride.reason
-        seriesID = ride.seriesID?.uuidString.lowercased()
-        requestedAt = clock.format(ride.requestedAt)
-        updatedAt = clock.format(ride.updatedAt)
-    }
-}
-
 /// A page of rides.
 struct RideList: Encodable, Sendable {
     let rides: [RideView]
@@ -138,29 +82,15 @@ struct SeriesView: Encodable, Sendable {
         let reason: String
         let detail: String
         let suggestions: [SuggestionView]
-        enum CodingKeys: String, CodingKey { case requestedPickupAt = "requested_pickup_at", reason, detail, suggestions }
+        /// The rider's own ride in the way (its path), for `overlaps_own_ride`.
+        let ride: String?
+        enum CodingKeys: String, CodingKey { case requestedPickupAt = "requested_pickup_at", reason, detail, suggestions, ride }
     }
 
     let seriesID: String
     let booked: [RideView]
     let conflicts: [Conflict]
     enum CodingKeys: String, CodingKey { case seriesID = "series_id", booked, conflicts }
-}
-
-/// What a rider was promised: `pickup` (the van comes within the window) or `arrive_by`
-/// (the rider arrives within it).
-struct PromiseView: Encodable, Sendable {
-    let kind: String
-    let windowStart: String
-    let windowEnd: String
-
-    enum CodingKeys: String, CodingKey { case kind, windowStart = "window_start", windowEnd = "window_end" }
-
-    init(_ promise: RidePromise, clock: ServiceTime) {
-        kind = promise.kind.rawValue
-        windowStart = clock.format(promise.window.start)
-        windowEnd = clock.format(promise.window.end)
-    }
 }
 
 /// A time the scheduler offers instead. Send `pickup_at` (or `arrive_by`) back exactly as

@@ -8,6 +8,7 @@ import VanScheduler
 /// - `POST /v1/rides` → 201 ride (or series) | 409 problem with the nearest free times
 /// - `GET /v1/rides?scope=upcoming|past&limit=&after=` → a page of the rider's own rides
 /// - `GET /v1/rides/{id}` → the ride, if it is the rider's (else 404)
+/// - `GET /v1/series/{id}` → every ride of the rider's weekly series (a series booking's `Location`)
 /// - `POST /v1/rides/{id}/cancel` → the cancelled ride, `late` when within the late window
 /// - `POST /v1/series/{id}/cancel` → every upcoming ride of the rider's series cancelled
 struct RideRoutes: Sendable {
@@ -23,11 +24,12 @@ struct RideRoutes: Sendable {
 
     func register(on router: Router<AppRequestContext>) {
         // The ride list checks its bearer token itself, in the statement that reads the page
-        // (one round trip instead of two: docs/load.md); it answers as the authenticator would.
+        // (one round trip); it answers as the authenticator would.
         router.get("v1/rides", use: list)
         let v1 = router.group("v1").add(middleware: auth.authenticator())
         v1.post("rides", use: create)
         v1.get("rides/:id", use: show)
+        v1.get("series/:id", use: showSeries)
         v1.post("rides/:id/cancel", use: cancel)
         v1.post("series/:id/cancel", use: cancelSeries)
     }
@@ -42,8 +44,8 @@ struct RideRoutes: Sendable {
         guard prepared.eligibility.isEligible else { throw AccountError.notEligible(until: prepared.eligibility.until) }
         let raw = try await request.collectBody()
         let body = try Request.decodeJSON(BookRideRequest.self, from: raw)
-        let (newRides, seriesID) = try newRides(from: body, netID: session.netID, places: prepared.places, now: now)
-        let requested = newRides.map(\.pickupAt)
+        let checked = try booking.check(body.request, for: session.netID, places: prepared.places, now: now)
+        let (newRides, seriesID, requested) = (checked.rides, checked.seriesID, checked.requested)
         guard let keyText = request.headers[.init("Idempotency-Key")!], !keyText.isEmpty else {
             let answer = try BookingAnswer(try await booking.bookSeries(newRides, now: now), seriesID: seriesID, requested: requested, clock: clock)
             metrics.record(answer)
@@ -70,67 +72,6 @@ struct RideRoutes: Sendable {
         }
     }
 
-    /// Validates the request (every problem at once, each naming its field) and builds the rides.
-    private func newRides(from body: BookRideRequest, netID: NetID, places: [Place], now: Date) throws -> ([NewRide], UUID?) {
-        let policy = settings.policy
-        var problems: [ValidationError] = []
-        func check(_ work: () throws -> Void) throws {
-            do { try work() } catch let error as ValidationError { problems.append(error) }
-        }
-        // Whole seconds: a promise is stored and compared to the second.
-        var pickupAt = Date(timeIntervalSince1970: now.addingTimeInterval(policy.onDemandLead).timeIntervalSince1970.rounded(.up))
-        var promise = RidePromise.Kind.pickup
-        if body.kind == .scheduled {
-            switch (body.pickupAt, body.arriveBy) {
-            case (let text?, nil):
-                try check { pickupAt = try clock.parse(text, field: "pickup_at") }
-            case (nil, let text?):
-                promise = .arriveBy
-                try check { pickupAt = try clock.parse(text, field: "arrive_by") }
-            case (_?, _?):
-                problems.append(ValidationError(field: "arrive_by", reason: "give pickup_at or arrive_by, not both"))
-            case (nil, nil):
-                problems.append(ValidationError(field: "pickup_at", reason: "is required for a scheduled ride (or send arrive_by, or kind \"on_demand\")"))
-            }
-        } else if body.arriveBy != nil {
-            problems.append(ValidationError(field: "arrive_by", reason: "an on-demand ride is picked up as soon as possible; book a scheduled ride to arrive by a time"))
-        } else if body.pickupAt != nil {
-            problems.append(ValidationError(field: "pickup_at", reason: "an on-demand ride is picked up as soon as possible; leave pickup_at out, or book a scheduled ride"))
-        } else if body.repeat != nil {
-            problems.append(ValidationError(field: "repeat", reason: "an on-demand ride cannot repeat; book a scheduled series"))
-        }
-        if problems.isEmpty { try check { try policy.checkPickupTime(pickupAt, now: now) } }
-        let matcher = PlaceMatcher(places: places, policy: policy)
-        var pickup = RideEndpoint(), dropoff = RideEndpoint()
-        try check { pickup = try matcher.resolve(body.pickup.value, field: "pickup") }
-        try check { dropoff = try matcher.resolve(body.dropoff.value, field: "dropoff") }
-        try check { try policy.checkDetails(companions: body.companions, note: body.note) }
-        var times = [pickupAt]
-        var seriesID: UUID?
-        if let rule = body.repeat, problems.isEmpty {
-            try check {
-                var weekdays = Set<Int>()
-                for name in rule.weekdays { weekdays.insert(try Recurrence.weekday(named: name)) }
-                let until = try LocalDate(rule.until, field: "repeat.until")
-                if until.interval(in: clock.timeZone).end > now.addingTimeInterval(policy.seriesHorizon) {
-                    throw ValidationError(field: "repeat.until", reason: "is more than \(Int(policy.seriesHorizon / 86_400)) days ahead")
-                }
-                times = try Recurrence(weekdays: weekdays, until: until).occurrences(startingAt: pickupAt, in: clock.timeZone)
-                if times.isEmpty { throw ValidationError(field: "repeat", reason: "no chosen weekday falls between pickup_at and until") }
-            }
-            seriesID = .timeOrdered(at: now)
-        }
-        guard problems.isEmpty else { throw InvalidFields(problems) }
-        let status: RideStatus = settings.autoApprove ? .approved : .pending
-        let note = body.note?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let rides = times.map { at in
-            NewRide(id: .timeOrdered(at: now), netID: netID, kind: body.kind, pickup: pickup, dropoff: dropoff, pickupAt: at, promise: promise,
-                    needsWheelchair: body.needsWheelchair, companions: body.companions,
-                    note: note?.isEmpty == true ? nil : note, seriesID: seriesID, status: status)
-        }
-        return (rides, seriesID)
-    }
-
     // MARK: Reading and cancelling
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -147,8 +88,8 @@ struct RideRoutes: Sendable {
         let after = query["after"].map(String.init)
         let cursorProblem = RiderRides.cursorProblem(after)
         guard problems.isEmpty, let scope, cursorProblem == nil else {
-            // A 401 or 403 comes before a 422, as when the authenticator ran first; the cursor
-            // is judged only once the rest is valid, as before.
+            // A 401 or 403 comes before a 422, as the authenticator orders them; the cursor
+            // is judged only once the rest is valid.
             _ = try await auth.authenticate(check)
             if let cursorProblem, problems.isEmpty { throw cursorProblem }
             throw InvalidFields(problems)
@@ -167,7 +108,7 @@ struct RideRoutes: Sendable {
         guard let (session, page) = try await rides.list(check, scope: scope, limit: limit, after: after) else {
             throw AccountError.notAuthenticated
         }
-        if session.mustChangePassword { throw AccountError.passwordChangeRequired }
+        _ = try session.requiringOwnPassword()
         let list = RideList(rides: page.rides.map { RideView($0, clock: clock) }, next: page.next)
         var json = JSONBytes(capacity: 600 * (list.rides.count + 1))
         list.write(to: &json)
@@ -184,6 +125,21 @@ struct RideRoutes: Sendable {
               let ride = try await rides.find(id, for: session.netID) else { throw Self.noSuchRide() }
         let view = RideView(ride, clock: clock)
         return Self.jsonBytes(capacity: 1024) { view.write(to: &$0) }
+    }
+
+    struct SeriesRidesView: Encodable {
+        let seriesID: String
+        let rides: [RideView]
+        enum CodingKeys: String, CodingKey { case seriesID = "series_id", rides }
+    }
+
+    @Sendable func showSeries(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let session = try context.requireSession()
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw Self.noSuchRide("series") }
+        let rides = try await rides.series(id, for: session.netID)
+        guard !rides.isEmpty else { throw Self.noSuchRide("series") }
+        return try Self.json(SeriesRidesView(seriesID: id.uuidString.lowercased(), rides: rides.map { RideView($0, clock: clock) }),
+                             request: request, context: context)
     }
 
     struct CancelView: Encodable {

@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import VanServices
 
 /// The rides a rider reads most (`GET /v1/rides`, `GET /v1/rides/{id}`) written with ``JSONBytes``:
 /// the same bytes as ``APIJSON``, checked by `JSONBytesTests`. A field added to ``RideView`` must be

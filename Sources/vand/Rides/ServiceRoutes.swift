@@ -50,32 +50,13 @@ struct ServiceRoutes: Sendable {
     }
 
     @Sendable func service(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let now = time.now
         let zone = clock.timeZone
-        let scheduler = try await calendar.scheduler(around: now)
-        let closures = Dictionary(try await calendar.closures(from: LocalDate(containing: now, in: zone)).map { ($0.day, $0.reason ?? "closed") }, uniquingKeysWith: { a, _ in a })
-        let names = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-        var week: [ServiceView.Day] = []
-        var opens: [Date] = []
-        var day = LocalDate(containing: now, in: zone)
-        for _ in 0..<7 {
-            let interval = day.interval(in: zone)
-            let open = closures[day] == nil ? scheduler.hours.openIntervals(from: interval.start, to: interval.end) : []
-            opens += open.map(\.start)
-            week.append(.init(date: day.description, weekday: names[day.weekday - 1], closed: closures[day],
-                              open: open.map { Interval(from: clock.format($0.start), to: clock.format($0.end)) }))
-            day = LocalDate(containing: interval.end.addingTimeInterval(1), in: zone)
+        let service = try await calendar.week(from: time.now)
+        let week = service.days.map { day in
+            ServiceView.Day(date: day.date.description, weekday: clock.text(day.start, .weekday), closed: day.closedReason,
+                            open: day.open.map { Interval(from: clock.format($0.start), to: clock.format($0.end)) })
         }
-        let todayClosed = closures[LocalDate(containing: now, in: zone)] != nil
-        let openNow = !todayClosed && scheduler.hours.isOpen(at: now)
-        var next: Date? = openNow ? nil : opens.first { $0 > now }
-        // Closed all week: the first opening after it that is not on a closure day.
-        var probe = day.interval(in: zone).start
-        for _ in 0..<366 where !openNow && next == nil {
-            guard let candidate = scheduler.hours.nextOpening(after: probe) else { break }
-            let candidateDay = LocalDate(containing: candidate, in: zone)
-            if closures[candidateDay] == nil { next = candidate } else { probe = candidateDay.interval(in: zone).end }
-        }
+        let openNow = service.openNow, next = service.nextOpening
         let view = ServiceView(hotline: hotline, forms: settings.formsURL, timeZone: zone.identifier, openNow: openNow,
                                nextOpening: next.map(clock.format), week: week, bookingHorizonDays: Int(settings.policy.horizon / 86_400))
         return try context.responseEncoder.encode(view, from: request, context: context)

@@ -42,27 +42,18 @@ struct WebAccountRoutes: Sendable {
                 pages.cookies.sessionCookie(login.token.rawValue), pages.cookies.seenCookie(0),
             ])
         } catch let error as AccountError {
+            // Worded by the one error table (Problem+Errors.swift), shown as a form answers.
+            let problem = Problem.account(error, hotline: pages.hotline, now: actions.now)
             switch error {
             case .invalidCredentials:
-                errors = [.init(field: "password", message: "The net ID or the password is wrong. Check both and try again; after 5 failed tries from this device, sign-in waits a minute, then longer.")]
-                return try await signInForm(request, context, values: ["net_id": netID], errors: errors, status: .unauthorized)
+                errors = [.init(field: "password", message: problem.detail)]
+                return try await signInForm(request, context, values: ["net_id": netID], errors: errors, status: problem.status)
             case .invalid(let problems):
                 errors = problems.map { .init(field: $0.field == "net_id" || $0.field == "netID" ? "net_id" : "password", message: WebBookingForm.sentence(label: $0.field == "password" ? "Password" : "Net ID", reason: $0.reason)) }
                 return try await signInForm(request, context, values: ["net_id": netID], errors: errors, status: .unprocessableContent)
-            case .lockedOut(let until):
-                let minutes = max(1, Int((until.timeIntervalSince(actions.now) / 60).rounded(.up)))
-                return try await signInForm(request, context, values: ["net_id": netID], errors: [], status: .tooManyRequests, notice: [
-                    "title": "Too many failed sign-ins",
-                    "text": "Too many wrong passwords from this device. Try again in \(minutes) minute\(minutes == 1 ? "" : "s"), or call the office to reset your password.",
-                ])
-            case .disabled:
-                return try await signInForm(request, context, values: ["net_id": netID], errors: [], status: .forbidden, notice: [
-                    "title": "This account is disabled", "text": "Please call the office.",
-                ])
-            case .temporaryPasswordExpired:
-                return try await signInForm(request, context, values: ["net_id": netID], errors: [], status: .forbidden, notice: [
-                    "title": "Your temporary password has expired", "text": "Please call the office for a new one.",
-                ])
+            case .lockedOut, .disabled, .temporaryPasswordExpired:
+                return try await signInForm(request, context, values: ["net_id": netID], errors: [], status: problem.status,
+                                            notice: ["title": problem.title, "text": problem.detail])
             default:
                 throw error
             }
@@ -108,9 +99,8 @@ struct WebAccountRoutes: Sendable {
                 errors = problems.map { .init(field: $0.field == "current" ? "current" : "new", message: WebBookingForm.sentence(label: labels[$0.field] ?? "New password", reason: $0.reason)) }
                 return try await passwordForm(request, context, errors: errors, status: .unprocessableContent)
             case .lockedOut:
-                return try await passwordForm(request, context, errors: [], status: .tooManyRequests, notice: [
-                    "title": "Too many wrong passwords", "text": "Your net ID is locked for 15 minutes. Try again then, or call the office.",
-                ])
+                let problem = Problem.account(error, hotline: pages.hotline, now: actions.now)
+                return try await passwordForm(request, context, errors: [], status: problem.status, notice: ["title": problem.title, "text": problem.detail])
             default:
                 throw error
             }

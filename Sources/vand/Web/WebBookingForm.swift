@@ -1,17 +1,15 @@
+import Crypto
 import Foundation
 import VanDomain
 import VanServices
 import VanScheduler
 import VanPostgres
 
-/// The "Ride now" and "Book ahead" forms, read and checked with the same rules as
-/// `POST /v1/rides` (BookingPolicy, PlaceMatcher, Recurrence), each problem tied to
-/// the form field the rider must fix.
+/// The "Ride now" and "Book ahead" forms: what the rider typed, translated into the
+/// ``BookingRequest`` `POST /v1/rides` also fills, and the booking rules' problems translated
+/// back onto the form field the rider must fix.
 struct WebBookingForm: Sendable {
     enum Kind: String, Sendable { case now, ahead }
-
-    /// The pickup window the app promises: design.md's W (15 minutes from the planned pickup).
-    static let pickupWindow: TimeInterval = 15 * 60
 
     var kind: Kind
     var pickup = ""
@@ -33,6 +31,8 @@ struct WebBookingForm: Sendable {
     struct FieldError: Sendable, Equatable {
         let field: String
         let message: String
+        /// A page the message points to (the ride in the way).
+        var link: String?
     }
 
     init(kind: Kind) { self.kind = kind }
@@ -59,80 +59,52 @@ struct WebBookingForm: Sendable {
         "companions": "Companions", "note": "Note for the driver", "repeat_days": "Repeat on", "repeat_until": "Repeat until",
     ]
 
-    /// The rides to book (one, or a weekly series with its id), or every problem found.
-    func rides(netID: NetID, places: [Place], policy: BookingPolicy, autoApprove: Bool, timeZone: TimeZone, now: Date)
-        -> Result<(rides: [NewRide], seriesID: UUID?), FieldErrors>
-    {
-        var errors: [FieldError] = []
-        func add(_ error: ValidationError, as field: String? = nil) {
-            let name = field ?? Self.formField(for: error.field)
-            guard !errors.contains(where: { $0.field == name }) else { return }
-            errors.append(FieldError(field: name, message: Self.sentence(label: Self.labels[name] ?? name, reason: error.reason)))
+    /// The form as a booking request: the same type `POST /v1/rides` fills, checked by the same
+    /// ``BookingRules``. A date or time left empty is sent as no time at all.
+    var request: BookingRequest {
+        var request = BookingRequest(kind: kind == .now ? .onDemand : .scheduled, pickup: PlaceMatcher.Input(place: pickup),
+                                     dropoff: PlaceMatcher.Input(place: dropoff), needsWheelchair: wheelchair,
+                                     companions: Int(companions) ?? -1, note: note)
+        if pickup.isEmpty, let lat = Double(pickupLat), let lon = Double(pickupLon) { request.pickup = PlaceMatcher.Input(lat: lat, lon: lon) }
+        if kind == .ahead, !date.isEmpty, !time.isEmpty {
+            if arriveBy { request.arriveBy = "\(date)T\(time)" } else { request.pickupAt = "\(date)T\(time)" }
         }
-        let clock = ServiceTime(timeZone: timeZone)
-        var pickupAt = now.addingTimeInterval(policy.onDemandLead)
-        if kind == .ahead {
-            if date.isEmpty { errors.append(FieldError(field: "date", message: "Enter the date of the ride")) }
-            if time.isEmpty { errors.append(FieldError(field: "time", message: arriveBy ? "Enter the time you must arrive by" : "Enter the pick-up time")) }
-            if !date.isEmpty, !time.isEmpty {
-                do throws(ValidationError) {
-                    _ = try LocalDate(date, field: "date")
-                    pickupAt = try clock.parse("\(date)T\(time)", field: "time")
-                    try policy.checkPickupTime(pickupAt, now: now, field: "time")
-                } catch {
-                    add(error, as: error.field == "date" || error.reason.contains("days ahead") ? "date" : "time")
-                }
-            }
-        }
-        let companionCount = Int(companions) ?? -1
-        do throws(ValidationError) { try policy.checkDetails(companions: companionCount, note: note) } catch { add(error) }
-        let matcher = PlaceMatcher(places: places, policy: policy)
-        var pickupInput = PlaceMatcher.Input(place: pickup)
-        if pickup.isEmpty, let lat = Double(pickupLat), let lon = Double(pickupLon) { pickupInput = PlaceMatcher.Input(lat: lat, lon: lon) }
-        var pickupEnd = RideEndpoint(), dropoffEnd = RideEndpoint()
-        if pickupInput.place?.isEmpty == true {
-            errors.append(FieldError(field: "pickup", message: kind == .now
-                ? "Enter where the van should pick you up, or use your location" : "Enter where the van should pick you up"))
-        } else {
-            do throws(ValidationError) { pickupEnd = try matcher.resolve(pickupInput, field: "pickup") } catch { add(error, as: "pickup") }
-        }
-        if dropoff.isEmpty {
-            errors.append(FieldError(field: "dropoff", message: "Enter where you are going"))
-        } else {
-            do throws(ValidationError) { dropoffEnd = try matcher.resolve(PlaceMatcher.Input(place: dropoff), field: "dropoff") } catch { add(error, as: "dropoff") }
-        }
-        var times = [pickupAt]
-        var seriesID: UUID?
-        if kind == .ahead, repeats, errors.isEmpty {
-            do throws(ValidationError) {
-                if repeatDays.isEmpty { throw ValidationError(field: "repeat_days", reason: "choose at least one weekday") }
-                var weekdays = Set<Int>()
-                for name in repeatDays { weekdays.insert(try Recurrence.weekday(named: name)) }
-                if repeatUntil.isEmpty { throw ValidationError(field: "repeat_until", reason: "enter the last date of the series") }
-                let until = try LocalDate(repeatUntil, field: "repeat_until")
-                if until.interval(in: timeZone).end > now.addingTimeInterval(policy.seriesHorizon) {
-                    throw ValidationError(field: "repeat_until", reason: "is more than \(Int(policy.seriesHorizon / 86_400)) days ahead")
-                }
-                times = try Recurrence(weekdays: weekdays, until: until).occurrences(startingAt: pickupAt, in: timeZone)
-                if times.isEmpty { throw ValidationError(field: "repeat_days", reason: "none of these weekdays falls between the date and the last date") }
-                seriesID = .timeOrdered(at: now)
-            } catch {
-                add(error, as: error.field == "repeat_until" ? "repeat_until" : "repeat_days")
-            }
-        }
-        guard errors.isEmpty else { return .failure(FieldErrors(errors: errors)) }
-        let trimmedNote = note.isEmpty ? nil : note
-        let rides = times.map { at in
-            NewRide(id: .timeOrdered(at: now), netID: netID, kind: kind == .now ? .onDemand : .scheduled, pickup: pickupEnd, dropoff: dropoffEnd, pickupAt: at,
-                    promise: arriveBy ? .arriveBy : .pickup, needsWheelchair: wheelchair, companions: companionCount, note: trimmedNote, seriesID: seriesID,
-                    status: autoApprove ? .approved : .pending)
-        }
-        return .success((rides, seriesID))
+        if kind == .ahead, repeats { request.repeats = BookingRequest.Repeat(weekdays: repeatDays, until: repeatUntil) }
+        return request
     }
 
-    /// Problems found in a form.
-    struct FieldErrors: Error, Sendable {
-        let errors: [FieldError]
+    /// The form's fields in page order (the error summary lists them so).
+    static let fieldOrder = ["pickup", "dropoff", "date", "time", "companions", "note", "repeat_days", "repeat_until"]
+
+    /// The booking rules' problems as this form's fields say them: each on the input to fix,
+    /// an empty input asked for in words ("Enter the date of the ride"), one error per input.
+    func fieldErrors(_ problems: InvalidFields) -> [FieldError] {
+        var errors: [FieldError] = []
+        func add(_ field: String, _ message: String) {
+            guard !errors.contains(where: { $0.field == field }) else { return }
+            errors.append(FieldError(field: field, message: message))
+        }
+        for problem in problems.errors {
+            switch Self.formField(for: problem.field) {
+            case "time" where date.isEmpty || time.isEmpty:
+                if date.isEmpty { add("date", "Enter the date of the ride") }
+                if time.isEmpty { add("time", arriveBy ? "Enter the time you must arrive by" : "Enter the pick-up time") }
+            case "time":
+                let onDate = (try? LocalDate(date)) == nil || problem.reason.contains("days ahead")
+                add(onDate ? "date" : "time", Self.sentence(label: Self.labels[onDate ? "date" : "time"]!, reason: problem.reason))
+            case "pickup" where pickup.isEmpty && (Double(pickupLat) == nil || Double(pickupLon) == nil):
+                add("pickup", kind == .now ? "Enter where the van should pick you up, or use your location" : "Enter where the van should pick you up")
+            case "dropoff" where dropoff.isEmpty:
+                add("dropoff", "Enter where you are going")
+            case "repeat_days" where repeatDays.isEmpty:
+                add("repeat_days", "Choose at least one weekday")
+            case "repeat_until" where repeatUntil.isEmpty:
+                add("repeat_until", "Enter the last date of the series")
+            case let field:
+                add(field, Self.sentence(label: Self.labels[field] ?? field, reason: problem.reason))
+            }
+        }
+        return errors.sorted { (Self.fieldOrder.firstIndex(of: $0.field) ?? .max) < (Self.fieldOrder.firstIndex(of: $1.field) ?? .max) }
     }
 
     /// The form field a domain error's field belongs to ("pickup.place" → "pickup").
@@ -140,7 +112,7 @@ struct WebBookingForm: Sendable {
         let head = String(field.split(separator: ".").first ?? "")
         switch head {
         case "pickup", "dropoff", "companions", "note": return head
-        case "pickup_at": return "time"
+        case "pickup_at", "arrive_by": return "time"
         case "repeat": return field == "repeat.until" ? "repeat_until" : "repeat_days"
         default: return head
         }
@@ -151,6 +123,26 @@ struct WebBookingForm: Sendable {
         let reason = reason.replacingOccurrences(of: "see GET /v1/places", with: "choose one from the list")
         if reason.hasPrefix("is ") || reason.hasPrefix("must ") { return "\(label) \(reason)" }
         return "\(label): \(reason.prefix(1).uppercased() + reason.dropFirst())"
+    }
+
+    /// The hidden field holding a form's one-time key: each rendered booking form gets a fresh
+    /// one, so the same form sent twice books once (``IdempotencyKey``, as `Idempotency-Key` does
+    /// for the API), and a form sent after a change of mind is a new request.
+    static let formKeyField = "form_key"
+
+    /// A fresh one-time key for a rendered form.
+    static func newFormKey() -> String { WebSession.newCSRFValue() }
+
+    /// The sent form's key: its one-time key and a digest of everything else it carries but the
+    /// CSRF token, so the same form sent again is one request, and the form changed and sent
+    /// (after the back button) is another. Nil when the form has no key: it then books
+    /// unguarded, as an API request without `Idempotency-Key` does.
+    static func idempotencyKey(_ form: WebForm, netID: NetID) -> IdempotencyKey? {
+        let key = form[formKeyField]
+        guard (1...64).contains(key.utf8.count) else { return nil }
+        let content = Data(form.pairs.filter { $0.0 != "csrf" && $0.0 != formKeyField }.map { "\($0.0)=\($0.1)\n" }.joined().utf8)
+        let digest = SHA256.hash(data: content).map { String(format: "%02x", $0) }.joined()
+        return IdempotencyKey(netID: netID, key: "web:\(key):\(digest)", body: content)
     }
 
     /// The values to put back in the form.

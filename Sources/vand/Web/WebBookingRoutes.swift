@@ -35,32 +35,56 @@ struct WebBookingRoutes: Sendable {
 
     private func submit(_ kind: WebBookingForm.Kind, _ request: Request, _ context: AppRequestContext) async throws -> Response {
         let session = try WebPages.session(context)
-        let submitted = WebBookingForm(kind: kind, form: try await pages.form(request))
+        let sent = try await pages.form(request)
+        let submitted = WebBookingForm(kind: kind, form: sent)
         let prepared = try await actions.bookingContext(session.netID)
         guard prepared.eligibility.isEligible else { return try await form(submitted, request, context, places: prepared.places, eligibility: prepared.eligibility) }
-        let policy = actions.settings.policy
-        switch submitted.rides(netID: session.netID, places: prepared.places, policy: policy, autoApprove: actions.settings.autoApprove,
-                               timeZone: actions.timeZone, now: actions.now) {
-        case .failure(let problems):
-            return try await form(submitted, request, context, places: prepared.places, errors: problems.errors)
-        case .success(let (rides, seriesID)):
-            let outcomes = try await actions.book(rides)
-            if seriesID == nil {
-                switch outcomes[0] {
-                case .booked(let ride):
-                    throw WebAnswer.redirect("/rides/\(ride.id.uuidString.lowercased())?done=booked")
-                case .refused(let feasibility, let sentence):
-                    return try await form(submitted, request, context, places: prepared.places, conflict: (feasibility, sentence))
-                }
-            }
-            return try await seriesResult(submitted, outcomes: outcomes, request, context)
+        let checked: CheckedBooking
+        do {
+            checked = try actions.check(submitted.request, for: session.netID, places: prepared.places)
+        } catch {
+            return try await form(submitted, request, context, places: prepared.places, errors: submitted.fieldErrors(error))
         }
+        let outcomes: [BookingOutcome]
+        let key = WebBookingForm.idempotencyKey(sent, netID: session.netID)
+        if let key {
+            switch try await actions.book(checked.rides, key: key) {
+            case .fresh(let fresh): outcomes = fresh
+            case .replay(let first): return try await replay(first, submitted, request, context, places: prepared.places)
+            }
+        } else {
+            outcomes = try await actions.book(checked.rides)
+        }
+        guard checked.seriesID == nil else { return try await seriesResult(submitted, outcomes: outcomes, request, context) }
+        switch outcomes[0] {
+        case .booked(let ride):
+            throw WebAnswer.redirect("/rides/\(ride.id.uuidString.lowercased())?done=booked")
+        case .refused(let feasibility, let sentence):
+            // Kept, so the same form sent again shows this refusal rather than booking.
+            if let key { try await actions.recordAnswer(sentence, for: key) }
+            return try await form(submitted, request, context, places: prepared.places, conflict: (sentence, feasibility.suggestions))
+        case .overlaps(let other):
+            let sentence = outcomes[0].sentence(clock: ServiceTime(timeZone: actions.timeZone)) ?? ""
+            if let key { try await actions.recordAnswer(sentence, for: key) }
+            let error = WebBookingForm.FieldError(field: kind == .now ? "pickup" : "time", message: sentence, link: WebRideRoutes.path(of: other))
+            return try await form(submitted, request, context, places: prepared.places, errors: [error], status: .conflict)
+        }
+    }
+
+    /// A form sent again (a double tap, a reload, the back button): what the first sending made.
+    private func replay(_ first: RememberedBooking, _ submitted: WebBookingForm, _ request: Request, _ context: AppRequestContext,
+                        places: [Place]) async throws -> Response {
+        if first.outcome == .booked {
+            throw WebAnswer.redirect(first.rideID.map { "/rides/\($0.uuidString.lowercased())?done=booked" } ?? "/rides")
+        }
+        let sentence = first.answer ?? "This form was sent already, and that time was not available. Choose another time."
+        return try await form(submitted, request, context, places: places, conflict: (sentence, []))
     }
 
     /// The form, fresh or with what the rider typed and what went wrong.
     private func form(_ submitted: WebBookingForm, _ request: Request, _ context: AppRequestContext, places known: [Place]? = nil,
                       eligibility knownEligibility: Eligibility? = nil, errors: [WebBookingForm.FieldError] = [],
-                      conflict: (Feasibility, String)? = nil) async throws -> Response {
+                      conflict: (sentence: String, suggestions: [Suggestion])? = nil, status: HTTPResponse.Status? = nil) async throws -> Response {
         let session = try WebPages.session(context)
         var places = known ?? []
         var eligibility = knownEligibility
@@ -77,7 +101,7 @@ struct WebBookingRoutes: Sendable {
         page.values = WebPages.formValues(submitted.values, errors: errors)
         if !errors.isEmpty {
             page.title = "Error: " + page.title
-            page.status = .unprocessableContent
+            page.status = status ?? .unprocessableContent
         }
         if let eligibility, !eligibility.isEligible {
             page.status = .forbidden
@@ -95,7 +119,9 @@ struct WebBookingRoutes: Sendable {
         }
         let lead = now.addingTimeInterval(actions.settings.policy.onDemandLead)
         page.values["pickupWords"] = words.words(lead, now: now)
-        page.values["windowEnd"] = words.time(lead.addingTimeInterval(WebBookingForm.pickupWindow))
+        let window = try await actions.promiseWindow()
+        page.values["windowEnd"] = words.time(lead.addingTimeInterval(window))
+        page.values["windowMinutes"] = String(Int(window / 60))
         let today = words.formFields(now).date
         page.values["minDate"] = today
         page.values["maxDate"] = words.formFields(now.addingTimeInterval(actions.settings.policy.horizon)).date
@@ -105,12 +131,13 @@ struct WebBookingRoutes: Sendable {
         page.values["weekdays"] = weekdays.map { day -> [String: Any] in
             ["value": day.0, "label": day.1, "checked": submitted.repeatDays.contains(day.0)]
         }
-        if let (feasibility, sentence) = conflict {
+        page.values["formKey"] = WebBookingForm.newFormKey()
+        if let (sentence, suggestions) = conflict {
             page.status = .conflict
             page.title = "Time taken: " + page.title
             page.values["conflict"] = [
                 "sentence": sentence,
-                "suggestions": feasibility.suggestions.map { suggestion in
+                "suggestions": suggestions.map { suggestion in
                     suggestionForm(submitted.at(suggestion.asked, timeZone: actions.timeZone), label: words.words(suggestion.asked, now: now))
                 },
             ] as [String: Any]
@@ -122,6 +149,7 @@ struct WebBookingRoutes: Sendable {
     private func suggestionForm(_ form: WebBookingForm, label: String) -> [String: Any] {
         var hidden = form.values.filter { !$0.value.isEmpty && $0.key != "repeat_until" }.sorted { $0.key < $1.key }.map { ["name": $0.key, "value": $0.value] }
         if form.wheelchair { hidden.append(["name": "wheelchair", "value": "yes"]) }
+        hidden.append(["name": WebBookingForm.formKeyField, "value": WebBookingForm.newFormKey()])
         return ["label": label, "hidden": hidden]
     }
 
@@ -137,6 +165,9 @@ struct WebBookingRoutes: Sendable {
                 conflicts.append(["sentence": sentence, "suggestions": feasibility.suggestions.map { suggestion in
                     suggestionForm(submitted.at(suggestion.asked, timeZone: actions.timeZone), label: pages.words.words(suggestion.asked, now: now))
                 }])
+            case .overlaps(let other):
+                conflicts.append(["sentence": outcome.sentence(clock: ServiceTime(timeZone: actions.timeZone)) ?? "",
+                                  "suggestions": [[String: Any]](), "link": WebRideRoutes.path(of: other)])
             }
         }
         if conflicts.isEmpty { throw WebAnswer.redirect("/rides?done=series&n=\(booked.count)") }

@@ -142,7 +142,10 @@ struct WebPages: Sendable {
         for error in errors { names.insert(error.field) }
         for name in names {
             var field: [String: Any] = ["value": values[name] ?? ""]
-            if let error = errors.first(where: { $0.field == name }) { field["error"] = error.message }
+            if let error = errors.first(where: { $0.field == name }) {
+                field["error"] = error.message
+                field["link"] = error.link
+            }
             fields[name] = field
         }
         return [
@@ -168,10 +171,12 @@ struct WebSignedIn: RouterMiddleware {
     var allowTemporaryPassword = false
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let token = WebSession.token(request), let session = try await actions.session(token: token) else {
+        guard let token = WebSession.token(request), var session = try await actions.session(token: token) else {
             throw WebAnswer.redirect("/sign-in")
         }
-        if session.mustChangePassword && !allowTemporaryPassword { throw WebAnswer.redirect("/password") }
+        if !allowTemporaryPassword {
+            do { session = try session.requiringOwnPassword() } catch { throw WebAnswer.redirect("/password") }
+        }
         var context = context
         context.session = session
         return try await next(request, context)
@@ -195,19 +200,17 @@ struct WebMiddleware: RouterMiddleware {
             response = try await next(request, context)
         } catch let answer as WebAnswer {
             response = answer.response
-        } catch let error as PGError where error.isConnectionProblem {
-            context.logger.warning("database unavailable", metadata: ["error": "\(error)"])
-            response = pages.errorPage(status: .serviceUnavailable, title: "The van service is busy",
-                                       detail: "We could not reach the ride database. Nothing was changed. Please try again in a few seconds.")
-            response.headers[.retryAfter] = "5"
-        } catch let error as HTTPError {
-            response = error.status == .notFound
-                ? pages.errorPage(status: .notFound, title: "Page not found", detail: "There is nothing at this address.")
-                : pages.errorPage(status: error.status, title: error.status.reasonPhrase, detail: error.body ?? "Please go back and try again.")
         } catch {
-            context.logger.error("web request failed", metadata: ["error": "\(error)"])
-            response = pages.errorPage(status: .internalServerError, title: "Something went wrong",
-                                       detail: "Something went wrong on our side; nothing was changed. Please try again.")
+            // The one error table (Problem+Errors.swift), as a page instead of problem+json.
+            if let problem = Problem(error, hotline: pages.hotline, now: pages.actions.now) {
+                if error is PGError { context.logger.warning("database unavailable", metadata: ["error": "\(error)"]) }
+                response = pages.errorPage(status: problem.status, title: problem.title, detail: problem.detail)
+                response.headers[.retryAfter] = problem.headers[.retryAfter]
+            } else {
+                context.logger.error("web request failed", metadata: ["error": "\(error)"])
+                let problem = Problem.internalError()
+                response = pages.errorPage(status: problem.status, title: problem.title, detail: problem.detail)
+            }
         }
         response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"

@@ -101,6 +101,9 @@ struct WebRideRoutes: Sendable {
 
     // MARK: Helpers
 
+    /// The web path of a ride's page.
+    static func path(of ride: Ride) -> String { "/rides/\(ride.id.uuidString.lowercased())" }
+
     private var lateMinutes: Int { Int(actions.settings.policy.lateCancellation / 60) }
 
     private func rideID(_ context: AppRequestContext) throws -> UUID {
@@ -126,8 +129,7 @@ struct WebRideRoutes: Sendable {
             "ref": ride.ref.rawValue, "refSpelled": ride.ref.spelled,
             "when": words.words(ride.pickupAt, now: now),
             // The promise: be ready until the pickup window's end, or arrive inside the drop-off window.
-            "windowEnd": words.time(ride.promise.window.duration > 0 || ride.promise.kind == .arriveBy ? ride.promise.window.end
-                                    : ride.pickupAt.addingTimeInterval(WebBookingForm.pickupWindow)),
+            "windowEnd": words.time(ride.promise.window.end),
             "arriveBy": ride.promise.kind == .arriveBy,
             "arrivalWords": ride.promise.window.duration > 0
                 ? "between \(words.time(ride.promise.window.start)) and \(words.time(ride.promise.window.end))"

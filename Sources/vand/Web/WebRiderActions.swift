@@ -60,9 +60,30 @@ struct WebRiderActions: Sendable {
         try await booking.requestContext(for: netID, today: LocalDate(containing: now, in: timeZone))
     }
 
+    /// Checks a form's request by the booking rules `POST /v1/rides` uses.
+    func check(_ request: BookingRequest, for netID: NetID, places: [Place]) throws(InvalidFields) -> CheckedBooking {
+        try booking.check(request, for: netID, places: places, now: now)
+    }
+
+    /// The width of the promised pickup (or arrival) window: the scheduler's setting
+    /// (`vanadmin scheduler set --window`).
+    func promiseWindow() async throws -> TimeInterval {
+        TimeInterval(try await calendar.settings().windowMinutes * 60)
+    }
+
     /// Books one ride or a standing series (each occurrence on its own merits).
     func book(_ rides: [NewRide]) async throws -> [BookingOutcome] {
         try await booking.bookSeries(rides, now: now)
+    }
+
+    /// Books as ``book(_:)`` once per `key`: the same form sent again gets what the first made.
+    func book(_ rides: [NewRide], key: IdempotencyKey) async throws -> IdempotentBooking {
+        try await booking.bookSeries(rides, now: now, idempotencyKey: key)
+    }
+
+    /// Keeps what the first sending of a form was told, for the same form sent again.
+    func recordAnswer(_ answer: String, for key: IdempotencyKey) async throws {
+        try await booking.recordAnswer(answer, for: key)
     }
 
     /// Every known place, by name (for the place pickers).
@@ -110,43 +131,8 @@ struct WebRiderActions: Sendable {
 
     // MARK: Service information
 
-    /// This week's hours from today, whether the van runs now, and the next opening.
-    struct ServiceWeek: Sendable {
-        struct Day: Sendable {
-            let start: Date
-            let closedReason: String?
-            let open: [DateInterval]
-        }
-        let days: [Day]
-        let openNow: Bool
-        let nextOpening: Date?
-    }
-
     /// The same figures as `GET /v1/service`.
     func serviceWeek() async throws -> ServiceWeek {
-        let now = self.now
-        let zone = timeZone
-        let scheduler = try await calendar.scheduler(around: now)
-        var closures: [LocalDate: String] = [:]
-        for closure in try await calendar.closures(from: LocalDate(containing: now, in: zone)) where closures[closure.day] == nil {
-            closures[closure.day] = closure.reason ?? "closed"
-        }
-        var days: [ServiceWeek.Day] = []
-        var day = LocalDate(containing: now, in: zone)
-        for _ in 0..<7 {
-            let interval = day.interval(in: zone)
-            let open = closures[day] == nil ? scheduler.hours.openIntervals(from: interval.start, to: interval.end) : []
-            days.append(.init(start: interval.start, closedReason: closures[day], open: open))
-            day = LocalDate(containing: interval.end.addingTimeInterval(1), in: zone)
-        }
-        let openNow = closures[LocalDate(containing: now, in: zone)] == nil && scheduler.hours.isOpen(at: now)
-        var next: Date? = openNow ? nil : days.flatMap(\.open).map(\.start).first { $0 > now }
-        var probe = day.interval(in: zone).start
-        for _ in 0..<366 where !openNow && next == nil {
-            guard let candidate = scheduler.hours.nextOpening(after: probe) else { break }
-            let candidateDay = LocalDate(containing: candidate, in: zone)
-            if closures[candidateDay] == nil { next = candidate } else { probe = candidateDay.interval(in: zone).end }
-        }
-        return ServiceWeek(days: days, openNow: openNow, nextOpening: next)
+        try await calendar.week(from: now)
     }
 }

@@ -22,7 +22,7 @@ struct WebSettings: Sendable {
     /// `share/vand/web`, or the source checkout's `web/`).
     func resolvedDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let directory { return directory }
-        guard let sql = Migration.defaultDirectory(environment: environment) else { return nil }
+        guard let sql = VandPaths.migrations(environment: environment) else { return nil }
         let path = URL(fileURLWithPath: sql).deletingLastPathComponent().appendingPathComponent("web").standardizedFileURL.path
         return FileManager.default.fileExists(atPath: path + "/templates/layout.mustache") ? path : nil
     }
