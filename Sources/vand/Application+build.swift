@@ -32,8 +32,9 @@ func buildApplication(
     return app
 }
 
-/// `/metrics` alone on `VAND_METRICS_ADDRESS`, when that is set (nil otherwise), so the
-/// riders' port never shows it.
+/// `/metrics` on `VAND_METRICS_ADDRESS`, when that is set (nil otherwise), so the riders' port
+/// never shows it; `/healthz` and `/readyz` too, so probes are answered however many
+/// connections hold the riders' port.
 func buildMetricsApplication(
     configuration: AppConfiguration,
     database: Database,
@@ -44,6 +45,7 @@ func buildMetricsApplication(
     guard let address = configuration.metricsAddress else { return nil }
     let router = Router(context: AppRequestContext.self)
     MetricsRoute(metrics: metrics, pool: database.pool, reminderLead: configuration.events.reminderLead).register(on: router)
+    HealthRoutes(database: database).register(on: router)
     return Application(
         router: router,
         configuration: .init(address: .hostname(address.host, port: address.port), serverName: "vand-metrics"),

@@ -6,9 +6,10 @@
       STREAMS notification streams with TOKEN; keeps HALF half-open connections open (a
       connection vand closes is opened again) until WORKDIR/flood.stop exists. Writes
       WORKDIR/flood.ready once all are open, and WORKDIR/flood.stats (JSON) at the end.
-  flood.py riders PORT TOKEN TIMESFILE COUNT CONCURRENCY OUT
+  flood.py riders PORT TOKEN TIMESFILE COUNT CONCURRENCY PAUSE OUT
       COUNT bookings (POST /v1/rides, the times in TIMESFILE) and COUNT reads (GET /v1/rides),
-      CONCURRENCY at a time, each on its own connection; one line per answer in OUT:
+      CONCURRENCY at a time, each on its own connection, a worker pausing PAUSE seconds after
+      each (so the load spans the flood's churn); one line per answer in OUT:
       "<kind> <status> <seconds> <ride id or ->".
   flood.py percentiles OUT
       Prints "n=… p50=… p99=… max=… statuses=…" of OUT's answers.
@@ -28,7 +29,7 @@ def hold(port, token, half, streams, work):
     raise_file_limit()
     sel = selectors.DefaultSelector()
     stats = {"half_opened": 0, "half_closed_by_vand": 0, "connect_failed": 0,
-             "streams_opened": 0, "streams_answered_200": 0, "streams_closed_by_vand": 0, "stream_statuses": {}}
+             "streams_opened": 0, "streams_answered": 0, "streams_answered_200": 0, "streams_closed_by_vand": 0, "stream_statuses": {}}
 
     def connect(payload, kind):
         s = socket.socket()
@@ -52,7 +53,12 @@ def hold(port, token, half, streams, work):
         stats["streams_opened"] += connect(stream_head, "stream")
     open(os.path.join(work, "flood.ready"), "w").write("ready\n")
     stop = os.path.join(work, "flood.stop")
+    progress, last = os.path.join(work, "flood.progress"), 0.0
     while not os.path.exists(stop):
+        if time.monotonic() - last > 0.5:
+            last = time.monotonic()
+            json.dump(stats, open(progress + ".tmp", "w"))
+            os.replace(progress + ".tmp", progress)
         reopen = 0
         for key, _ in sel.select(timeout=0.2):
             data = key.data
@@ -68,6 +74,7 @@ def hold(port, token, half, streams, work):
                     status = data["seen"][9:12].decode(errors="replace")
                     stats["stream_statuses"][status] = stats["stream_statuses"].get(status, 0) + 1
                     stats["streams_answered_200"] += status == "200"
+                    stats["streams_answered"] += 1
             if chunk:
                 continue
             sel.unregister(key.fileobj)
@@ -85,7 +92,7 @@ def hold(port, token, half, streams, work):
     json.dump(stats, open(os.path.join(work, "flood.stats"), "w"))
 
 
-def riders(port, token, times_file, count, concurrency, out):
+def riders(port, token, times_file, count, concurrency, pause, out):
     times = [line.strip() for line in open(times_file) if line.strip()][:count]
     headers = {"authorization": "Bearer " + token, "content-type": "application/json"}
 
@@ -106,7 +113,9 @@ def riders(port, token, times_file, count, concurrency, out):
             connection.close()
         except Exception:
             status = 0
-        return "%s %d %.4f %s" % (kind, status, time.monotonic() - start, ride)
+        elapsed = time.monotonic() - start
+        time.sleep(pause)
+        return "%s %d %.4f %s" % (kind, status, elapsed, ride)
 
     jobs = []
     for t in times:
@@ -135,7 +144,7 @@ if __name__ == "__main__":
     if command == "hold":
         hold(int(args[0]), args[1], int(args[2]), int(args[3]), args[4])
     elif command == "riders":
-        riders(int(args[0]), args[1], args[2], int(args[3]), int(args[4]), args[5])
+        riders(int(args[0]), args[1], args[2], int(args[3]), int(args[4]), float(args[5]), args[6])
     elif command == "percentiles":
         percentiles(args[0])
     else:

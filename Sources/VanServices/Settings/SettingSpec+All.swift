@@ -86,7 +86,7 @@ extension SettingSpec {
     public static let metricsAddress = SettingSpec(
         "VAND_METRICS_ADDRESS", default: nil, defaultWords: "unset: on VAND_PORT",
         accepts: .text("host:port, [IPv6]:port, or a port alone (then 127.0.0.1)"), group: .server, production: "127.0.0.1:9464",
-        help: "Serve /metrics on its own listener and not on VAND_PORT; keep it off the public port.")
+        help: "Serve /metrics on its own listener and not on VAND_PORT; keep it off the public port. /healthz and /readyz answer there too (and on VAND_PORT), however full VAND_PORT is.")
 
     public static let headTimeout = SettingSpec(
         "VAND_HEAD_TIMEOUT", default: "5", accepts: .number(0.1...300), group: .server, production: "5",

@@ -18,7 +18,7 @@ final class ConnectionLimits: Sendable {
 
     init(caps: ConnectionCaps) { self.caps = caps }
 
-    /// Connections open now (for tests and the log).
+    /// Connections open now.
     var openCount: Int { open.load(ordering: .relaxed) }
 
     /// Counts a new connection in and says what it may do.
