@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 import Logging
 import VanDomain
 import VanServices
@@ -18,12 +19,13 @@ func buildApplication(
     connections: ConnectionLimits? = nil,
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    let router = buildRouter(configuration: configuration, database: database, clock: clock, metrics: metrics, routeChanges: routeChanges)
+    let routes = buildRoutes(configuration: configuration, database: database, clock: clock, metrics: metrics, routeChanges: routeChanges)
     let limits = connections ?? ConnectionLimits(caps: configuration.connectionCaps())
     var app = Application(
-        router: router,
+        router: routes.router,
         server: .guardedHTTP1(settings: configuration.connections, limits: limits),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "vand"),
+        services: routes.services,
         onServerRunning: onServerRunning,
         logger: logger
     )
@@ -54,16 +56,29 @@ func buildMetricsApplication(
     )
 }
 
-/// The router alone, for in-process tests. Bookings and cancellations tell `routeChanges` (the
-/// background planner) of the days they changed; `pages` keeps riders' upcoming pages (nil: one
-/// of `VAND_READ_CACHE_MB`, listening on this database).
-func buildRouter(
+/// The router and the services its routes need running: the `LISTEN` connections that keep
+/// the read cache in step, wake notification streams and end streams whose session ended.
+/// The application runs them in its service group (before the server starts, stopped after
+/// it); a test runs them the same way (`Application(router:services:)`).
+struct VandRoutes {
+    /// Every route.
+    let router: Router<AppRequestContext>
+    /// What the routes need running.
+    let services: [any Service]
+}
+
+/// The routes, for the application and for in-process tests. Bookings and cancellations tell
+/// `routeChanges` (the background planner) of the days they changed; `pages` keeps riders'
+/// upcoming pages (nil: one of `VAND_READ_CACHE_MB`), `streams` the open notification streams
+/// (nil: `VAND_STREAMS_PER_RIDER` each, on `clock`); both follow this database's rider changes.
+func buildRoutes(
     configuration: AppConfiguration, database: Database, clock: any TimeSource = SystemTimeSource(), metrics: VandMetrics = VandMetrics(),
-    routeChanges: RouteChangeHook = .none, pages: RiderChangeListener<ByteBuffer>? = nil
-) -> Router<AppRequestContext> {
+    routeChanges: RouteChangeHook = .none, pages: RiderReadCache<ByteBuffer>? = nil, streams: StreamSessions? = nil
+) -> VandRoutes {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: RequestObservation(metrics: metrics))
     router.add(middleware: ResponseCompression<AppRequestContext>())
+    router.add(middleware: NoSniff())
     let routeMethods = RouteMethods()
     router.add(middleware: ErrorResponder(hotline: configuration.hotline, clock: clock, routeMethods: routeMethods))
     router.add(middleware: ClientAddressing(proxies: configuration.trustedProxies))
@@ -73,12 +88,13 @@ func buildRouter(
     }
     // Booking routes take the same `riderAuth`: .authenticator(), then POST /v1/rides checks the whitelist.
     // Riders' upcoming-ride pages answered again from memory until the database notifies a
-    // change (VanServices' RiderReadCache); a rider's own writes through the API drop theirs at once.
-    // Tests pass their own, to watch it.
-    let pages = pages ?? RiderChangeListener(
-        cache: RiderReadCache<ByteBuffer>(budget: configuration.readCacheBytes), configuration: database.pool.configuration
-    )
-    let riderAuth = makeRiderAuth(configuration: configuration, database: database, clock: clock, pages: pages.cache)
+    // change (VanServices' RiderReadCache); a rider's own writes, through the API or the web,
+    // drop theirs at once. Tests pass their own, to watch it.
+    let pages = pages ?? RiderReadCache<ByteBuffer>(budget: configuration.readCacheBytes)
+    let streams = streams ?? StreamSessions(pool: database.pool, clock: clock, perRider: configuration.accounts.streamsPerRider)
+    let riderChanges = RiderChangeListener(followers: [pages, streams], configuration: database.pool.configuration)
+    let feed = InboxFeed(configuration: database.pool.configuration)
+    let riderAuth = makeRiderAuth(configuration: configuration, database: database, clock: clock, pages: pages)
     let serviceClock = ServiceTime(timeZone: configuration.timeZone)
     AccountRoutes(auth: riderAuth, clock: serviceClock).register(on: router)
     let booking = BookingService(pool: database.pool, timeZone: configuration.timeZone, rules: configuration.booking.rules, routeChanges: routeChanges)
@@ -93,7 +109,7 @@ func buildRouter(
     ).register(on: router)
     let notifications = NotificationRoutes(
         auth: riderAuth, inbox: Inbox(pool: database.pool),
-        feed: InboxFeed(configuration: database.pool.configuration), clock: serviceClock
+        feed: feed, streams: streams, clock: serviceClock
     )
     notifications.register(on: router)
     OpenAPIRoute().register(on: router)
@@ -102,12 +118,12 @@ func buildRouter(
         actions: WebRiderActions(
             accounts: riderAuth.accounts, booking: booking, rides: RiderRides(pool: database.pool, routeChanges: routeChanges), inbox: Inbox(pool: database.pool),
             calendar: ServiceCalendarStore(pool: database.pool, timeZone: configuration.timeZone), places: places,
-            settings: configuration.booking, time: clock
+            settings: configuration.booking, time: clock, pages: pages
         ),
         settings: configuration.web, accounts: configuration.accounts, hotline: configuration.hotline, notifications: notifications
     ).register(on: router)
     routeMethods.load(from: router)
-    return router
+    return VandRoutes(router: router, services: [riderChanges, feed, streams])
 }
 
 /// Accounts and the rider checks, as the routes use them.

@@ -3,7 +3,7 @@ import Synchronization
 
 /// Which methods each registered path answers, so a known path asked with another method
 /// gets 405 with `Allow` (RFC 9110 §15.5.6) instead of the router's 404. Loaded once from
-/// the router after every route is registered (``buildRouter(configuration:database:clock:metrics:)``)
+/// the router after every route is registered (``buildRoutes(configuration:database:clock:metrics:routeChanges:pages:streams:)``)
 /// and consulted only by ``ErrorResponder`` when the router found no route: no cost on a hit.
 final class RouteMethods: Sendable {
     private let routes = Mutex<[(path: RouterPath, methods: Set<HTTPRequest.Method>)]>([])

@@ -25,6 +25,15 @@ import Testing
         #expect(throws: ValidationError.self) { try PasswordPolicy.check(String(repeating: "a", count: 73), netID: netID) }
     }
 
+    /// bcrypt reads 72 bytes: a longer guess is one it cannot check whole, so it must never match.
+    @Test func onlyPasswordsBcryptReadsWholeAreCheckable() {
+        let exactly = String(repeating: "a", count: 72)
+        #expect(PasswordPolicy.isCheckable(exactly))
+        #expect(!PasswordPolicy.isCheckable(exactly + "anything else"))
+        #expect(!PasswordPolicy.isCheckable(String(repeating: "é", count: 37)))
+        #expect(PasswordPolicy.isCheckable(String(repeating: "é", count: 36)))
+    }
+
     @Test func refusesTheNetIDInAnyCase() {
         let long = try! NetID("jdoe123456")
         #expect(throws: ValidationError.self) { try PasswordPolicy.check("JDoe123456", netID: long) }

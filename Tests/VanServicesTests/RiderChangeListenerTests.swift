@@ -12,10 +12,11 @@ struct RiderChangeListenerTests {
     @Test func everyChangeARiderCouldSeeIsNotifiedOnceAndSlidingIsNot() async throws {
         let f = try await EventFixture()
         let cache = RiderReadCache<String>(budget: 1 << 20)
-        let listener = RiderChangeListener(cache: cache, configuration: f.db.pool.configuration)
+        let listener = RiderChangeListener(followers: [cache], configuration: f.db.pool.configuration)
         let ann = try NetID("ann1"), bob = try NetID("bob2")
         let changes = cache.changes()
-        listener.start()
+        let running = Task { try await listener.run() }
+        defer { running.cancel() }
         let seen = try await withTimeout(seconds: 60) { () -> [RiderReadCache<String>.Change] in
             var next = changes.makeAsyncIterator()
             var seen: [RiderReadCache<String>.Change] = [await next.next()!]
@@ -57,6 +58,26 @@ struct RiderChangeListenerTests {
             return seen
         }
         #expect(seen == [.listening, .rider(ann), .rider(ann), .rider(ann), .rider(bob), .rider(bob), .rider(ann), .rider(bob), .everyone, .everyone, .rider(ann)])
+        await f.db.close()
+    }
+
+    /// The listener is a `Service`: ``RiderChangeListener/run()`` holds `LISTEN` for as long as it
+    /// runs and returns once cancelled (as its service group does), telling its followers it no
+    /// longer listens; no task outlives it.
+    @Test func theListenerRunsUntilCancelledAndThenStopsListening() async throws {
+        let f = try await EventFixture()
+        let cache = RiderReadCache<String>(budget: 1 << 20)
+        let listener = RiderChangeListener(followers: [cache], configuration: f.db.pool.configuration)
+        let changes = cache.changes()
+        let running = Task { try await listener.run() }
+        let seen = try await withTimeout(seconds: 60) { () -> [RiderReadCache<String>.Change] in
+            var next = changes.makeAsyncIterator()
+            let first = await next.next()!
+            running.cancel()
+            return [first, await next.next()!]
+        }
+        #expect(seen == [.listening, .lost])
+        try await withTimeout(seconds: 10) { try await running.value }
         await f.db.close()
     }
 }

@@ -114,50 +114,63 @@ struct RiderReadCacheTests {
         #expect(cache.lookup(digest: ann.digest, key: Self.key, now: Self.t0)?.value == "fits")
     }
 
-    /// Random interleavings of reads (ticket, then store), changes, losses and listening, for
-    /// three riders: an answer is always a value read after the rider's last change and after
-    /// the last time listening began, i.e. what the database holds now.
+    /// Random interleavings of reads (ticket, then store), changes, sign-outs, losses and
+    /// listening, for three riders: an answer is always a value read after the rider's last change
+    /// and after the last time listening began, i.e. what the database holds now, and never for a
+    /// session that ended. A sign-out on this node drops its rider before it answers (the API's
+    /// and the web's writes do), while its notification may come later or not yet; a read that
+    /// checked the session before the sign-out and stores after it is refused.
     @Test(arguments: 0..<20) func neverAnswersWhatAChangeMadeOld(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let cache = Cache(budget: 96)
         let riders = try ["ann1", "bob2", "cat3"].map { try NetID($0) }
         var version = [0, 0, 0]  // the database's state of each rider
+        var generation = [0, 0, 0]  // each rider's live session: digest [rider, generation]; older ones ended
         var listeningSince: Int? = nil
         var step = 0
-        var reads: [(rider: Int, ticket: Cache.Ticket, version: Int, listeningSince: Int?)] = []
-        var answered = 0
+        var reads: [(rider: Int, generation: Int, ticket: Cache.Ticket, version: Int, listeningSince: Int?)] = []
+        var answered = 0, refusedEnded = 0
         for _ in 0..<1_000 {
             step += 1
             switch Int.random(in: 0..<100, using: &random) {
-            case 0..<25:  // a read begins: the ticket, then the database's current state
+            case 0..<25:  // a read begins: the session checked, the ticket, then the database's current state
                 let rider = Int.random(in: 0..<3, using: &random)
-                reads.append((rider, cache.ticket(), version[rider], listeningSince))
+                reads.append((rider, generation[rider], cache.ticket(), version[rider], listeningSince))
             case 25..<50 where !reads.isEmpty:  // a read ends and stores what it read
                 let read = reads.remove(at: Int.random(in: 0..<reads.count, using: &random))
-                let session = AuthenticatedSession(netID: riders[read.rider], digest: Data([UInt8(read.rider)]), mustChangePassword: false,
-                                                   expiresAt: Self.t0 + 600, lastSeenAt: Self.t0)
+                let session = AuthenticatedSession(netID: riders[read.rider], digest: Data([UInt8(read.rider), UInt8(read.generation)]),
+                                                   mustChangePassword: false, expiresAt: Self.t0 + 600, lastSeenAt: Self.t0)
                 cache.store(session, key: Self.key, value: "\(read.rider):\(read.version)", bytes: 8 + Int.random(in: 0..<20, using: &random),
                             validUntil: nil, now: Self.t0, ticket: read.ticket)
-            case 50..<65:  // a write commits; its notification arrives (or not yet: next case)
+            case 50..<60:  // a write commits; its notification arrives (or not yet: next case)
                 let rider = Int.random(in: 0..<3, using: &random)
                 version[rider] += 1
                 cache.changed(riders[rider])
-            case 65..<70:
+            case 60..<67:  // a sign-out here: the session ends, and this node drops the rider before answering
+                let rider = Int.random(in: 0..<3, using: &random)
+                generation[rider] += 1
+                cache.changed(riders[rider])
+            case 67..<71:
                 cache.lost()
                 listeningSince = nil
-            case 70..<75:
+            case 71..<75:
                 cache.listening()
                 listeningSince = step
-            default:  // a lookup
+            default:  // a lookup, with the live session or the one signed out last
                 let rider = Int.random(in: 0..<3, using: &random)
-                if let hit = cache.lookup(digest: Data([UInt8(rider)]), key: Self.key, now: Self.t0) {
+                let asked = max(0, generation[rider] - Int.random(in: 0...1, using: &random))
+                if let hit = cache.lookup(digest: Data([UInt8(rider), UInt8(asked)]), key: Self.key, now: Self.t0) {
                     answered += 1
                     #expect(hit.value == "\(rider):\(version[rider])", "seed \(seed), step \(step)")
+                    #expect(asked == generation[rider], "seed \(seed), step \(step): a signed-out session was answered")
                     #expect(listeningSince != nil)
+                } else if asked < generation[rider] {
+                    refusedEnded += 1
                 }
             }
             #expect(cache.bytesKept <= 96)
         }
         #expect(answered > 0, "seed \(seed): no lookup was answered, so nothing was checked")
+        #expect(refusedEnded > 0, "seed \(seed): no signed-out session was asked for")
     }
 }

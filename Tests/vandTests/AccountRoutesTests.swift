@@ -165,6 +165,51 @@ struct AccountRoutesTests {
         await f.close()
     }
 
+    /// bcrypt reads 72 bytes: a 72-byte password must not accept itself plus any suffix, at
+    /// sign-in (API and web) or as the current password of a change.
+    @Test func aPasswordOfExactly72BytesRefusesAnyLongerGuess() async throws {
+        let f = try await RouterFixture()
+        let password = String(repeating: "horse battery ", count: 5) + "ab"  // 72 bytes
+        #expect(password.utf8.count == 72)
+        try await f.activeRider("jd123", password: password)
+        try await f.application().test(.router) { client in
+            #expect(try await client.login("jd123", password + "anything else").status == .unauthorized)
+            #expect(try await client.login("jd123", password + "!").status == .unauthorized)
+            let token = try await client.token("jd123", password)
+            var jar = WebJar()
+            #expect(try await client.webSignIn("jd123", password + "x", jar: &jar).status == .unauthorized)
+            let changed = try await client.execute(uri: "/v1/password", method: .post, headers: Wire.bearer(token),
+                                                   body: Wire.body(["current": password + "x", "new": "a brand new passphrase"])) { response in
+                (response.status, Wire.object(response.body)["fields"] as? [[String: String]])
+            }
+            #expect(changed.0 == .forbidden && changed.1?.first?["field"] == "current", "\(changed)")
+        }
+        await f.close()
+    }
+
+    /// Every API answer, success or problem, tells the browser not to sniff its type.
+    @Test func apiAnswersCarryNoSniff() async throws {
+        let f = try await RouterFixture()
+        try await f.activeRider("jd123")
+        try await f.application().test(.router) { client in
+            let token = try await client.token("jd123", "correct horse battery")
+            for (uri, token, status) in [("/v1/me", token, HTTPResponse.Status.ok), ("/v1/me", nil, .unauthorized),
+                                         ("/v1/nowhere", token, .notFound), ("/v1/notifications?after=x", token, .unprocessableContent),
+                                         ("/healthz", nil, .ok)] {
+                let headers = token.map { Wire.bearer($0) } ?? [:]
+                try await client.execute(uri: uri, method: .get, headers: headers) { response in
+                    #expect(response.status == status, "\(uri)")
+                    #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(uri)")
+                }
+            }
+            try await client.execute(uri: "/v1/session", method: .post, headers: Wire.json, body: ByteBuffer(string: "{")) { response in
+                #expect(response.status == .badRequest)
+                #expect(response.headers[.xContentTypeOptions] == "nosniff")
+            }
+        }
+        await f.close()
+    }
+
     @Test func passwordChangeRevokesOtherSessions() async throws {
         let f = try await RouterFixture()
         try await f.activeRider("jd123")

@@ -234,7 +234,8 @@ struct ConnectionGuardTests {
     @Test func aWebFormOver16KiBGetsThe413PageAndNoErrorLog() async throws {
         let f = try await RouterFixture()
         let log = LevelLog()
-        let app = Application(router: f.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: log.logger)
+        let routes = f.router()
+        let app = Application(router: routes.router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: routes.services, logger: log.logger)
         try await app.test(.router) { client in
             var jar = WebJar()
             let signIn = try await client.web("/sign-in", jar: &jar)

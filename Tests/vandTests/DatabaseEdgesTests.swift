@@ -27,8 +27,9 @@ struct DatabaseEdgesTests {
         // No response deadline at all on this pool: only /readyz's own deadline can bound it.
         let database = Database(pool: PGPool(configuration: PGConfiguration(connectionString: url), size: 1, logger: TestCluster.quietLogger))
         let backend = try await database.pool.withConnection { $0.backendPID }
-        let router = buildRouter(configuration: Self.configuration(), database: database)
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: TestCluster.quietLogger)
+        let routes = buildRoutes(configuration: Self.configuration(), database: database)
+        let app = Application(router: routes.router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: routes.services,
+                              logger: TestCluster.quietLogger)
         try await app.test(.router) { client in
             #expect(try await client.execute(uri: "/readyz", method: .get).status == .ok)
             #expect(kill(backend, SIGSTOP) == 0)
@@ -58,8 +59,9 @@ struct DatabaseEdgesTests {
         let gate = Gate()
         let holder = Task { try await pool.withConnection { _ in gate.enterAndWait() } }
         await gate.waitUntilEntered()
-        let app = Application(router: buildRouter(configuration: Self.configuration(), database: database),
-                              configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: TestCluster.quietLogger)
+        let routes = buildRoutes(configuration: Self.configuration(), database: database)
+        let app = Application(router: routes.router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: routes.services,
+                              logger: TestCluster.quietLogger)
         try await app.test(.router) { client in
             let answer = try await client.execute(uri: "/v1/places?q=SCL", method: .get)
             #expect(answer.status == .serviceUnavailable)

@@ -113,11 +113,20 @@ final class EventStreamReader: Sendable {
 
     private let events = Mutex<[Event]>([])
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// The reason of the `event: closed` received, if any.
+    private let closedReason = Mutex<String?>(nil)
+    /// Whether the server ended the body.
+    private let ended = Mutex(false)
 
-    static func open(port: Int, token: String, lastEventID: Int64?) async throws -> EventStreamReader {
+    /// Opens the API's stream with a bearer token, or the web app's (`/notifications/stream`) with the session cookie.
+    static func open(port: Int, token: String, lastEventID: Int64?, web: Bool = false) async throws -> EventStreamReader {
         let reader = EventStreamReader()
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/notifications/stream")
-        request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(web ? "" : "/v1")/notifications/stream")
+        if web {
+            request.headers.add(name: "Cookie", value: "\(WebSession.sessionCookie)=\(token)")
+        } else {
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        }
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: String(lastEventID)) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         guard response.status == .ok, response.headers.first(name: "content-type") == "text/event-stream" else {
@@ -137,6 +146,7 @@ final class EventStreamReader: Sendable {
                         }
                     }
                 } catch {}
+                reader.ended.withLock { $0 = true }
             }
         }
         return reader
@@ -148,6 +158,10 @@ final class EventStreamReader: Sendable {
             if line.hasPrefix("id: ") { id = Int64(line.dropFirst(4)) }
             if line.hasPrefix("event: ") { kind = String(line.dropFirst(7)) }
             if line.hasPrefix("data: ") { data += line.dropFirst(6) }
+        }
+        if kind == "closed" {
+            let object = (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:]
+            closedReason.withLock { $0 = object["reason"] as? String ?? "?" }
         }
         guard let id, kind == "notification" else { return }
         let object = (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:]
@@ -164,6 +178,17 @@ final class EventStreamReader: Sendable {
             }
         }
     }
+
+    /// Waits (up to 10 s) until the server ends the stream; the reason its `event: closed` gave (nil: none came).
+    func waitForEnd() async throws -> String? {
+        try await withTimeout(seconds: 10) {
+            while !self.ended.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+            return self.closedReason.withLock { $0 }
+        }
+    }
+
+    /// Whether the server ended the stream so far.
+    var hasEnded: Bool { ended.withLock { $0 } }
 
     func close() { task.withLock { $0?.cancel() } }
 }

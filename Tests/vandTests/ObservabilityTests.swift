@@ -14,7 +14,7 @@ struct ObservabilityTests {
     @Test func everyAnswerCarriesARequestIDAndMetricsCountRoutesAndBookings() async throws {
         let w = try await BookingWorld()
         let metrics = VandMetrics()
-        let router = buildRouter(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock, metrics: metrics)
+        let router = buildRoutes(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock, metrics: metrics)
         try await w.f.application(router).test(.router) { client in
             let token = try await client.token("ann1", "correct horse battery")
             let booked = try await client.book(token, RideRoutesTests.sclToDavenport)

@@ -34,9 +34,9 @@ struct RidePageCacheTests {
     @Test func theSameBytesFromMemoryAndNothingAChangeMadeOld() async throws {
         let w = try await BookingWorld(vans: 2)
         let metrics = VandMetrics()
-        let pages = RiderChangeListener(cache: RiderReadCache<ByteBuffer>(budget: 1 << 20), configuration: w.f.database.pool.configuration)
-        let changes = pages.cache.changes()
-        let router = buildRouter(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock, metrics: metrics, pages: pages)
+        let pages = RiderReadCache<ByteBuffer>(budget: 1 << 20)
+        let changes = pages.changes()
+        let router = buildRoutes(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock, metrics: metrics, pages: pages)
         try await w.f.application(router).test(.router) { client in
             let ann = try await client.token("ann1", "correct horse battery")
             let bob = try await client.token("bob2", "correct horse battery")
@@ -45,8 +45,7 @@ struct RidePageCacheTests {
             body["pickup_at"] = "2026-11-30T18:00"
             _ = try await client.book(bob, body)
             let upcoming = "/v1/rides?scope=upcoming"
-            // The first read starts listening; until LISTEN is in place nothing is kept.
-            _ = try await client.get(upcoming, ann)
+            // Nothing is kept until LISTEN is in place (the listener runs beside the server).
             try await withTimeout(seconds: 30) { for await change in changes where change == .listening { return } }
             let fromDatabase = try await client.get(upcoming, ann)
             #expect(Self.answers(metrics, from: "memory") == 0)
@@ -74,29 +73,37 @@ struct RidePageCacheTests {
             let memoryBefore = Self.answers(metrics, from: "memory")
             #expect(memoryBefore >= 2)
             #expect(Self.ids(kept).count == 1 && (kept.body["rides"] as? [[String: Any]])?.first?["note"] == nil)
+            // Watched from here on: the listener runs from the start, so earlier changes of his were seen too.
+            let noteChanged = pages.changes()
             try await w.f.database.pool.withConnection { try $0.execute("UPDATE rides SET note = 'ramp, please' WHERE net_id = 'bob2'") }
-            try await Self.change(of: "bob2", in: changes)
+            try await Self.change(of: "bob2", in: noteChanged)
             let changed = try await client.get(upcoming, bob)
             #expect((changed.body["rides"] as? [[String: Any]])?.first?["note"] as? String == "ramp, please")
             #expect(Self.answers(metrics, from: "memory") == memoryBefore)
             // A session ended elsewhere is refused once that is notified, though a page was kept for it.
             _ = try await client.get(upcoming, bob)
+            let sessionEnded = pages.changes()
             try await w.f.database.pool.withConnection { try $0.execute("DELETE FROM sessions WHERE net_id = 'bob2'") }
-            try await Self.change(of: "bob2", in: changes)
+            try await Self.change(of: "bob2", in: sessionEnded)
             #expect(try await client.get(upcoming, bob).status == .unauthorized)
         }
         await w.f.close()
     }
 
-    /// With no notification ever arriving (a listener that cannot connect, the cache told it is
-    /// listening), the rider's own writes through the API still drop her page at once.
+    /// The routes without the listener of rider changes: no notification ever arrives, and the
+    /// cache is told it is listening (as if they were slow to come).
+    static func unnotified(_ w: BookingWorld, metrics: VandMetrics) -> (VandRoutes, RiderReadCache<ByteBuffer>) {
+        let pages = RiderReadCache<ByteBuffer>(budget: 1 << 20)
+        pages.listening()
+        let routes = buildRoutes(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock, metrics: metrics, pages: pages)
+        return (VandRoutes(router: routes.router, services: routes.services.filter { !($0 is RiderChangeListener) }), pages)
+    }
+
+    /// With no notification ever arriving, the rider's own writes through the API still drop her page at once.
     @Test func herOwnWritesDropHerPageWithoutANotification() async throws {
         let w = try await BookingWorld(vans: 2)
         let metrics = VandMetrics()
-        let nowhere = PGConfiguration(connectionString: "host=/nonexistent-vand-test dbname=none connect_timeout=1")
-        let pages = RiderChangeListener(cache: RiderReadCache<ByteBuffer>(budget: 1 << 20), configuration: nowhere, logger: TestCluster.quietLogger)
-        pages.cache.listening()
-        let router = buildRouter(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock, metrics: metrics, pages: pages)
+        let (router, _) = Self.unnotified(w, metrics: metrics)
         try await w.f.application(router).test(.router) { client in
             let ann = try await client.token("ann1", "correct horse battery")
             var body = RideRoutesTests.sclToDavenport
@@ -119,17 +126,40 @@ struct RidePageCacheTests {
         await w.f.close()
     }
 
+    /// Signing out on the web drops what is kept for the rider before the sign-out answers, as
+    /// `DELETE /v1/session` does: the token is refused at once, not answered from memory until
+    /// the notification comes (here it never does).
+    @Test func aWebSignOutDropsThePageKeptForItsTokenBeforeItAnswers() async throws {
+        let w = try await BookingWorld(vans: 2)
+        let metrics = VandMetrics()
+        let (router, _) = Self.unnotified(w, metrics: metrics)
+        try await w.f.application(router).test(.router) { client in
+            var jar = WebJar()
+            _ = try await client.webSignIn("ann1", jar: &jar)
+            let token = try #require(jar.cookies[WebSession.sessionCookie])
+            _ = try await client.book(token, RideRoutesTests.sclToDavenport)
+            _ = try await client.get("/v1/rides", token)
+            #expect(try await client.get("/v1/rides", token).status == .ok)
+            #expect(Self.answers(metrics, from: "memory") == 1)
+            let home = try await client.web("/", jar: &jar)
+            #expect(try await client.web("/sign-out", form: [("csrf", home.csrf ?? "")], jar: &jar).status == .seeOther)
+            #expect(try await client.get("/v1/rides", token).status == .unauthorized)
+            #expect(Self.answers(metrics, from: "memory") == 1)
+        }
+        await w.f.close()
+    }
+
     @Test func offWithNoBudget() async throws {
         let w = try await BookingWorld()
         let metrics = VandMetrics()
-        let pages = RiderChangeListener(cache: RiderReadCache<ByteBuffer>(budget: 0), configuration: w.f.database.pool.configuration)
-        let router = buildRouter(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock, metrics: metrics, pages: pages)
+        let pages = RiderReadCache<ByteBuffer>(budget: 0)
+        let router = buildRoutes(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock, metrics: metrics, pages: pages)
         try await w.f.application(router).test(.router) { client in
             let ann = try await client.token("ann1", "correct horse battery")
             _ = try await client.book(ann, RideRoutesTests.sclToDavenport)
             for _ in 0..<5 { #expect(Self.ids(try await client.get("/v1/rides", ann)).count == 1) }
             #expect(Self.answers(metrics, from: "memory") == 0)
-            #expect(pages.cache.bytesKept == 0)
+            #expect(pages.bytesKept == 0)
         }
         await w.f.close()
     }

@@ -53,6 +53,42 @@ extension TestClientProtocol {
 struct RideRoutesTests {
     static var sclToDavenport: [String: Any?] { ["pickup": "SCL", "dropoff": "Davenport", "pickup_at": "2026-11-30T15:00"] }
 
+    /// PostgreSQL's text cannot hold NUL and libpq would cut the value there ("a\u0000b" stored
+    /// as "a"): a 422 naming the field, nothing booked. Any JSON string field, nested ones too.
+    @Test func aNULInAJSONStringIsRefusedNamingTheFieldAndNothingIsStored() async throws {
+        let w = try await BookingWorld()
+        try await w.f.application().test(.router) { client in
+            let token = try await client.token("ann1", "correct horse battery")
+            let cases: [(String, String)] = [
+                (#"{"pickup": "SCL", "dropoff": "Davenport", "pickup_at": "2026-11-30T15:00", "note": "a\u0000b"}"#, "note"),
+                (#"{"pickup": "SC\u0000L", "dropoff": "Davenport", "pickup_at": "2026-11-30T15:00"}"#, "pickup"),
+            ]
+            for (body, field) in cases {
+                try await client.execute(uri: "/v1/rides", method: .post, headers: Wire.bearer(token), body: ByteBuffer(string: body)) { response in
+                    #expect(response.status == .unprocessableContent)
+                    #expect(response.headers[.contentType] == "application/problem+json")
+                    let fields = Wire.object(response.body)["fields"] as? [[String: String]]
+                    #expect(fields?.first?["field"] == field)
+                    #expect(fields?.first?["reason"]?.contains("NUL") == true)
+                }
+            }
+            #expect(try await w.rideCount() == 0)
+            // The account routes decode at the same point.
+            try await client.execute(uri: "/v1/me", method: .patch, headers: Wire.bearer(token),
+                                     body: ByteBuffer(string: #"{"email": "ann@example.edu\u0000"}"#)) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect((Wire.object(response.body)["fields"] as? [[String: String]])?.first?["field"] == "email")
+            }
+            // An escaped backslash before "u0000" is text, not NUL: booked, the note kept whole.
+            let plain = #"{"pickup": "SCL", "dropoff": "Davenport", "pickup_at": "2026-11-30T15:00", "note": "see \\u0000 here"}"#
+            try await client.execute(uri: "/v1/rides", method: .post, headers: Wire.bearer(token), body: ByteBuffer(string: plain)) { response in
+                #expect(response.status == .created)
+                #expect(Wire.object(response.body)["note"] as? String == #"see \u0000 here"#)
+            }
+        }
+        await w.f.close()
+    }
+
     @Test func thePapersTypicalRideIsBookedPendingAndListed() async throws {
         let w = try await BookingWorld()
         try await w.f.application().test(.router) { client in
@@ -255,7 +291,7 @@ struct RideRoutesTests {
     @Test func bookingsAndCancellationsTellThePlannerAfterTheyCommitAndReplaysDoNot() async throws {
         let w = try await BookingWorld()
         let heard = Mutex<[Date]>([])
-        let router = buildRouter(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock,
+        let router = buildRoutes(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock,
                                  routeChanges: RouteChangeHook { time in heard.withLock { $0.append(time) } })
         // Monday 2026-11-30 15:00 New York.
         let pickup = Date(timeIntervalSince1970: 1_796_068_800)
@@ -399,14 +435,14 @@ struct RideRoutesTests {
 
     @Test func theOpenAPIDocumentListsEveryRoute() async throws {
         let w = try await BookingWorld()
-        let router = buildRouter(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock)
+        let router = buildRoutes(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock)
         let path = try #require(OpenAPIRoute.defaultPath())
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let json = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(document["openapi"] as? String == "3.1.0")
         let paths = try #require(document["paths"] as? [String: [String: Any]])
-        for route in router.routes {
+        for route in router.router.routes {
             let openAPIPath = route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
             let key = "/" + openAPIPath
             let operation = paths[key]?[route.method.rawValue.lowercased()] as? [String: Any]

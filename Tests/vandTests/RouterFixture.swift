@@ -29,13 +29,16 @@ struct RouterFixture {
         whitelist = WhitelistAdministration(riders: riders)
     }
 
-    /// The production router.
-    func router() -> Router<AppRequestContext> {
-        buildRouter(configuration: configuration, database: database, clock: clock)
+    /// The production routes, and the services they need running.
+    func router() -> VandRoutes {
+        buildRoutes(configuration: configuration, database: database, clock: clock)
     }
 
-    func application(_ router: Router<AppRequestContext>? = nil) -> some ApplicationProtocol {
-        Application(router: router ?? self.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: TestCluster.quietLogger)
+    /// The application of `routes` (default: ``router()``), which runs their services as vand does.
+    func application(_ routes: VandRoutes? = nil) -> some ApplicationProtocol {
+        let routes = routes ?? router()
+        return Application(router: routes.router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: routes.services,
+                           logger: TestCluster.quietLogger)
     }
 
     /// An invited rider who chose `password`.

@@ -119,7 +119,7 @@ struct WebRoutesTests {
         let w = try await BookingWorld()
         var configuration = w.f.configuration
         configuration.web.secureCookies = true
-        let router = buildRouter(configuration: configuration, database: w.f.database, clock: w.f.clock)
+        let router = buildRoutes(configuration: configuration, database: w.f.database, clock: w.f.clock)
         try await w.f.application(router).test(.router) { client in
             var jar = WebJar()
             _ = try await client.webSignIn("ann1", jar: &jar)
@@ -182,6 +182,29 @@ struct WebRoutesTests {
             var fresh = WebJar()
             let noCookie = try await client.web("/sign-in", form: [("csrf", "x"), ("net_id", "ann1"), ("password", "correct horse battery")], jar: &fresh)
             #expect(noCookie.status == .forbidden && fresh.cookies["vand_session"] == nil)
+        }
+        await w.f.close()
+    }
+
+    /// Signing in while the cookie holds a live session replaces the cookie and ends that session.
+    @Test func signingInAgainEndsTheSessionTheCookieHeld() async throws {
+        let w = try await BookingWorld()
+        try await w.f.application().test(.router) { client in
+            var jar = WebJar()
+            _ = try await client.webSignIn("ann1", jar: &jar)
+            let first = try #require(jar.cookies[WebSession.sessionCookie])
+            #expect(try await client.get("/v1/me", first).status == .ok)
+            let again = try await client.web("/sign-in", form: [("csrf", WebSession.derivedToken(fromSession: first)), ("net_id", "bob2"),
+                                                                 ("password", "correct horse battery")], jar: &jar)
+            #expect(again.status == .seeOther)
+            let second = try #require(jar.cookies[WebSession.sessionCookie])
+            #expect(second != first)
+            #expect(try await client.get("/v1/me", first).status == .unauthorized)
+            #expect(try await client.get("/v1/me", second).status == .ok)
+            // A wrong password ends nothing.
+            _ = try await client.web("/sign-in", form: [("csrf", WebSession.derivedToken(fromSession: second)), ("net_id", "bob2"),
+                                                         ("password", "not the password")], jar: &jar)
+            #expect(try await client.get("/v1/me", second).status == .ok)
         }
         await w.f.close()
     }

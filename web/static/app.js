@@ -45,5 +45,7 @@
       badge.textContent = unread + ' unread';
     }
   });
+  // The server ends the stream for good (signed out, or a newer tab took its place): do not reconnect.
+  source.addEventListener('closed', function () { source.close(); });
   window.addEventListener('pagehide', function () { source.close(); });
 })();

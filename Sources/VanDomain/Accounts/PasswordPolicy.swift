@@ -10,6 +10,12 @@ public enum PasswordPolicy {
     /// Most UTF-8 bytes accepted (bcrypt's limit).
     public static let maxBytes = 72
 
+    /// Whether bcrypt can check `password` whole: at most ``maxBytes`` UTF-8 bytes. A longer
+    /// guess never matches, or a 72-byte password would accept any suffix (bcrypt reads 72 bytes).
+    public static func isCheckable(_ password: String) -> Bool {
+        password.utf8.count <= maxBytes
+    }
+
     /// Checks a new password for `netID`.
     /// - Throws: `ValidationError` for `field` saying what to change.
     public static func check(_ password: String, netID: NetID, field: String = "new") throws(ValidationError) {

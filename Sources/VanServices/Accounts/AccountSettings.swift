@@ -9,6 +9,9 @@ public struct AccountSettings: Sendable, Equatable {
     public var sessionIdleTimeout: TimeInterval = 30 * 86_400
     /// A temporary password must be used within this long (`VAND_TEMP_PASSWORD_DAYS`, default 7).
     public var temporaryPasswordLifetime: TimeInterval = 7 * 86_400
+    /// Live notification streams one rider may hold open per process; the next closes the oldest
+    /// (`VAND_STREAMS_PER_RIDER`, default 4).
+    public var streamsPerRider = 4
     /// How failed sign-ins are throttled.
     public var throttle = LoginThrottlePolicy()
 
@@ -21,6 +24,7 @@ public struct AccountSettings: Sendable, Equatable {
         settings.bcryptCost = try SettingSpec.bcryptCost.integer(environment)
         settings.sessionIdleTimeout = try SettingSpec.sessionIdleDays.number(environment) * 86_400
         settings.temporaryPasswordLifetime = try SettingSpec.temporaryPasswordDays.number(environment) * 86_400
+        settings.streamsPerRider = try SettingSpec.streamsPerRider.integer(environment)
         return settings
     }
 }

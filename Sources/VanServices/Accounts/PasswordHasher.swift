@@ -1,4 +1,5 @@
 import HummingbirdBcrypt
+import VanDomain
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -41,9 +42,12 @@ public final class PasswordHasher: Sendable {
     }
 
     /// Whether `password` matches `hash`. With `hash` nil (no such account) the password is
-    /// checked against a dummy hash of the same cost and the answer is always false.
+    /// checked against a dummy hash of the same cost and the answer is always false. A password
+    /// longer than bcrypt reads (``PasswordPolicy/isCheckable(_:)``) costs the same check and
+    /// never matches: bcrypt would compare only its first 72 bytes.
     public func verify(_ password: String, against hash: String?) async throws -> Bool {
-        try await threads.runIfActive { [self] in
+        let checkable = PasswordPolicy.isCheckable(password)
+        return try await threads.runIfActive { [self] in
             guard let hash else {
                 let dummy = self.dummy()
                 self.record(dummy)
@@ -51,7 +55,7 @@ public final class PasswordHasher: Sendable {
                 return false
             }
             self.record(hash)
-            return Bcrypt.verify(password, hash: hash)
+            return Bcrypt.verify(password, hash: hash) && checkable
         }
     }
 

@@ -105,6 +105,19 @@ public struct SessionStore {
         try connection.execute("DELETE FROM sessions WHERE net_id = \(netID) AND expires_at <= \(now)")
     }
 
+    /// `netID`'s sessions a notification stream may stay open on at `now`, by digest with their
+    /// end: live, the rider enabled and not made to change the password (what the stream's own
+    /// check refuses otherwise). Reads only: nothing slides.
+    public func streamable(_ netID: NetID, now: Date) throws -> [Data: Date] {
+        var live: [Data: Date] = [:]
+        let rows = try connection.query("""
+            SELECT s.token_sha256, s.expires_at FROM sessions s JOIN riders r ON r.net_id = s.net_id
+            WHERE s.net_id = \(netID) AND s.expires_at > \(now) AND NOT r.disabled AND NOT r.must_change_password
+            """)
+        for row in rows { live[try row.decode(Data.self, "token_sha256")] = try row.decode(Date.self, "expires_at") }
+        return live
+    }
+
     /// Live sessions per net ID (for `vanadmin riders list`).
     public func liveCounts(now: Date) throws -> [NetID: Int] {
         var counts: [NetID: Int] = [:]

@@ -1,52 +1,60 @@
 import Foundation
 import Logging
-import Synchronization
+import ServiceLifecycle
 import VanDomain
 import VanPostgres
 
-/// Keeps a ``RiderReadCache`` in step with the database: `LISTEN vand_rider_changes` (sql/0025)
-/// on a connection and thread of its own, from the first ``start()`` until this is released.
-/// A notification drops its rider (`*`: everyone); a lost connection stops the cache until
-/// `LISTEN` is in place again, and then drops what it kept.
-public final class RiderChangeListener<Value: Sendable>: Sendable {
+/// What follows `NOTIFY vand_rider_changes` (sql/0025) through a ``RiderChangeListener``: the
+/// read cache drops a rider's pages, open notification streams check their sessions.
+public protocol RiderChangeFollower: Sendable {
+    /// `LISTEN` is in place (first, and after every reconnect): changes may have been missed.
+    func listening()
+    /// The connection was lost: until ``listening()``, changes are not seen.
+    func lost()
+    /// `netID`'s rides, sessions or account changed.
+    func changed(_ netID: NetID)
+    /// Something every rider's rides show changed (a place's or a van's name).
+    func changedEveryone()
+}
+
+extension RiderReadCache: RiderChangeFollower {}
+
+/// `LISTEN vand_rider_changes` (sql/0025) on a connection and thread of its own, for as long
+/// as ``run()`` runs (a `Service` in vand's service group), telling each follower. A
+/// notification names its rider (`*`: everyone); a lost connection is told as ``RiderChangeFollower/lost()``,
+/// and again when the listener ends.
+public final class RiderChangeListener: Service, Sendable {
     /// The channel sql/0025's triggers notify.
     public static var channel: String { "vand_rider_changes" }
 
-    /// The cache kept in step.
-    public let cache: RiderReadCache<Value>
+    /// Who is told, in order.
+    public let followers: [any RiderChangeFollower]
     private let configuration: PGConfiguration
     private let logger: Logger
-    private let started = Atomic<Bool>(false)
-    private let task = Mutex<Task<Void, Never>?>(nil)
 
-    /// Follows changes for `cache` over a connection made with `configuration`.
-    public init(cache: RiderReadCache<Value>, configuration: PGConfiguration, logger: Logger = Logger(label: "vand.read-cache")) {
-        self.cache = cache
+    /// Tells `followers` of the changes seen over a connection made with `configuration`.
+    public init(followers: [any RiderChangeFollower], configuration: PGConfiguration, logger: Logger = Logger(label: "vand.rider-changes")) {
+        self.followers = followers
         self.configuration = configuration
         self.logger = logger
     }
 
-    deinit {
-        task.withLock { $0?.cancel() }
-    }
-
-    /// Starts listening, once (later calls cost one atomic load). Nothing when the cache is off.
-    public func start() {
-        guard cache.budget > 0, !started.load(ordering: .relaxed),
-              started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+    /// Listens until cancelled or graceful shutdown.
+    public func run() async throws {
         let events = PGListener.events(configuration: configuration, channels: [Self.channel], logger: logger)
-        let cache = cache
-        let follow = Task {
-            for await event in events {
-                switch event {
-                case .listening: cache.listening()
-                case .lost: cache.lost()
-                case .notification(let note):
-                    if let netID = try? NetID(note.payload) { cache.changed(netID) } else { cache.changedEveryone() }
+        let followers = followers
+        for await event in events.cancelOnGracefulShutdown() {
+            switch event {
+            case .listening: for follower in followers { follower.listening() }
+            case .lost: for follower in followers { follower.lost() }
+            case .notification(let note):
+                if let netID = try? NetID(note.payload) {
+                    for follower in followers { follower.changed(netID) }
+                } else {
+                    for follower in followers { follower.changedEveryone() }
                 }
             }
-            cache.lost()
         }
-        task.withLock { $0 = follow }
+        for follower in followers { follower.lost() }
     }
 }

@@ -13,7 +13,7 @@ extension SettingSpec {
         host, port, logLevel, metricsAddress, headTimeout, idleTimeout, maxConnections,
         timeZone, hotline, formsURL, autoApprove, bookingHorizonDays, serviceCenter, serviceRadiusKm,
         lateCancelMinutes, onDemandMinutes, secureCookies,
-        bcryptCost, sessionIdleDays, temporaryPasswordDays, trustedProxies,
+        bcryptCost, sessionIdleDays, temporaryPasswordDays, streamsPerRider, trustedProxies,
         reminderLead, webhookURL, webhookSecret, webhookMaxAttempts,
         improveSeconds,
         sqlDirectory, webDirectory, openAPIPath,
@@ -150,6 +150,9 @@ extension SettingSpec {
     public static let temporaryPasswordDays = SettingSpec(
         "VAND_TEMP_PASSWORD_DAYS", default: "7", accepts: .number(0.01...365), group: .accounts,
         help: "A temporary password must be used within this many days.")
+    public static let streamsPerRider = SettingSpec(
+        "VAND_STREAMS_PER_RIDER", default: "4", accepts: .integer(1...100), group: .accounts,
+        help: "Live notification streams one rider may hold open on one vand; the next one closes the oldest.")
     public static let trustedProxies = SettingSpec(
         "VAND_TRUSTED_PROXIES", default: nil, accepts: .text("comma-separated IP addresses"), group: .accounts,
         production: "127.0.0.1,::1",

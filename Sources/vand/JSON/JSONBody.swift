@@ -29,8 +29,45 @@ extension Request {
     }
 
     /// Decodes `data` as ``decodeJSON(_:limit:)`` does; its errors are answered by ``ErrorResponder``.
+    /// A string holding NUL (`\u0000`) is refused with a 422 naming its field: PostgreSQL's text
+    /// cannot hold it, and libpq would cut the value there.
     static func decodeJSON<Body: Decodable>(_ type: Body.Type, from data: Data) throws -> Body {
-        try JSONDecoder().decode(Body.self, from: data)
+        if let field = JSONNul.field(in: data) {
+            throw InvalidFields([ValidationError(field: field, reason: "must not contain the NUL character (\\u0000)")])
+        }
+        return try JSONDecoder().decode(Body.self, from: data)
+    }
+}
+
+/// Where a JSON body holds a NUL character in a string (or a member name).
+enum JSONNul {
+    /// The dotted path of the first member whose string holds NUL (`pickup.address`, `days.2`;
+    /// the member's own name when the name holds it), or nil when none does. Only bodies with
+    /// a `\u0000` escape are parsed twice; a raw NUL byte is not JSON and is refused as such.
+    static func field(in data: Data) -> String? {
+        guard data.range(of: Data(#"\u0000"#.utf8)) != nil else { return nil }
+        guard let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return nil }
+        return find(in: value, path: [])
+    }
+
+    private static func find(in value: Any, path: [String]) -> String? {
+        switch value {
+        case let text as String:
+            return text.utf8.contains(0) ? (path.isEmpty ? "body" : path.joined(separator: ".")) : nil
+        case let object as [String: Any]:
+            for key in object.keys.sorted() {
+                if key.utf8.contains(0) { return (path + [key.replacingOccurrences(of: "\u{0}", with: "")]).joined(separator: ".") }
+                if let found = find(in: object[key]!, path: path + [key]) { return found }
+            }
+            return nil
+        case let array as [Any]:
+            for (index, element) in array.enumerated() {
+                if let found = find(in: element, path: path + [String(index)]) { return found }
+            }
+            return nil
+        default:
+            return nil
+        }
     }
 }
 

@@ -7,11 +7,15 @@ import VanServices
 /// The rider's inbox (login needed; a rider sees only their own):
 /// - `GET /v1/notifications?after=ID&limit=` → notifications with a larger id, oldest first
 /// - `GET /v1/notifications/stream` → server-sent events, one per notification; resumes
-///   after `Last-Event-ID` (or `?after=`), with a comment line every 15 s to keep it open
+///   after `Last-Event-ID` (or `?after=`), with a comment line every 15 s to keep it open.
+///   It ends (`event: closed`) soon after its session ends, and when the rider opens one
+///   more than ``StreamSessions/perRider``, the oldest ends (``StreamSessions``).
 struct NotificationRoutes: Sendable {
     let auth: RiderAuth
     let inbox: Inbox
     let feed: InboxFeed
+    /// Ends a stream when its session ends, and a rider's oldest past the cap.
+    let streams: StreamSessions
     let clock: ServiceTime
     /// How often an idle stream sends a keep-alive comment.
     var heartbeat: Duration = .seconds(15)
@@ -40,47 +44,59 @@ struct NotificationRoutes: Sendable {
     }
 
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let netID = try Self.netID(context)
+        guard let session = context.session else { throw Problem.unauthorized(tokenGiven: false) }
+        let netID = session.netID.rawValue
         var problems: [ValidationError] = []
         let resume = request.headers[.init("Last-Event-ID")!] ?? request.uri.queryParameters["after"].map(String.init)
         let after = Self.cursor(resume, field: "Last-Event-ID", problems: &problems)
         guard problems.isEmpty else { throw InvalidFields(problems) }
-        let inbox = self.inbox, feed = self.feed, clock = self.clock, heartbeat = self.heartbeat
+        let inbox = self.inbox, feed = self.feed, streams = self.streams, clock = self.clock, heartbeat = self.heartbeat
         let body = ResponseBody { writer in
-            let (signals, signal) = AsyncStream.makeStream(of: Bool.self, bufferingPolicy: .bufferingNewest(2))
+            let endings = streams.open(session)
             let wakeups = feed.wakeups(for: netID)
-            let forward = Task {
-                for await _ in wakeups { signal.yield(true) }
-            }
-            let beat = Task {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: heartbeat)
-                    signal.yield(false)
+            // The newest two are kept: an ending is always the last signal before the stream finishes.
+            let (signals, signal) = AsyncStream.makeStream(of: StreamSignal.self, bufferingPolicy: .bufferingNewest(2))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                defer { group.cancelAll() }
+                group.addTask {
+                    for await _ in wakeups { signal.yield(.wakeup) }
                 }
-            }
-            defer {
-                forward.cancel()
-                beat.cancel()
-            }
-            try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
-            var last = after
-            try await withGracefulShutdownHandler {
-                for await isWakeup in signals {
-                    guard isWakeup else {
-                        try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                        continue
-                    }
-                    while true {
-                        let items = try await inbox.list(netID, after: last, limit: 100)
-                        guard !items.isEmpty else { break }
-                        var text = ""
-                        for item in items { text += try NotificationView(item, clock: clock).serverSentEvent() }
-                        try await writer.write(ByteBuffer(string: text))
-                        last = items.last!.id
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: heartbeat)
+                        signal.yield(.beat)
                     }
                 }
-            } onGracefulShutdown: {
-                signal.finish()
+                group.addTask {
+                    for await ending in endings {
+                        signal.yield(.end(ending))
+                        signal.finish()
+                    }
+                }
+                try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
+                var last = after
+                try await withGracefulShutdownHandler {
+                    signals: for await next in signals {
+                        switch next {
+                        case .beat:
+                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                        case .end(let ending):
+                            try await writer.write(ByteBuffer(string: Self.closing(ending)))
+                            break signals
+                        case .wakeup:
+                            while true {
+                                let items = try await inbox.list(netID, after: last, limit: 100)
+                                guard !items.isEmpty else { break }
+                                var text = ""
+                                for item in items { text += try NotificationView(item, clock: clock).serverSentEvent() }
+                                try await writer.write(ByteBuffer(string: text))
+                                last = items.last!.id
+                            }
+                        }
+                    }
+                } onGracefulShutdown: {
+                    signal.finish()
+                }
             }
             try await writer.finish(nil)
         }
@@ -89,6 +105,25 @@ struct NotificationRoutes: Sendable {
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
             body: body
         )
+    }
+
+    /// What wakes a stream's writer.
+    private enum StreamSignal: Sendable {
+        /// The inbox may have grown.
+        case wakeup
+        /// Time for a keep-alive comment.
+        case beat
+        /// The stream must end.
+        case end(StreamSessions.Ending)
+    }
+
+    /// The last event of a stream that is ended for `ending`: `event: closed` with the reason. One
+    /// closed for a newer stream of the rider also asks the client to wait a minute before reconnecting.
+    static func closing(_ ending: StreamSessions.Ending) -> String {
+        switch ending {
+        case .sessionEnded: "event: closed\ndata: {\"reason\":\"session_ended\"}\n\n"
+        case .replaced: "retry: 60000\nevent: closed\ndata: {\"reason\":\"too_many_streams\"}\n\n"
+        }
     }
 
     private static func netID(_ context: AppRequestContext) throws -> String {

@@ -20,7 +20,7 @@ struct RideRoutes: Sendable {
     let time: any TimeSource
     let metrics: VandMetrics
     /// Upcoming pages answered again from memory until the database notifies a change.
-    let pages: RiderChangeListener<ByteBuffer>
+    let pages: RiderReadCache<ByteBuffer>
 
     func register(on router: Router<AppRequestContext>) {
         // The ride list checks its bearer token itself, in the statement that reads the page
@@ -97,14 +97,13 @@ struct RideRoutes: Sendable {
         // Only upcoming pages are kept: time only takes rides off them, at their first ride's pickup.
         let key = RiderReadCache<ByteBuffer>.PageKey(limit: limit, after: after)
         if scope == .upcoming {
-            pages.start()
-            if let kept = pages.cache.lookup(digest: check.digest, key: key, now: check.now) {
+            if let kept = pages.lookup(digest: check.digest, key: key, now: check.now) {
                 metrics.readCache(hit: true)
                 return Self.jsonResponse(kept.value)
             }
             metrics.readCache(hit: false)
         }
-        let ticket = scope == .upcoming ? pages.cache.ticket() : nil
+        let ticket = scope == .upcoming ? pages.ticket() : nil
         guard let (session, page) = try await rides.list(check, scope: scope, limit: limit, after: after) else {
             throw AccountError.notAuthenticated
         }
@@ -113,7 +112,7 @@ struct RideRoutes: Sendable {
         var json = JSONBytes(capacity: 600 * (list.rides.count + 1))
         list.write(to: &json)
         if let ticket {
-            pages.cache.store(session, key: key, value: json.buffer, bytes: json.buffer.readableBytes,
+            pages.store(session, key: key, value: json.buffer, bytes: json.buffer.readableBytes,
                               validUntil: page.rides.first?.pickupAt, now: check.now, ticket: ticket)
         }
         return Self.jsonResponse(json.buffer)

@@ -38,6 +38,8 @@ struct WebAccountRoutes: Sendable {
         guard errors.isEmpty else { return try await signInForm(request, context, values: ["net_id": netID], errors: errors, status: .unprocessableContent) }
         do {
             let login = try await actions.signIn(netID: netID, password: password, from: context.client)
+            // The cookie is replaced: the session it held ends with it, not left live.
+            if let previous = context.session { try await actions.signOut(previous) }
             throw WebAnswer.redirect(login.mustChangePassword ? "/password" : "/", cookies: [
                 pages.cookies.sessionCookie(login.token.rawValue), pages.cookies.seenCookie(0),
             ])

@@ -209,6 +209,10 @@ struct WebSignedIn: RouterMiddleware {
         }
         var context = context
         context.session = session
+        guard let pages = actions.pages, request.method != .get, request.method != .head else { return try await next(request, context) }
+        // As the API's authenticator: a write (sign-out, password, booking, cancelling), done or
+        // failed, drops the rider's kept pages before it answers.
+        defer { pages.changed(session.netID) }
         return try await next(request, context)
     }
 }

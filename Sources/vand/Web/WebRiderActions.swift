@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import VanDomain
 import VanServices
 import VanScheduler
@@ -15,6 +16,9 @@ struct WebRiderActions: Sendable {
     let places: PlaceStore
     let settings: BookingSettings
     let time: any TimeSource
+    /// Ride pages kept for riders (nil: none): a rider's web write drops theirs before it
+    /// answers, as the API's does (``WebSignedIn``), so an ended session is never answered from memory.
+    var pages: RiderReadCache<ByteBuffer>? = nil
 
     var now: Date { time.now }
     var timeZone: TimeZone { calendar.timeZone }
@@ -35,8 +39,10 @@ struct WebRiderActions: Sendable {
         }
     }
 
+    /// Ends `session`, and drops what the read cache keeps for its rider before answering.
     func signOut(_ session: AuthenticatedSession) async throws {
         try await accounts.logout(session)
+        pages?.changed(session.netID)
     }
 
     /// Throws ``AccountError`` (`.invalid` names the field `current` or `new`).
