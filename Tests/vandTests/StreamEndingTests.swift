@@ -34,6 +34,13 @@ struct StreamEndingTests {
         return stream
     }
 
+    /// Expects `stream` to end because its session ended, within 2 s.
+    static func expectEnded(_ stream: LiveStream, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let (reason, took) = try await ending(stream)
+        #expect(reason == "session_ended", sourceLocation: sourceLocation)
+        #expect(took < .seconds(2), "took \(took)", sourceLocation: sourceLocation)
+    }
+
     /// How long `stream` took to end from now, and the reason it gave.
     static func ending(_ stream: EventStreamReader) async throws -> (reason: String?, took: Duration) {
         let started = ContinuousClock.now
@@ -51,9 +58,7 @@ struct StreamEndingTests {
             let signedOut = try await Self.open(port, first)
             let other = try await Self.open(port, second)
             #expect(try await client.execute(uri: "/v1/session", method: .delete, headers: Wire.bearer(first)) { $0.status } == .noContent)
-            let (reason, took) = try await Self.ending(signedOut)
-            #expect(reason == "session_ended")
-            #expect(took < .seconds(2), "took \(took)")
+            try await Self.expectEnded(signedOut)
             // The other session's stream still delivers.
             try await Self.notifyAnn(w, loop, client: client, token: second, at: "2026-11-30T17:00")
             #expect(try await other.waitFor(count: 2).count == 2)
@@ -74,9 +79,7 @@ struct StreamEndingTests {
                 try await Self.notifyAnn(w, loop, client: nodeA, token: token)
                 let stream = try await Self.open(portB, token)
                 #expect(try await nodeA.execute(uri: "/v1/session", method: .delete, headers: Wire.bearer(token)) { $0.status } == .noContent)
-                let (reason, took) = try await Self.ending(stream)
-                #expect(reason == "session_ended")
-                #expect(took < .seconds(2), "took \(took)")
+                try await Self.expectEnded(stream)
             }
         }
         await w.f.close()
@@ -93,9 +96,7 @@ struct StreamEndingTests {
             let changed = try await client.execute(uri: "/v1/password", method: .post, headers: Wire.bearer(laptop),
                                                    body: Wire.body(["current": "correct horse battery", "new": "a new horse battery"])) { $0.status }
             #expect(changed == .noContent)
-            let (reason, took) = try await Self.ending(stream)
-            #expect(reason == "session_ended")
-            #expect(took < .seconds(2), "took \(took)")
+            try await Self.expectEnded(stream)
             // The session that changed it keeps its stream.
             let kept = try await Self.open(port, laptop)
             #expect(!kept.hasEnded)
@@ -124,9 +125,7 @@ struct StreamEndingTests {
             #expect(!bobStream.hasEnded)
             // vanadmin riders disable (the same service).
             _ = try await w.f.riders.disable(try NetID("bob2"), reason: "moved away", actor: "office")
-            let (reason, took) = try await Self.ending(bobStream)
-            #expect(reason == "session_ended")
-            #expect(took < .seconds(2), "took \(took)")
+            try await Self.expectEnded(bobStream)
         }
         await w.f.close()
     }
@@ -142,9 +141,7 @@ struct StreamEndingTests {
             let stream = try await Self.open(port, token, web: true)
             let home = try await client.web("/", jar: &jar)
             #expect(try await client.web("/sign-out", form: [("csrf", home.csrf ?? "")], jar: &jar).status == .seeOther)
-            let (reason, took) = try await Self.ending(stream)
-            #expect(reason == "session_ended")
-            #expect(took < .seconds(2), "took \(took)")
+            try await Self.expectEnded(stream)
         }
         await w.f.close()
     }
