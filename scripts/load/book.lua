@@ -15,6 +15,10 @@ end
 function init(args)
   times = {}
   for line in io.lines(times_file) do times[#times + 1] = line end
+  -- $BENCH_TOKENS: a file of riders' tokens, one drawn per request (else $BENCH_TOKEN for all).
+  tokens = {}
+  local tokens_file = os.getenv("BENCH_TOKENS")
+  if tokens_file then for line in io.lines(tokens_file) do tokens[#tokens + 1] = line end end
   math.randomseed(os.time() + tid * 7919)
   wrk.method = "POST"
   wrk.headers["Authorization"] = "Bearer " .. token
@@ -25,7 +29,11 @@ end
 function request()
   local t = times[math.random(#times)]
 
-  return wrk.format(nil, "/v1/rides", nil,
+  local headers = nil
+  if #tokens > 0 then
+    headers = { ["Authorization"] = "Bearer " .. tokens[math.random(#tokens)], ["Content-Type"] = "application/json" }
+  end
+  return wrk.format(nil, "/v1/rides", headers,
     '{"pickup":"SCL","dropoff":"Davenport","pickup_at":"' .. t .. '"}')
 end
 
