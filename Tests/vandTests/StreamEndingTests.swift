@@ -35,7 +35,7 @@ struct StreamEndingTests {
     }
 
     /// Expects `stream` to end because its session ended, within 2 s.
-    static func expectEnded(_ stream: LiveStream, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    static func expectEnded(_ stream: EventStreamReader, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let (reason, took) = try await ending(stream)
         #expect(reason == "session_ended", sourceLocation: sourceLocation)
         #expect(took < .seconds(2), "took \(took)", sourceLocation: sourceLocation)
