@@ -16,6 +16,17 @@ public struct ValidationError: Error, Sendable, Equatable, CustomStringConvertib
         self.reason = reason
     }
 
+    /// Text holding NUL (U+0000), which PostgreSQL's text cannot store and libpq would cut at:
+    /// refused wherever people's text enters, the same way for the API and the web app.
+    public static func nul(field: String) -> ValidationError {
+        ValidationError(field: field, reason: "must not contain the NUL character (\\u0000)")
+    }
+
+    /// Throws ``nul(field:)`` when `text` holds NUL.
+    public static func checkNoNul(_ text: String?, field: String) throws(ValidationError) {
+        if let text, text.utf8.contains(0) { throw nul(field: field) }
+    }
+
     /// `"<field>: <reason>"`, e.g. `"lat: must be between -90 and 90, got 91.0"`.
     public var description: String { "\(field): \(reason)" }
 }

@@ -44,7 +44,7 @@ struct WhitelistImport: AsyncParsableCommand {
         do {
             parsed = try WhitelistFile(parsing: text)
         } catch {
-            for problem in error.problems { FileHandle.standardError.write(Data("\(file):\(problem.line): \(problem.reason)\n".utf8)) }
+            for problem in error.problems { FileHandle.standardError.write(Data("\(file):\(problem.line): \(problem.reason)".escapingControlCharacters.utf8 + [0x0A])) }
             let count = error.problems.count
             throw CLIError("\(file) has \(count) bad line\(count == 1 ? "" : "s"); nothing was imported. Fix \(count == 1 ? "it" : "them") and run the import again.")
         }

@@ -46,6 +46,7 @@ func buildMetricsApplication(
 ) -> Application<RouterResponder<AppRequestContext>>? {
     guard let address = configuration.metricsAddress else { return nil }
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: NoSniff())
     MetricsRoute(metrics: metrics, pool: database.pool, reminderLead: configuration.events.reminderLead).register(on: router)
     HealthRoutes(database: database).register(on: router)
     return Application(

@@ -176,6 +176,7 @@ struct ConnectionGuardTests {
             let busy = await refused.readToEnd()
             #expect(busy.text.hasPrefix("HTTP/1.1 503"), "\(busy.text)")
             #expect(busy.text.lowercased().contains("retry-after: 5\r\n") && busy.text.contains("application/problem+json"), "\(busy.text)")
+            #expect(busy.text.lowercased().contains("x-content-type-options: nosniff\r\n"), "\(busy.text)")
             #expect(busy.closed && busy.elapsed < .seconds(1), "\(busy)")
 
             let probe = try RawConnection(port: port)

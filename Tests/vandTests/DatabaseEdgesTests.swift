@@ -142,6 +142,7 @@ struct DatabaseEdgesTests {
             #expect(hidden.status == .notFound)
             let scraped = await get(port, "/metrics")
             #expect(scraped.hasPrefix("HTTP/1.1 200"))
+            #expect(scraped.lowercased().contains("x-content-type-options: nosniff\r\n"), "every answer carries nosniff")
             #expect(scraped.contains(#"vand_http_requests_total{method="GET",route="/v1/places",status="200"} 1"#))
             #expect(await get(port, "/v1/places?q=SCL").hasPrefix("HTTP/1.1 404"), "the metrics listener serves only /metrics and the probes")
             // The probes too, so a load balancer reaches them however full the riders' port is.

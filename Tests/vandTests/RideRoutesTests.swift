@@ -85,6 +85,11 @@ struct RideRoutesTests {
                 #expect(response.status == .created)
                 #expect(Wire.object(response.body)["note"] as? String == #"see \u0000 here"#)
             }
+            // A member the body does not read is ignored, NUL or not, as every unknown member is.
+            let unknown = #"{"pickup": "SCL", "dropoff": "Davenport", "pickup_at": "2026-11-30T18:00", "x\u0000y": "a\u0000", "extra": ["\u0000"]}"#
+            try await client.execute(uri: "/v1/rides", method: .post, headers: Wire.bearer(token), body: ByteBuffer(string: unknown)) { response in
+                #expect(response.status == .created, "\(String(buffer: response.body))")
+            }
         }
         await w.f.close()
     }

@@ -37,6 +37,25 @@ struct WebBookingRulesTests {
         await w.f.close()
     }
 
+    /// A NUL in a form field is refused at its field, as the API refuses it, and nothing is stored
+    /// (libpq would otherwise cut the text there).
+    @Test func aNULInTheNoteOrAPlaceIsRefusedAtItsFieldAndNothingIsStored() async throws {
+        let w = try await BookingWorld()
+        try await w.f.application().test(.router) { client in
+            var jar = WebJar()
+            _ = try await client.webSignIn("ann1", jar: &jar)
+            let page = try await client.web("/book", jar: &jar)
+            let note = try await client.web("/book", form: WebRoutesTests.bookForm(page.csrf ?? "", note: "wait\u{0}here"), jar: &jar)
+            #expect(note.status == .unprocessableContent)
+            #expect(note.body.contains(#"id="note-error""#) && note.body.contains("NUL"), "\(note.body)")
+            let place = try await client.web("/book", form: WebRoutesTests.bookForm(page.csrf ?? "", dropoff: "Daven\u{0}port"), jar: &jar)
+            #expect(place.status == .unprocessableContent)
+            #expect(place.body.contains(#"id="dropoff-error""#) && place.body.contains("NUL"), "\(place.body)")
+            #expect(try await w.rideCount() == 0)
+        }
+        await w.f.close()
+    }
+
     @Test func theSameFormSentTwiceBooksOnceAndShowsTheFirstBooking() async throws {
         let w = try await BookingWorld(vans: 2)
         try await w.f.application().test(.router) { client in

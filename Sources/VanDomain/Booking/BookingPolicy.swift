@@ -51,11 +51,12 @@ public struct BookingPolicy: Hashable, Sendable {
         }
     }
 
-    /// Checks companions, note and address lengths.
+    /// Checks companions, and the note's length and that it holds no NUL.
     public func checkDetails(companions: Int, note: String?) throws(ValidationError) {
         guard (0...maxCompanions).contains(companions) else {
             throw ValidationError(field: "companions", reason: "must be 0 to \(maxCompanions)")
         }
+        try ValidationError.checkNoNul(note, field: "note")
         if let note, note.count > maxNoteLength {
             throw ValidationError(field: "note", reason: "is longer than \(maxNoteLength) characters")
         }

@@ -40,6 +40,8 @@ public struct PlaceMatcher: Sendable {
     public func resolve(_ input: Input, field: String) throws(ValidationError) -> RideEndpoint {
         var address = input.address?.trimmingCharacters(in: .whitespacesAndNewlines)
         if address?.isEmpty == true { address = nil }
+        try ValidationError.checkNoNul(address, field: "\(field).address")
+        try ValidationError.checkNoNul(input.place, field: "\(field).place")
         if let address, address.count > policy.maxAddressLength {
             throw ValidationError(field: "\(field).address", reason: "is longer than \(policy.maxAddressLength) characters")
         }

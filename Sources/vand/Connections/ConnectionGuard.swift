@@ -166,7 +166,7 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let body = ByteBuffer(bytes: (try? problem.encoded()) ?? Data())
         let head = HTTPResponse(status: .serviceUnavailable, headerFields: [
             .contentType: "application/problem+json", .contentLength: "\(body.readableBytes)",
-            .retryAfter: Self.retryAfter, .connection: "close",
+            .retryAfter: Self.retryAfter, .connection: "close", .xContentTypeOptions: "nosniff",
         ])
         closeAfterResponse = true
         context.write(wrapOutboundOut(.head(head)), promise: nil)

@@ -29,40 +29,50 @@ extension Request {
     }
 
     /// Decodes `data` as ``decodeJSON(_:limit:)`` does; its errors are answered by ``ErrorResponder``.
-    /// A string holding NUL (`\u0000`) is refused with a 422 naming its field: PostgreSQL's text
-    /// cannot hold it, and libpq would cut the value there.
+    /// A string the body reads that holds NUL (`\u0000`) is refused with a 422 naming its field:
+    /// PostgreSQL's text cannot hold it, and libpq would cut the value there. Members the body
+    /// does not read are ignored, NUL or not, as every unknown member is.
     static func decodeJSON<Body: Decodable>(_ type: Body.Type, from data: Data) throws -> Body {
-        if let field = JSONNul.field(in: data) {
-            throw InvalidFields([ValidationError(field: field, reason: "must not contain the NUL character (\\u0000)")])
-        }
-        return try JSONDecoder().decode(Body.self, from: data)
+        let body = try JSONDecoder().decode(Body.self, from: data)
+        if let field = JSONNul.field(in: data, read: body) { throw InvalidFields([.nul(field: field)]) }
+        return body
     }
 }
 
-/// Where a JSON body holds a NUL character in a string (or a member name).
+/// Where a JSON body holds a NUL character in a string the decoded body kept.
 enum JSONNul {
-    /// The dotted path of the first member whose string holds NUL (`pickup.address`, `days.2`;
-    /// the member's own name when the name holds it), or nil when none does. Only bodies with
-    /// a `\u0000` escape are parsed twice; a raw NUL byte is not JSON and is refused as such.
-    static func field(in data: Data) -> String? {
+    /// The dotted path (`pickup.address`, `days.2`) of the first string in `data` that holds NUL
+    /// and is one of the strings `body` holds, or nil when `body` holds none. Only bodies with a
+    /// `\u0000` escape are looked at twice; a raw NUL byte is not JSON and is refused as such.
+    static func field(in data: Data, read body: Any) -> String? {
         guard data.range(of: Data(#"\u0000"#.utf8)) != nil else { return nil }
-        guard let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return nil }
-        return find(in: value, path: [])
+        var kept: Set<String> = []
+        collect(body, into: &kept)
+        guard !kept.isEmpty, let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return nil }
+        return find(in: value, path: [], kept: kept) ?? "body"
     }
 
-    private static func find(in value: Any, path: [String]) -> String? {
+    /// Every string holding NUL anywhere in `value`'s stored properties.
+    private static func collect(_ value: Any, into kept: inout Set<String>) {
+        if let text = value as? String {
+            if text.utf8.contains(0) { kept.insert(text) }
+            return
+        }
+        for child in Mirror(reflecting: value).children { collect(child.value, into: &kept) }
+    }
+
+    private static func find(in value: Any, path: [String], kept: Set<String>) -> String? {
         switch value {
         case let text as String:
-            return text.utf8.contains(0) ? (path.isEmpty ? "body" : path.joined(separator: ".")) : nil
+            return kept.contains(text) ? (path.isEmpty ? "body" : path.joined(separator: ".")) : nil
         case let object as [String: Any]:
             for key in object.keys.sorted() {
-                if key.utf8.contains(0) { return (path + [key.replacingOccurrences(of: "\u{0}", with: "")]).joined(separator: ".") }
-                if let found = find(in: object[key]!, path: path + [key]) { return found }
+                if let found = find(in: object[key]!, path: path + [key], kept: kept) { return found }
             }
             return nil
         case let array as [Any]:
             for (index, element) in array.enumerated() {
-                if let found = find(in: element, path: path + [String(index)]) { return found }
+                if let found = find(in: element, path: path + [String(index)], kept: kept) { return found }
             }
             return nil
         default:
