@@ -64,7 +64,9 @@ struct ResponseCompressionTests {
         await f.close()
     }
 
-    @Test func theAPIsJSONIsGzippedTooButNotASmallProblem() async throws {
+    /// The API's JSON is never gzipped (its hot read is answered from memory faster than gzip
+    /// could compress it); the contract, YAML, is.
+    @Test func theAPIsJSONIsSentPlainAndTheContractGzipped() async throws {
         let w = try await BookingWorld()
         try await w.f.application().test(.router) { client in
             let token = try await client.token("ann1", "correct horse battery")
@@ -73,8 +75,7 @@ struct ResponseCompressionTests {
             headers[.acceptEncoding] = "gzip"
             let gzipped = try await client.execute(uri: "/v1/places", method: .get, headers: headers) { $0 }
             #expect(plain.status == .ok && plain.body.readableBytes >= 1_024 && plain.headers[.contentEncoding] == nil)
-            #expect(gzipped.headers[.contentEncoding] == "gzip" && gzipped.headers[.contentType] == plain.headers[.contentType])
-            #expect(try Self.gunzip(gzipped.body) == String(buffer: plain.body))
+            #expect(gzipped.headers[.contentEncoding] == nil && gzipped.body == plain.body)
             try await client.execute(uri: "/openapi.yaml", method: .get, headers: [.acceptEncoding: "gzip"]) { response in
                 #expect(response.status == .ok && response.headers[.contentEncoding] == "gzip")
             }
@@ -127,7 +128,8 @@ struct ResponseCompressionTests {
         #expect(C.acceptsGzip(["gzip"]) && C.acceptsGzip(["deflate, GZIP;q=0.5"]) && C.acceptsGzip(["br", "x-gzip"]))
         #expect(C.acceptsGzip(["*"]) && C.acceptsGzip(["br;q=1, *;q=0.1"]))
         #expect(!C.acceptsGzip([]) && !C.acceptsGzip(["identity"]) && !C.acceptsGzip(["gzip;q=0"]) && !C.acceptsGzip(["*;q=0.5, gzip;q=0"]))
-        #expect(C.isText("text/html; charset=utf-8") && C.isText("application/problem+json") && C.isText("application/yaml"))
+        #expect(C.isText("text/html; charset=utf-8") && C.isText("application/yaml") && C.isText("application/javascript"))
+        #expect(!C.isText("application/json") && !C.isText("application/problem+json; charset=utf-8"))
         #expect(!C.isText("text/event-stream") && !C.isText("image/png") && !C.isText("application/octet-stream"))
     }
 }
