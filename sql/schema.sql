@@ -405,6 +405,35 @@ END;
 $$;
 
 --
+-- Name: vand_shift_driver(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.vand_shift_driver() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM riders WHERE net_id = NEW.driver_net_id AND role = 'driver') THEN
+        RAISE EXCEPTION '% is not a driver account', NEW.driver_net_id
+            USING ERRCODE = 'check_violation', CONSTRAINT = 'shifts_driver_role';
+    END IF;
+    RETURN NEW;
+END;
+$$;
+
+--
+-- Name: vand_van_position_notify(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.vand_van_position_notify() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    PERFORM pg_notify('vand_van_positions', NEW.van_id::text);
+    RETURN NULL;
+END;
+$$;
+
+--
 -- Name: audit_log; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -611,7 +640,9 @@ CREATE TABLE public.riders (
     temp_password_expires_at timestamp with time zone,
     disabled boolean DEFAULT false NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT riders_net_id_check CHECK ((net_id ~ '^[a-z][a-z0-9._-]{1,31}$'::text))
+    role text DEFAULT 'rider'::text NOT NULL,
+    CONSTRAINT riders_net_id_check CHECK ((net_id ~ '^[a-z][a-z0-9._-]{1,31}$'::text)),
+    CONSTRAINT riders_role CHECK ((role = ANY (ARRAY['rider'::text, 'driver'::text, 'dispatcher'::text])))
 );
 
 --
@@ -675,6 +706,86 @@ CREATE TABLE public.settings (
 );
 
 --
+-- Name: shifts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.shifts (
+    id bigint NOT NULL,
+    driver_net_id text NOT NULL,
+    van_id bigint NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    ended_at timestamp with time zone,
+    ended_by text,
+    CONSTRAINT shifts_end_after_start CHECK (((ended_at IS NULL) OR (ended_at >= started_at)))
+);
+
+--
+-- Name: shifts_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.shifts ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.shifts_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: stop_taps; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.stop_taps (
+    id bigint NOT NULL,
+    tap_key uuid NOT NULL,
+    shift_id bigint NOT NULL,
+    ride_id uuid NOT NULL,
+    stop text NOT NULL,
+    action text NOT NULL,
+    at timestamp with time zone NOT NULL,
+    lat double precision,
+    lon double precision,
+    accuracy_m double precision,
+    undone_at timestamp with time zone,
+    CONSTRAINT stop_taps_accuracy_m_check CHECK ((accuracy_m >= (0)::double precision)),
+    CONSTRAINT stop_taps_action_check CHECK ((action = ANY (ARRAY['arrived'::text, 'boarded'::text, 'no_show'::text, 'dropped_off'::text]))),
+    CONSTRAINT stop_taps_action_fits_stop CHECK (((action = 'arrived'::text) OR ((stop = 'pickup'::text) AND (action = ANY (ARRAY['boarded'::text, 'no_show'::text]))) OR ((stop = 'dropoff'::text) AND (action = 'dropped_off'::text)))),
+    CONSTRAINT stop_taps_lat_check CHECK (((lat >= ('-90'::integer)::double precision) AND (lat <= (90)::double precision))),
+    CONSTRAINT stop_taps_lon_check CHECK (((lon >= ('-180'::integer)::double precision) AND (lon <= (180)::double precision))),
+    CONSTRAINT stop_taps_position_whole CHECK (((lat IS NULL) = (lon IS NULL))),
+    CONSTRAINT stop_taps_stop_check CHECK ((stop = ANY (ARRAY['pickup'::text, 'dropoff'::text])))
+);
+
+--
+-- Name: stop_actuals; Type: VIEW; Schema: public; Owner: -
+--
+
+CREATE VIEW public.stop_actuals AS
+ SELECT stop_taps.ride_id,
+    stop_taps.stop,
+    min(stop_taps.shift_id) AS shift_id,
+    max(stop_taps.at) FILTER (WHERE (stop_taps.action = 'arrived'::text)) AS arrived_at,
+    max(stop_taps.at) FILTER (WHERE (stop_taps.action <> 'arrived'::text)) AS departed_at,
+    max(stop_taps.action) FILTER (WHERE (stop_taps.action <> 'arrived'::text)) AS outcome
+   FROM public.stop_taps
+  WHERE (stop_taps.undone_at IS NULL)
+  GROUP BY stop_taps.ride_id, stop_taps.stop;
+
+--
+-- Name: stop_taps_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.stop_taps ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.stop_taps_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: van_days; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -682,6 +793,65 @@ CREATE TABLE public.van_days (
     van_id bigint NOT NULL,
     day date NOT NULL,
     version bigint DEFAULT 0 NOT NULL
+);
+
+--
+-- Name: van_positions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.van_positions (
+    van_id bigint NOT NULL,
+    at timestamp with time zone NOT NULL,
+    lat double precision NOT NULL,
+    lon double precision NOT NULL,
+    accuracy_m double precision,
+    source text NOT NULL,
+    CONSTRAINT van_positions_accuracy_m_check CHECK ((accuracy_m >= (0)::double precision)),
+    CONSTRAINT van_positions_lat_check CHECK (((lat >= ('-90'::integer)::double precision) AND (lat <= (90)::double precision))),
+    CONSTRAINT van_positions_lon_check CHECK (((lon >= ('-180'::integer)::double precision) AND (lon <= (180)::double precision))),
+    CONSTRAINT van_positions_source_check CHECK ((source = ANY (ARRAY['driver'::text, 'tracker'::text])))
+);
+
+--
+-- Name: van_tracker_tokens; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.van_tracker_tokens (
+    van_id bigint NOT NULL,
+    token_sha256 bytea NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    created_by text NOT NULL
+);
+
+--
+-- Name: van_trail; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.van_trail (
+    id bigint NOT NULL,
+    van_id bigint NOT NULL,
+    at timestamp with time zone NOT NULL,
+    lat double precision NOT NULL,
+    lon double precision NOT NULL,
+    accuracy_m double precision,
+    source text NOT NULL,
+    CONSTRAINT van_trail_accuracy_m_check CHECK ((accuracy_m >= (0)::double precision)),
+    CONSTRAINT van_trail_lat_check CHECK (((lat >= ('-90'::integer)::double precision) AND (lat <= (90)::double precision))),
+    CONSTRAINT van_trail_lon_check CHECK (((lon >= ('-180'::integer)::double precision) AND (lon <= (180)::double precision))),
+    CONSTRAINT van_trail_source_check CHECK ((source = ANY (ARRAY['driver'::text, 'tracker'::text])))
+);
+
+--
+-- Name: van_trail_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.van_trail ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.van_trail_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
 );
 
 --
@@ -861,11 +1031,60 @@ ALTER TABLE ONLY public.settings
     ADD CONSTRAINT settings_pkey PRIMARY KEY (key);
 
 --
+-- Name: shifts shifts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.shifts
+    ADD CONSTRAINT shifts_pkey PRIMARY KEY (id);
+
+--
+-- Name: stop_taps stop_taps_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.stop_taps
+    ADD CONSTRAINT stop_taps_pkey PRIMARY KEY (id);
+
+--
+-- Name: stop_taps stop_taps_tap_key_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.stop_taps
+    ADD CONSTRAINT stop_taps_tap_key_key UNIQUE (tap_key);
+
+--
 -- Name: van_days van_days_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.van_days
     ADD CONSTRAINT van_days_pkey PRIMARY KEY (van_id, day);
+
+--
+-- Name: van_positions van_positions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.van_positions
+    ADD CONSTRAINT van_positions_pkey PRIMARY KEY (van_id);
+
+--
+-- Name: van_tracker_tokens van_tracker_tokens_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.van_tracker_tokens
+    ADD CONSTRAINT van_tracker_tokens_pkey PRIMARY KEY (van_id);
+
+--
+-- Name: van_tracker_tokens van_tracker_tokens_token_sha256_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.van_tracker_tokens
+    ADD CONSTRAINT van_tracker_tokens_token_sha256_key UNIQUE (token_sha256);
+
+--
+-- Name: van_trail van_trail_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.van_trail
+    ADD CONSTRAINT van_trail_pkey PRIMARY KEY (id);
 
 --
 -- Name: vans vans_name_key; Type: CONSTRAINT; Schema: public; Owner: -
@@ -997,6 +1216,60 @@ CREATE INDEX rides_van_aboard ON public.rides USING btree (van_id, pickup_at, es
 CREATE INDEX sessions_net_id ON public.sessions USING btree (net_id);
 
 --
+-- Name: shifts_one_open_per_driver; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX shifts_one_open_per_driver ON public.shifts USING btree (driver_net_id) WHERE (ended_at IS NULL);
+
+--
+-- Name: shifts_one_open_per_van; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX shifts_one_open_per_van ON public.shifts USING btree (van_id) WHERE (ended_at IS NULL);
+
+--
+-- Name: shifts_started; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX shifts_started ON public.shifts USING btree (started_at);
+
+--
+-- Name: stop_taps_at; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX stop_taps_at ON public.stop_taps USING btree (at);
+
+--
+-- Name: stop_taps_once; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX stop_taps_once ON public.stop_taps USING btree (ride_id, stop, action) WHERE (undone_at IS NULL);
+
+--
+-- Name: stop_taps_one_outcome; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX stop_taps_one_outcome ON public.stop_taps USING btree (ride_id, stop) WHERE ((undone_at IS NULL) AND (action <> 'arrived'::text));
+
+--
+-- Name: stop_taps_shift; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX stop_taps_shift ON public.stop_taps USING btree (shift_id, at);
+
+--
+-- Name: van_trail_at; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX van_trail_at ON public.van_trail USING btree (at);
+
+--
+-- Name: van_trail_van_at; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX van_trail_van_at ON public.van_trail USING btree (van_id, at);
+
+--
 -- Name: notifications notifications_notify; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -1061,6 +1334,18 @@ CREATE TRIGGER sessions_rider_changes AFTER DELETE ON public.sessions FOR EACH R
 --
 
 CREATE TRIGGER sessions_rider_changes_shortened AFTER UPDATE ON public.sessions FOR EACH ROW WHEN (((new.expires_at < old.expires_at) OR (new.net_id IS DISTINCT FROM old.net_id) OR (new.token_sha256 IS DISTINCT FROM old.token_sha256))) EXECUTE FUNCTION public.vand_notify_rider_change();
+
+--
+-- Name: shifts shifts_driver_role; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER shifts_driver_role BEFORE INSERT OR UPDATE OF driver_net_id ON public.shifts FOR EACH ROW EXECUTE FUNCTION public.vand_shift_driver();
+
+--
+-- Name: van_positions van_positions_notify; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER van_positions_notify AFTER INSERT OR UPDATE ON public.van_positions FOR EACH ROW EXECUTE FUNCTION public.vand_van_position_notify();
 
 --
 -- Name: vans vans_rider_changes; Type: TRIGGER; Schema: public; Owner: -
@@ -1132,11 +1417,60 @@ ALTER TABLE ONLY public.sessions
     ADD CONSTRAINT sessions_net_id_fkey FOREIGN KEY (net_id) REFERENCES public.riders(net_id) ON DELETE CASCADE;
 
 --
+-- Name: shifts shifts_driver_net_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.shifts
+    ADD CONSTRAINT shifts_driver_net_id_fkey FOREIGN KEY (driver_net_id) REFERENCES public.riders(net_id);
+
+--
+-- Name: shifts shifts_van_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.shifts
+    ADD CONSTRAINT shifts_van_id_fkey FOREIGN KEY (van_id) REFERENCES public.vans(id);
+
+--
+-- Name: stop_taps stop_taps_ride_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.stop_taps
+    ADD CONSTRAINT stop_taps_ride_id_fkey FOREIGN KEY (ride_id) REFERENCES public.rides(id) ON DELETE CASCADE;
+
+--
+-- Name: stop_taps stop_taps_shift_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.stop_taps
+    ADD CONSTRAINT stop_taps_shift_id_fkey FOREIGN KEY (shift_id) REFERENCES public.shifts(id);
+
+--
 -- Name: van_days van_days_van_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.van_days
     ADD CONSTRAINT van_days_van_id_fkey FOREIGN KEY (van_id) REFERENCES public.vans(id) ON DELETE CASCADE;
+
+--
+-- Name: van_positions van_positions_van_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.van_positions
+    ADD CONSTRAINT van_positions_van_id_fkey FOREIGN KEY (van_id) REFERENCES public.vans(id) ON DELETE CASCADE;
+
+--
+-- Name: van_tracker_tokens van_tracker_tokens_van_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.van_tracker_tokens
+    ADD CONSTRAINT van_tracker_tokens_van_id_fkey FOREIGN KEY (van_id) REFERENCES public.vans(id) ON DELETE CASCADE;
+
+--
+-- Name: van_trail van_trail_van_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.van_trail
+    ADD CONSTRAINT van_trail_van_id_fkey FOREIGN KEY (van_id) REFERENCES public.vans(id) ON DELETE CASCADE;
 
 --
 -- PostgreSQL database dump complete
