@@ -7,12 +7,12 @@ import VanServices
 struct RidesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rides",
-        abstract: "List, show, approve, reject, re-time, cancel and close rides.",
+        abstract: "List, show, book (for a rider who phones), approve, reject, re-time, cancel and close rides.",
         discussion: """
             A ride is named by its reference (REF in `rides list`, e.g. K7M-3QX; case and the dash \
             do not matter), its full id, or a prefix of the id that no other ride has.
             """,
-        subcommands: [List.self, Show.self, Approve.self, Reject.self, Cancel.self, Move.self, Complete.self, NoShow.self]
+        subcommands: [List.self, Show.self, Book.self, Approve.self, Reject.self, Cancel.self, Move.self, Complete.self, NoShow.self]
     )
 
     struct List: AsyncParsableCommand {

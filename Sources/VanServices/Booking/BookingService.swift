@@ -85,10 +85,12 @@ public struct BookingService: Sendable {
 
     /// Books each ride on its own merits (a standing series), in one transaction: the
     /// answer lists what was booked and what conflicts, with suggestions for each conflict.
-    public func bookSeries(_ rides: [NewRide], now: Date) async throws -> [BookingOutcome] {
+    /// A dispatcher booking for a rider (on the phone) names herself as `bookedBy`: the ride's
+    /// events carry her name as their actor, and the audit log gets a `book` line per ride.
+    public func bookSeries(_ rides: [NewRide], now: Date, bookedBy: String? = nil) async throws -> [BookingOutcome] {
         let timeZone = calendar.timeZone
         let outcomes = try await pool.withTransaction { conn in
-            try Self.bookAll(rides, now: now, timeZone: timeZone, conn)
+            try Self.bookAll(rides, now: now, timeZone: timeZone, bookedBy: bookedBy, conn)
         }
         announce(outcomes)
         return outcomes
@@ -122,13 +124,14 @@ public struct BookingService: Sendable {
 
     /// Books each ride: plans it on a snapshot of the routes, locks the chosen van-day, and
     /// plans again if another writer changed that route in between (at most a few times).
-    static func bookAll(_ rides: [NewRide], now: Date, timeZone: TimeZone, _ conn: PGConnection) throws -> [BookingOutcome] {
+    static func bookAll(_ rides: [NewRide], now: Date, timeZone: TimeZone, bookedBy: String? = nil, _ conn: PGConnection) throws -> [BookingOutcome] {
         // The fleet and the calendar first: no booking writes them.
         let vans = try VanStore.list(conn, includeRetired: false)
         let schedulers = try rides.map { try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: $0.pickupAt) }
         guard let netID = rides.first?.netID, let first = rides.map(\.pickupAt).min(), let last = rides.map(\.pickupAt).max() else { return [] }
         // One booking of a rider at a time: the check below then sees every ride she holds.
         try lockRider(netID, conn)
+        if let bookedBy { try conn.execute("SELECT set_config('vand.actor', \(bookedBy), true)") }
         var held = try RideRecord.held(by: netID, around: DateInterval(start: first.addingTimeInterval(-VanDayRoutes.longestRide),
                                                                        end: last.addingTimeInterval(VanDayRoutes.longestRide)), conn)
         var outcomes: [BookingOutcome] = []
@@ -142,7 +145,13 @@ public struct BookingService: Sendable {
                 continue
             }
             let outcome = try book(ride, request, scheduler: scheduler, vans: vans, now: now, conn)
-            if case .booked(let booked) = outcome { held.append(booked) }
+            if case .booked(let booked) = outcome {
+                held.append(booked)
+                if let bookedBy {
+                    try AuditLog.record(conn, actor: bookedBy, action: "book", subject: booked.id.uuidString.lowercased(),
+                                        details: ["rider": netID.rawValue, "ref": booked.ref.rawValue])
+                }
+            }
             outcomes.append(outcome)
         }
         return outcomes

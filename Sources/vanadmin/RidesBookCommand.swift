@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import VanDomain
+import VanScheduler
+import VanServices
+
+extension RidesCommand {
+    /// `vanadmin rides book NET_ID …`: a dispatcher books for a rider who phones, through the
+    /// rider's own booking path (the same whitelist check, rules, scheduler and suggestions).
+    struct Book: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Book a ride for a rider (who phoned): the same rules and suggestions as the rider's own booking.",
+            discussion: """
+                The ride is the rider's: she sees it in her app and hears of it as of any ride she booked. \
+                The audit log and the ride's events name you (--as) as who booked it. If the time is taken, \
+                nothing is booked and the nearest times that work are printed; book one of them with --at.
+                """
+        )
+        @Argument(help: "The rider's net ID.") var netID: String
+        @Option(help: "Pickup place (name or alias, e.g. SCL).") var from: String
+        @Option(help: "Drop-off place (name or alias).") var to: String
+        @Option(help: "Pickup time: 15:30 (today), or 2026-11-23 15:30.") var at: String?
+        @Option(help: "Arrive at the drop-off by this time instead (same forms as --at).") var arriveBy: String?
+        @Flag(help: "As soon as the van can come (on demand).") var now = false
+        @Flag(help: "The rider uses a wheelchair.") var wheelchair = false
+        @Option(help: "People riding with her.") var companions = 0
+        @Option(help: "A note for the driver.") var note: String?
+        @Option(help: "Repeat weekly on these days, e.g. mon,wed,fri (with --until).") var every: String?
+        @Option(help: "Last date of a weekly series, YYYY-MM-DD.") var until: String?
+        @Flag(help: "JSON for scripts.") var json = false
+        @OptionGroup var actor: ActorOptions
+
+        func validate() throws {
+            let times = [at != nil, arriveBy != nil, now].filter { $0 }.count
+            if times != 1 { throw ValidationError("give one of --at, --arrive-by or --now") }
+            if (every == nil) != (until == nil) { throw ValidationError("--every and --until go together") }
+            if now && every != nil { throw ValidationError("--now books one ride; a weekly series needs --at or --arrive-by") }
+        }
+
+        func run() async throws {
+            let clock = try DispatchContext.clock()
+            let who = try actor.resolved()
+            let rider: NetID
+            do { rider = try NetID(netID) } catch { throw CLIError("NET_ID: \(error.reason)") }
+            let asOf = adminClock.now
+            // The CLI's own time forms ("15:30" is today), handed to the rules as ISO 8601.
+            func iso(_ text: String?, _ flag: String) throws -> String? {
+                guard let text else { return nil }
+                do { return clock.format(try clock.parse(text, field: flag, sameDayAs: asOf)) } catch { throw CLIError("\(flag): \(error.reason)") }
+            }
+            let request = BookingRequest(
+                kind: now ? .onDemand : .scheduled, pickupAt: try iso(at, "--at"), arriveBy: try iso(arriveBy, "--arrive-by"),
+                pickup: .init(place: from), dropoff: .init(place: to), needsWheelchair: wheelchair, companions: companions, note: note,
+                repeats: every.map { BookingRequest.Repeat(weekdays: $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }, until: until ?? "") }
+            )
+            try await withDatabase { db in
+                let booking = BookingService(pool: db.pool, timeZone: clock.timeZone)
+                let prepared = try await booking.requestContext(for: rider, today: LocalDate(containing: asOf, in: clock.timeZone))
+                guard prepared.eligibility.isEligible else {
+                    throw CLIError("\(rider.rawValue) may not book: not on the whitelist\(prepared.eligibility.until.map { " (ended \($0))" } ?? ""); add with `vanadmin whitelist add`")
+                }
+                let checked: CheckedBooking
+                do throws(InvalidFields) { checked = try booking.check(request, for: rider, places: prepared.places, now: asOf) } catch {
+                    throw CLIError(error.errors.map { "\(Self.flag(for: $0.field)): \($0.reason)" }.joined(separator: "; "))
+                }
+                let outcomes = try await booking.bookSeries(checked.rides, now: asOf, bookedBy: who)
+                if json { return try printJSON(outcomes.map { Answer($0, clock: clock) }) }
+                var refused = 0
+                for outcome in outcomes {
+                    switch outcome {
+                    case .booked(let ride):
+                        say("booked \(DispatchContext.line(ride, clock)) (\(ride.status.rawValue)\(ride.vanName.map { ", \($0)" } ?? ""))")
+                    case .refused, .overlaps:
+                        refused += 1
+                        say("not booked: \(outcome.sentence(clock: clock) ?? "")")
+                        let times = Self.suggestions(outcome).map { clock.text($0.pickupAt, .dayAtTime) }
+                        if !times.isEmpty { say("  times that work: \(times.joined(separator: "; "))") }
+                    }
+                }
+                if refused == outcomes.count { throw CLIError("nothing booked for \(rider.rawValue)") }
+            }
+        }
+
+        /// The suggestions of a refusal.
+        static func suggestions(_ outcome: BookingOutcome) -> [Suggestion] {
+            if case .refused(let feasibility, _) = outcome { return feasibility.suggestions }
+            return []
+        }
+
+        /// The option a rule's field came from.
+        static func flag(for field: String) -> String {
+            switch field.split(separator: ".").first.map(String.init) ?? field {
+            case "pickup": "--from"
+            case "dropoff": "--to"
+            case "pickup_at": "--at"
+            case "arrive_by": "--arrive-by"
+            case "repeat", "repeats": "--every/--until"
+            case "companions": "--companions"
+            case "note": "--note"
+            case "needs_wheelchair": "--wheelchair"
+            default: field
+            }
+        }
+
+        /// One outcome for `--json`.
+        struct Answer: Encodable {
+            let booked: RideJSON?
+            let refused: String?
+            let reason: String?
+            let suggestions: [String]
+
+            init(_ outcome: BookingOutcome, clock: ServiceTime) {
+                if case .booked(let ride) = outcome {
+                    booked = RideJSON(ride, riderName: nil, riderPhone: nil, clock: clock)
+                } else {
+                    booked = nil
+                }
+                refused = outcome.sentence(clock: clock)
+                reason = outcome.refusalCode
+                suggestions = Book.suggestions(outcome).map { clock.format($0.pickupAt) }
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import VanDomain
+import VanServices
+import VanTestSupport
+import VanPostgres
+import VanScheduler
+
+/// `vanadmin rides book`: a dispatcher books for a rider who phones, through the rider's own
+/// booking path (the real binary against a real database).
+@Suite("vanadmin rides book (real binary, real database)", .serialized)
+struct RidesBookCommandTests {
+    func whitelist(_ w: DispatchWorld, _ riders: String...) async throws {
+        try await w.pool.withConnection { conn in
+            for rider in riders { try conn.execute("INSERT INTO whitelist (net_id, added_by) VALUES (\(rider), 'test')") }
+        }
+    }
+
+    @Test func aDispatcherBooksForARiderAndTheAuditAndTheEventsNameHer() async throws {
+        let w = try await DispatchWorld()
+        try await whitelist(w, "ann1")
+        let result = try w.vanadmin(["rides", "book", "ann1", "--from", "scl", "--to", "Davenport", "--at", "\(w.dayText) 15:00", "--as", "dana"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("booked "))
+        #expect(result.stdout.contains("ann1 Sterling Chemistry Lab → Davenport College (pending, Van 1)"))
+        let id = try await w.value("SELECT id FROM rides WHERE net_id = 'ann1'", as: UUID.self)
+        #expect(try await w.value("SELECT pickup_at FROM rides WHERE id = \(id)", as: Date.self) == w.at(15))
+        #expect(try await w.value("SELECT count(*) FROM audit_log WHERE actor = 'dana' AND action = 'book' AND subject = \(id.uuidString.lowercased())", as: Int.self) == 1)
+        #expect(try await w.value("SELECT payload->>'actor' FROM ride_events WHERE ride_id = \(id) AND kind = 'created'", as: String.self) == "dana")
+        // The rider sees it as hers.
+        let rides = try await RiderRides(pool: w.pool).list(try NetID("ann1"), scope: .upcoming, now: Date(), limit: 10)
+        #expect(rides.rides.map(\.id) == [id])
+    }
+
+    @Test func aTakenTimeBooksNothingAndOffersTheRidersOwnSuggestions() async throws {
+        let w = try await DispatchWorld()
+        try await whitelist(w, "ann1", "bob2")
+        _ = try await w.book("ann1", w.at(15))
+        let before = try await w.value("SELECT count(*) FROM rides", as: Int.self)
+        let result = try w.vanadmin(["rides", "book", "bob2", "--from", "SCL", "--to", "Davenport", "--at", "\(w.dayText) 15:02", "--as", "dana"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("not booked: The van is occupied at 3:02 PM"))
+        #expect(result.stdout.contains("times that work: "))
+        #expect(result.stderr == "error: nothing booked for bob2\n" || result.stderr.split(separator: "\n").count == 1)
+        #expect(try await w.value("SELECT count(*) FROM rides", as: Int.self) == before)
+        #expect(try await w.value("SELECT count(*) FROM audit_log WHERE action = 'book'", as: Int.self) == 0)
+
+        // The rider asking for herself gets the same refusal and the same times.
+        let json = try w.vanadmin(["rides", "book", "bob2", "--from", "SCL", "--to", "Davenport", "--at", "\(w.dayText) 15:02", "--json"])
+        let answers = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        let places = try await PlaceStore(pool: w.pool).list()
+        let own = try w.booking.check(BookingRequest(pickupAt: ServiceTime(timeZone: w.zone).format(w.at(15, 2)), pickup: .init(place: "SCL"),
+                                                     dropoff: .init(place: "Davenport")),
+                                      for: try NetID("bob2"), places: places, now: Date())
+        let outcomes = try await w.booking.bookSeries(own.rides, now: Date())
+        guard case .refused(let feasibility, let sentence) = outcomes[0] else { throw TestFailure("the rider's own request was booked") }
+        #expect(answers?.first?["reason"] as? String == feasibility.refusalCode)
+        #expect(answers?.first?["refused"] as? String == sentence)
+        #expect(answers?.first?["suggestions"] as? [String] == feasibility.suggestions.map { ServiceTime(timeZone: w.zone).format($0.pickupAt) })
+    }
+
+    @Test func refusalsAreOneLineAndBookNothing() async throws {
+        let w = try await DispatchWorld()
+        try await whitelist(w, "ann1")
+        let notListed = try w.vanadmin(["rides", "book", "cat3", "--from", "SCL", "--to", "Davenport", "--at", "\(w.dayText) 11:00"])
+        #expect(notListed.status == 1)
+        #expect(notListed.stderr.contains("cat3 may not book: not on the whitelist"))
+        let unknownPlace = try w.vanadmin(["rides", "book", "ann1", "--from", "Nowhere Hall", "--to", "Davenport", "--at", "\(w.dayText) 11:00"])
+        #expect(unknownPlace.status == 1)
+        #expect(unknownPlace.stderr.contains("--from: 'Nowhere Hall' is not a known place"))
+        #expect(unknownPlace.stderr.split(separator: "\n").count == 1)
+        let noTime = try w.vanadmin(["rides", "book", "ann1", "--from", "SCL", "--to", "Davenport"])
+        #expect(noTime.status != 0)
+        #expect(noTime.stderr.contains("give one of --at, --arrive-by or --now"))
+        #expect(try await w.value("SELECT count(*) FROM rides", as: Int.self) == 0)
+    }
+}
