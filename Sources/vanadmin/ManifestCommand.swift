@@ -47,37 +47,3 @@ struct ManifestCommand: AsyncParsableCommand {
         }
     }
 }
-
-/// `vanadmin report --from D --to D`: the office's numbers.
-struct ReportCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "report", abstract: "Requests, decisions, cancellations, no-shows, denials and van hours between two dates.")
-    @Option(help: "First local date YYYY-MM-DD.") var from: String
-    @Option(help: "Last local date YYYY-MM-DD (inclusive).") var to: String
-    @Flag(help: "JSON for scripts.") var json = false
-
-    func run() async throws {
-        let clock = try DispatchContext.clock()
-        let first = try DispatchContext.date(from), last = try DispatchContext.date(to)
-        guard first <= last else { throw CLIError("--from must not be after --to") }
-        try await withDatabase { db in
-            let report = try await Report.load(pool: db.pool, from: first, to: last, timeZone: clock.timeZone)
-            if json { return try printJSON(report) }
-            say("REPORT \(first) to \(last)\n")
-            printTable(["MEASURE", "VALUE"], [
-                ["requests", "\(report.requests)"], ["approved (upcoming)", "\(report.approved)"], ["rejected", "\(report.rejected)"],
-                ["cancelled", "\(report.cancelled)"], ["cancelled late", "\(report.cancelledLate)"], ["no-shows", "\(report.noShows)"],
-                ["completed", "\(report.completed)"], ["denials (refused bookings)", "\(report.denials)"],
-                ["median minutes to decision", report.medianDecisionMinutes.map { String(format: "%.1f", $0) } ?? "-"],
-                ["wheelchair share", String(format: "%.0f%%", report.wheelchairShare * 100)],
-            ])
-            if !report.vanHours.isEmpty {
-                say("")
-                printTable(["VAN", "HOURS BOOKED"], report.vanHours.sorted { $0.key < $1.key }.map { [$0.key, String(format: "%.2f", $0.value)] })
-            }
-            if !report.repeatedNoShows.isEmpty {
-                say("")
-                printTable(["RIDER", "NO-SHOWS"], report.repeatedNoShows.sorted { $0.value > $1.value }.map { [$0.key, "\($0.value)"] })
-            }
-        }
-    }
-}

@@ -70,11 +70,14 @@ private func emit(_ line: String) {
 /// How `vanadmin watch` prints an event.
 enum WatchLine {
     /// `#42 14:45:02 approved ride K7M-3QX ann1 SCL → Davenport Mon Nov 30, 3:00 PM Van 1 (by dispatcher)`;
-    /// every part escaped (``Swift/String/escapingControlCharacters``).
+    /// the road's events as ``RoadWatchLine`` words them; every part escaped (``Swift/String/escapingControlCharacters``).
     static func text(_ event: RideEvent, zone: TimeZone) -> String {
         let details = event.details
         var parts = ["#\(event.id)", clock(event.createdAt, zone), event.kind, "ride \(details.ref ?? String(event.rideID.uuidString.lowercased().prefix(8)))"]
         if let netID = event.netID { parts.append(netID) }
+        if let road = RoadWatchLine.parts(event, zone: zone) {
+            return (parts + road).map(\.escapingControlCharacters).joined(separator: " ")
+        }
         parts.append("\(details.pickupShort ?? "?") → \(details.dropoffShort ?? "?")")
         if let pickup = details.pickupAt { parts.append(format(pickup, zone)) }
         if let van = details.van { parts.append(van) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A small RFC 4180 reader: comma-separated, double-quoted fields may hold
 /// commas, quotes (doubled) and newlines. Lines are numbered from 1 as a text
 /// editor shows them, so errors can point at them.
@@ -70,6 +72,31 @@ public struct CSV: Sendable {
         guard let index = header.firstIndex(of: name), index < record.fields.count else { return nil }
         let value = record.fields[index].trimmingWhitespace()
         return value.isEmpty ? nil : value
+    }
+}
+
+extension CSV {
+    /// One record as RFC 4180 text with its line end (CRLF): a field holding a comma, a double
+    /// quote, a line break or a space at either end is quoted, its quotes doubled — so
+    /// ``CSV/init(_:)`` reads back exactly these fields.
+    public static func record(_ fields: [String]) -> String {
+        fields.map(field).joined(separator: ",") + "\r\n"
+    }
+
+    /// One field, quoted when it must be (see ``record(_:)``).
+    public static func field(_ value: String) -> String {
+        let needsQuotes = value.contains { $0 == "," || $0 == "\"" || $0.isNewline }
+            || value.first?.isWhitespace == true || value.last?.isWhitespace == true
+        guard needsQuotes else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// People's text for a spreadsheet: a value that would start a formula (`=`, `+`, `-`, `@`,
+    /// a tab or a carriage return first) gets a leading `'`, so a place named `=HYPERLINK(…)`
+    /// is shown, never run. For text cells only; numbers are written as they are.
+    public static func text(_ value: String) -> String {
+        guard let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return value }
+        return "'" + value
     }
 }
 

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import VanDomain
+import VanServices
+import VanTestSupport
+import VanPostgres
+
+/// `vanadmin vans status`: the service on an injected clock, and the real command.
+@Suite("vans status: driver, position age, next stop, minutes late")
+struct VanStatusTests {
+    typealias T = RoadDay
+    static let zone = TimeZone(identifier: "America/New_York")!
+
+    /// At 10:30: Van 1 (Dee's open shift) last seen 12 s ago, its next stop a pickup planned at
+    /// 10:20 not yet reached; Van 2 (no open shift) last seen 10 min ago, its rider aboard, the
+    /// drop-off planned at 10:40; Van 3 (Eli) never seen, arrived at 10:16 at a pickup planned 10:10.
+    static func seed(_ db: Database) async throws {
+        let day = RoadDay(pool: db.pool)
+        try await day.fleet()
+        try await day.shift("dee", "Van 1", from: T.at(6, 0))
+        try await day.shift("eli", "Van 2", from: T.at(6, 0), to: T.at(10, 10))
+        try await day.shift("eli", "Van 3", from: T.at(10, 12))
+        try await day.position("Van 1", at: T.at(10, 29, 48))
+        try await day.position("Van 2", at: T.at(10, 20))
+        // Van 1: a ride done this morning, the one due, one later.
+        let done = try await day.ride("Van 1", window: (T.at(8, 0), T.at(8, 15)), pickup: T.at(8, 0), dropoff: T.at(8, 20), status: "completed")
+        try await day.tap(done.id, "pickup", "boarded", at: T.at(8, 2), by: "dee")
+        try await day.tap(done.id, "dropoff", "dropped_off", at: T.at(8, 22), by: "dee")
+        try await day.ride("Van 1", window: (T.at(10, 15), T.at(10, 30)), pickup: T.at(10, 20), dropoff: T.at(10, 40), status: "approved", from: "Hall A")
+        try await day.ride("Van 1", window: (T.at(11, 0), T.at(11, 15)), pickup: T.at(11, 0), dropoff: T.at(11, 20), status: "approved")
+        // Van 2: the rider boarded at 10:06; the drop-off is next.
+        let aboard = try await day.ride("Van 2", window: (T.at(10, 0), T.at(10, 15)), pickup: T.at(10, 5), dropoff: T.at(10, 40), maxRide: 2_400, status: "approved")
+        try await day.tap(aboard.id, "pickup", "arrived", at: T.at(10, 4), by: "eli")
+        try await day.tap(aboard.id, "pickup", "boarded", at: T.at(10, 6), by: "eli")
+        // Van 3: arrived 6 min after the planned time, the rider not yet aboard.
+        let waiting = try await day.ride("Van 3", window: (T.at(10, 10), T.at(10, 25)), pickup: T.at(10, 10), dropoff: T.at(10, 30), status: "approved")
+        try await day.tap(waiting.id, "pickup", "arrived", at: T.at(10, 16), by: "eli")
+    }
+
+    @Test func eachVansDriverPositionNextStopAndLatenessOnAnInjectedClock() async throws {
+        let cli = try await CLI.make()
+        let db = cli.database()
+        try await Self.seed(db)
+        let clock = ManualClock(T.at(10, 30))
+        var vans = try await VanStatusBoard.load(pool: db.pool, timeZone: Self.zone, now: clock.now, stale: 120)
+        #expect(vans.map(\.van) == ["Van 1", "Van 2", "Van 3"])
+        #expect(vans[0].driver == "dee" && vans[0].driverName == "Dee Park")
+        #expect(vans[0].positionAgeSeconds == 12 && vans[0].positionKnown)
+        #expect(vans[0].nextStop?.stop == .pickup)
+        #expect(vans[0].nextStop?.place == "Hall A")
+        #expect(vans[0].nextStop?.plannedAt == T.at(10, 20))
+        #expect(vans[0].nextStop?.rider == "Ann L.")
+        #expect(vans[0].nextStop?.minutesLate == 10)
+        #expect(vans[1].driver == nil)
+        #expect(vans[1].positionAgeSeconds == 600 && !vans[1].positionKnown)
+        #expect(vans[1].nextStop?.stop == .dropoff && vans[1].nextStop?.plannedAt == T.at(10, 40))
+        #expect(vans[1].nextStop?.minutesLate == 0)
+        #expect(vans[2].driver == "eli" && vans[2].driverName == nil)
+        #expect(vans[2].positionAgeSeconds == nil && !vans[2].positionKnown)
+        #expect(vans[2].nextStop?.arrivedAt == T.at(10, 16))
+        #expect(vans[2].nextStop?.minutesLate == 6)
+
+        // Two minutes on: Van 1's position is now stale and its stop 12 min late; Van 3's
+        // lateness stays at its arrival.
+        clock.advance(by: 120)
+        vans = try await VanStatusBoard.load(pool: db.pool, timeZone: Self.zone, now: clock.now, stale: 120)
+        #expect(vans[0].positionAgeSeconds == 132 && !vans[0].positionKnown)
+        #expect(vans[0].nextStop?.minutesLate == 12)
+        #expect(vans[2].nextStop?.minutesLate == 6)
+        // A longer setting makes Van 2's position usable again.
+        vans = try await VanStatusBoard.load(pool: db.pool, timeZone: Self.zone, now: clock.now, stale: 900)
+        #expect(vans[1].positionKnown)
+        await db.close()
+        cli.cleanUp()
+    }
+
+    @Test func anETAGivesTheLatenessThroughTheSeam() async throws {
+        struct FixedETA: StopLateness {
+            func secondsLate(van: String, stop: VanStatusBoard.Stop, now: Date) async throws -> TimeInterval? {
+                van == "Van 1" ? 185 : nil
+            }
+        }
+        let cli = try await CLI.make()
+        let db = cli.database()
+        try await Self.seed(db)
+        let vans = try await VanStatusBoard.load(pool: db.pool, timeZone: Self.zone, now: T.at(10, 30), stale: 120, lateness: FixedETA())
+        #expect(vans.map { $0.nextStop?.minutesLate } == [3, nil, nil])
+        await db.close()
+        cli.cleanUp()
+    }
+
+    @Test func aRidersShortNameIsTheFirstNameAndInitial() {
+        #expect(VanStatus.shortName("Ann Lee", netID: "ann1") == "Ann L.")
+        #expect(VanStatus.shortName("  Mary Ann  Smith ", netID: "ms2") == "Mary S.")
+        #expect(VanStatus.shortName("Cher", netID: "ch1") == "Cher")
+        #expect(VanStatus.shortName(nil, netID: "ann1") == "ann1")
+        #expect(VanStatus.shortName("   ", netID: "ann1") == "ann1")
+    }
+}
