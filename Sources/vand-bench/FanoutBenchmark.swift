@@ -46,6 +46,8 @@ struct FanoutBenchmark {
         let events = Atomic<Int>(0)
         /// Streams answered 200.
         let opened = Atomic<Int>(0)
+        /// The first refusal or error opening a stream.
+        let failure = Mutex<String?>(nil)
 
         /// An `eta` event for `ride` on `van` read now.
         func received(ride: String, van: Int64) {
@@ -87,7 +89,17 @@ struct FanoutBenchmark {
                     group.addTask {
                         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/notifications/stream")
                         request.headers.add(name: "Authorization", value: "Bearer \(token)")
-                        guard let response = try? await client.execute(request, timeout: .seconds(3_600)), response.status == .ok else { return }
+                        let response: HTTPClientResponse
+                        do {
+                            response = try await client.execute(request, timeout: .seconds(3_600))
+                        } catch {
+                            rounds.failure.withLock { $0 = $0 ?? "\(error)" }
+                            return
+                        }
+                        guard response.status == .ok else {
+                            rounds.failure.withLock { $0 = $0 ?? "HTTP \(response.status.code)" }
+                            return
+                        }
                         rounds.opened.add(1, ordering: .relaxed)
                         var buffer = ""
                         do {
@@ -110,6 +122,7 @@ struct FanoutBenchmark {
         while rounds.opened.load(ordering: .relaxed) < tokens.count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
         let open = rounds.opened.load(ordering: .relaxed)
         print("fan-out: \(open) of \(tokens.count) notification streams open on vand; \(vans.count) vans post a position every \(interval) s for \(Int(seconds)) s (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
+        if let failure = rounds.failure.withLock({ $0 }) { print("  a stream could not open: \(failure)") }
         try await Task.sleep(for: .seconds(2))
         rounds.latencies.withLock { $0 = [] }
 
