@@ -179,6 +179,47 @@ END;
 $$;
 
 --
+-- Name: vand_ride_alert_event(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.vand_ride_alert_event() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    ride rides;
+    event_id bigint;
+    pickup places;
+    dropoff places;
+BEGIN
+    SELECT * INTO ride FROM rides WHERE id = NEW.ride_id;
+    SELECT * INTO pickup FROM places WHERE id = ride.pickup_place_id;
+    SELECT * INTO dropoff FROM places WHERE id = ride.dropoff_place_id;
+    INSERT INTO ride_events (ride_id, net_id, kind, payload)
+    VALUES (ride.id, ride.net_id, NEW.kind, jsonb_build_object(
+        'version', 1,
+        'ride', vand_ride_payload(ride),
+        'previous', NULL,
+        'pickup_place', pickup.name,
+        'pickup_short', COALESCE(pickup.aliases[1], pickup.name, ride.pickup_address),
+        'dropoff_place', dropoff.name,
+        'dropoff_short', COALESCE(dropoff.aliases[1], dropoff.name, ride.dropoff_address),
+        'van', (SELECT name FROM vans WHERE id = COALESCE(NEW.van_id, ride.van_id)),
+        'actor', COALESCE(NULLIF(current_setting('vand.actor', true), ''), current_user),
+        'late', jsonb_build_object(
+            'stop', NEW.stop,
+            'eta', NEW.eta,
+            'window_end', NEW.window_end,
+            'late_minutes', ceil(extract(epoch FROM NEW.eta - NEW.window_end) / 60)::int)
+    ))
+    RETURNING id INTO event_id;
+    INSERT INTO deliveries (event_id, sink) VALUES (event_id, 'webhook'), (event_id, 'log'), (event_id, 'rider');
+    PERFORM pg_notify('vand_ride_events', event_id::text);
+    PERFORM pg_notify('vand_ride_late', NEW.ride_id::text);
+    RETURN NULL;
+END;
+$$;
+
+--
 -- Name: vand_ride_default_promise(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -279,6 +320,7 @@ CREATE TABLE public.rides (
     window_end timestamp with time zone NOT NULL,
     max_ride_seconds integer NOT NULL,
     ref text DEFAULT public.vand_new_ride_ref() NOT NULL,
+    reminder_eta timestamp with time zone,
     CONSTRAINT rides_cancelled_by_check CHECK ((cancelled_by = ANY (ARRAY['rider'::text, 'service'::text]))),
     CONSTRAINT rides_check CHECK ((estimated_dropoff_at > pickup_at)),
     CONSTRAINT rides_check1 CHECK (((pickup_address IS NOT NULL) OR (pickup_lat IS NOT NULL) OR (pickup_place_id IS NOT NULL))),
@@ -371,6 +413,7 @@ CREATE FUNCTION public.vand_ride_payload(ride public.rides) RETURNS jsonb
         'cancelled_late', ($1).cancelled_late,
         'cancelled_at', ($1).cancelled_at,
         'reminded_at', ($1).reminded_at,
+        'reminder_eta', ($1).reminder_eta,
         'created_at', ($1).created_at,
         'updated_at', ($1).updated_at,
         'promise', ($1).promise,
@@ -699,6 +742,23 @@ ALTER TABLE public.places ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     NO MINVALUE
     NO MAXVALUE
     CACHE 1
+);
+
+--
+-- Name: ride_alerts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.ride_alerts (
+    ride_id uuid NOT NULL,
+    kind text NOT NULL,
+    raised_at timestamp with time zone NOT NULL,
+    stop text NOT NULL,
+    eta timestamp with time zone NOT NULL,
+    window_end timestamp with time zone NOT NULL,
+    van_id bigint,
+    CONSTRAINT ride_alerts_kind_check CHECK ((kind = 'late'::text)),
+    CONSTRAINT ride_alerts_late_after_window CHECK ((eta > window_end)),
+    CONSTRAINT ride_alerts_stop_check CHECK ((stop = ANY (ARRAY['pickup'::text, 'dropoff'::text])))
 );
 
 --
@@ -1044,6 +1104,13 @@ ALTER TABLE ONLY public.places
     ADD CONSTRAINT places_pkey PRIMARY KEY (id);
 
 --
+-- Name: ride_alerts ride_alerts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.ride_alerts
+    ADD CONSTRAINT ride_alerts_pkey PRIMARY KEY (ride_id, kind);
+
+--
 -- Name: ride_events ride_events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1232,6 +1299,12 @@ CREATE INDEX login_throttle_last_failed ON public.login_throttle USING btree (la
 CREATE INDEX notifications_rider ON public.notifications USING btree (net_id, id);
 
 --
+-- Name: ride_alerts_raised; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX ride_alerts_raised ON public.ride_alerts USING btree (raised_at);
+
+--
 -- Name: ride_events_created; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1358,6 +1431,12 @@ CREATE TRIGGER notifications_notify AFTER INSERT ON public.notifications FOR EAC
 CREATE TRIGGER places_rider_changes AFTER DELETE OR UPDATE OR TRUNCATE ON public.places FOR EACH STATEMENT EXECUTE FUNCTION public.vand_notify_every_rider();
 
 --
+-- Name: ride_alerts ride_alerts_event; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER ride_alerts_event AFTER INSERT ON public.ride_alerts FOR EACH ROW EXECUTE FUNCTION public.vand_ride_alert_event();
+
+--
 -- Name: riders riders_rider_changes; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -1373,7 +1452,7 @@ CREATE TRIGGER rides_default_promise BEFORE INSERT ON public.rides FOR EACH ROW 
 -- Name: rides rides_events; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER rides_events AFTER INSERT OR DELETE OR UPDATE OF id, net_id, kind, pickup_address, pickup_lat, pickup_lon, pickup_place_id, dropoff_address, dropoff_lat, dropoff_lon, dropoff_place_id, requested_at, needs_wheelchair, companions, note, status, van_id, decided_by, decided_at, reason, series_id, created_at, reminded_at, cancelled_by, cancelled_late, cancelled_at, promise, window_start, window_end, max_ride_seconds, ref ON public.rides FOR EACH ROW EXECUTE FUNCTION public.vand_ride_event();
+CREATE TRIGGER rides_events AFTER INSERT OR DELETE OR UPDATE OF id, net_id, kind, pickup_address, pickup_lat, pickup_lon, pickup_place_id, dropoff_address, dropoff_lat, dropoff_lon, dropoff_place_id, requested_at, needs_wheelchair, companions, note, status, van_id, decided_by, decided_at, reason, series_id, created_at, reminded_at, cancelled_by, cancelled_late, cancelled_at, promise, window_start, window_end, max_ride_seconds, ref, reminder_eta ON public.rides FOR EACH ROW EXECUTE FUNCTION public.vand_ride_event();
 
 --
 -- Name: rides rides_rearm_reminder; Type: TRIGGER; Schema: public; Owner: -
@@ -1462,6 +1541,20 @@ ALTER TABLE ONLY public.notifications
 
 ALTER TABLE ONLY public.notifications
     ADD CONSTRAINT notifications_net_id_fkey FOREIGN KEY (net_id) REFERENCES public.riders(net_id) ON DELETE CASCADE;
+
+--
+-- Name: ride_alerts ride_alerts_ride_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.ride_alerts
+    ADD CONSTRAINT ride_alerts_ride_id_fkey FOREIGN KEY (ride_id) REFERENCES public.rides(id) ON DELETE CASCADE;
+
+--
+-- Name: ride_alerts ride_alerts_van_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.ride_alerts
+    ADD CONSTRAINT ride_alerts_van_id_fkey FOREIGN KEY (van_id) REFERENCES public.vans(id) ON DELETE SET NULL;
 
 --
 -- Name: rides rides_dropoff_place_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

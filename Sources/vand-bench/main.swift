@@ -9,6 +9,8 @@ import VanScheduler
 //   solved by the engine vand books with (insertion, then improvement); scripts/check-darp checks OUT.
 // `vand-bench campus [--seed N] [--rides N] [--vans N] [--seats N]`: a generated campus day booked
 //   through BookingService, shared rides against one rider per van; checks the stored routes.
+// `vand-bench fanout PORT TOKENS [--seconds S] [--interval S]`: van positions → riders' ETA events on
+//   their notification streams, against a running vand (scripts/bench-fanout prepares it).
 
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "scheduler"
@@ -18,6 +20,7 @@ let usages = [
     "events": "usage: vand-bench events [COUNT]",
     "darp": DARPBenchOptions.usage,
     "campus": CampusBenchOptions.usage,
+    "fanout": FanoutBenchmark.usage,
 ]
 // `-h`/`--help` after a benchmark's name prints its usage and succeeds; alone, every usage.
 if ["-h", "--help", "help"].contains(which) {
@@ -66,6 +69,14 @@ case "campus":
         exit(ok ? 0 : 1)
     } catch {
         FileHandle.standardError.write(Data("vand-bench campus: \(error)\n".utf8))
+        exit(2)
+    }
+case "fanout":
+    do {
+        let ok = try await FanoutBenchmark(arguments: Array(arguments.dropFirst())).run()
+        exit(ok ? 0 : 1)
+    } catch {
+        FileHandle.standardError.write(Data("vand-bench fanout: \(error)\n".utf8))
         exit(2)
     }
 case "events":

@@ -66,6 +66,8 @@ struct VandRoutes {
     let router: Router<AppRequestContext>
     /// What the routes need running.
     let services: [any Service]
+    /// The feed carrying ETAs to riders' streams (one of ``services``; tests drive it).
+    var etaFeed: ETAFeed? = nil
 }
 
 /// The routes, for the application and for in-process tests. Bookings and cancellations tell
@@ -95,6 +97,14 @@ func buildRoutes(
     let streams = streams ?? StreamSessions(pool: database.pool, clock: clock, perRider: configuration.accounts.streamsPerRider)
     let riderChanges = RiderChangeListener(followers: [pages, streams], configuration: database.pool.configuration)
     let feed = InboxFeed(configuration: database.pool.configuration)
+    // ETAs from the road: worked out once per van on each position and tap, carried to riders' streams.
+    let eta = ETAService(pool: database.pool, settings: configuration.events, timeZone: configuration.timeZone)
+    let etaFeed = ETAFeed(
+        configuration: database.pool.configuration, service: eta,
+        reminders: Reminders(pool: database.pool, lead: configuration.events.reminderLead, positionStale: configuration.events.positionStale,
+                             timeZone: configuration.timeZone),
+        alerts: LateAlerts(pool: database.pool), clock: clock
+    )
     let riderAuth = makeRiderAuth(configuration: configuration, database: database, clock: clock, pages: pages)
     let serviceClock = ServiceTime(timeZone: configuration.timeZone)
     AccountRoutes(auth: riderAuth, clock: serviceClock).register(on: router)
@@ -102,7 +112,7 @@ func buildRoutes(
     let places = PlaceStore(pool: database.pool)
     RideRoutes(
         auth: riderAuth, booking: booking, rides: RiderRides(pool: database.pool, routeChanges: routeChanges),
-        settings: configuration.booking, clock: serviceClock, time: clock, metrics: metrics, pages: pages
+        settings: configuration.booking, clock: serviceClock, time: clock, metrics: metrics, pages: pages, eta: eta
     ).register(on: router)
     ServiceRoutes(
         calendar: ServiceCalendarStore(pool: database.pool, timeZone: configuration.timeZone), places: places,
@@ -110,7 +120,7 @@ func buildRoutes(
     ).register(on: router)
     let notifications = NotificationRoutes(
         auth: riderAuth, inbox: Inbox(pool: database.pool),
-        feed: feed, streams: streams, clock: serviceClock
+        feed: feed, streams: streams, etas: etaFeed, clock: serviceClock
     )
     notifications.register(on: router)
     // The van on the road: the driver's API and positions from drivers' phones and trackers.
@@ -123,12 +133,12 @@ func buildRoutes(
         actions: WebRiderActions(
             accounts: riderAuth.accounts, booking: booking, rides: RiderRides(pool: database.pool, routeChanges: routeChanges), inbox: Inbox(pool: database.pool),
             calendar: ServiceCalendarStore(pool: database.pool, timeZone: configuration.timeZone), places: places,
-            settings: configuration.booking, time: clock, pages: pages
+            settings: configuration.booking, time: clock, pages: pages, eta: eta
         ),
         settings: configuration.web, accounts: configuration.accounts, hotline: configuration.hotline, notifications: notifications
     ).register(on: router)
     routeMethods.load(from: router)
-    return VandRoutes(router: router, services: [riderChanges, feed, streams])
+    return VandRoutes(router: router, services: [riderChanges, feed, streams, etaFeed], etaFeed: etaFeed)
 }
 
 /// Accounts and the rider checks, as the routes use them.

@@ -124,6 +124,16 @@ class Server:
         _, login = self.api("POST", "/v1/session", {"net_id": net_id, "password": PASSWORD})
         return login["token"]
 
+    def sql(self, statement):
+        """Runs SQL on vand's embedded database (as the road's services and trackers write it)."""
+        run = os.path.join(self.work, "db", "run")
+        port = [name.rsplit(".", 1)[1] for name in os.listdir(run) if name.startswith(".s.PGSQL.") and not name.endswith(".lock")][0]
+        result = subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-At", f"host={run} port={port} user=postgres dbname=vand",
+                                 "-c", statement], capture_output=True, text=True, timeout=30)
+        if result.returncode != 0:
+            raise Failed(f"psql failed: {result.stderr.strip()}")
+        return result.stdout.strip()
+
     def stop(self):
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
@@ -609,6 +619,32 @@ def main():
             check("Ride now (on demand)" in rider.main_text(), "not an on-demand ride")
             state["now"] = rider.d.current_url.split("/rides/")[1].split("?")[0]
 
+        def van_approaching_live():
+            # The ride-now ride approved; a driver on Van 1 and its tracker's positions, written as the
+            # road's services write them. The ride page says where the van is, then follows it live.
+            rider.go(f"/rides/{state['now']}")
+            server.admin("rides", "approve", rider.el(".details .ref").text)
+            server.sql("INSERT INTO riders (net_id, password_hash, must_change_password, role) VALUES ('drv9', 'x', false, 'driver')")
+            server.sql("INSERT INTO shifts (driver_net_id, van_id, started_at) SELECT 'drv9', van_id, now() FROM rides WHERE id = '%s'" % state["now"])
+            def position(meters_north):
+                server.sql("INSERT INTO van_positions (van_id, at, lat, lon, source) SELECT van_id, now(), pickup_lat + %f, pickup_lon, 'tracker' "
+                           "FROM rides WHERE id = '%s' ON CONFLICT (van_id) DO UPDATE SET at = EXCLUDED.at, lat = EXCLUDED.lat, lon = EXCLUDED.lon"
+                           % (meters_north / 111195.0, state["now"]))
+            position(2000)  # 2 km × 1.3 ÷ 20 km/h: about 8 minutes away
+            rider.go(f"/rides/{state['now']}")
+            region = rider.el("#eta")
+            check(region.get_attribute("role") == "status" and region.get_attribute("aria-live") == "polite", "the ETA is not a polite live region")
+            check(re.fullmatch(r"The van is about 8 minutes away, your stop is next\.", region.text), f"the ETA reads {region.text!r}")
+            rider.wait(lambda d: d.execute_script("return document.body.dataset.after !== undefined"), "no live stream")
+            rider.audit("ride-eta")
+            position(300)  # the next position: about a minute away, on the page without reloading it
+            rider.wait(lambda d: re.fullmatch(r"The van is (about 1 minute|less than a minute) away, your stop is next\.", d.find_element(By.ID, "eta").text),
+                       "the ETA did not follow the van live")
+            server.sql("INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at) SELECT gen_random_uuid(), s.id, '%s', 'pickup', 'arrived', now() "
+                       "FROM shifts s WHERE s.driver_net_id = 'drv9' AND s.ended_at IS NULL" % state["now"])
+            position(0)
+            rider.wait(lambda d: d.find_element(By.ID, "eta").text == "The van is here.", "the page never said the van is here")
+
         def late_cancellation():
             rider.go(f"/rides/{state['now']}")
             rider.click_text("Cancel this ride")
@@ -831,6 +867,7 @@ def main():
             ("the dispatcher's approval arrives live and counts as unread", live_notification_after_approval),
             ("a live approval changes the ride page's own status", ride_page_status_changes_live),
             ("ride now from my location states the pickup window", ride_now_with_location),
+            ("her van approaching: the ride page's ETA, live as positions come, then the van is here", van_approaching_live),
             ("cancelling within the hour says it is a late cancellation", late_cancellation),
             ("cancelling ahead is not late", cancel_on_time),
             ("cancelled rides are neither the next ride nor upcoming", cancelled_rides_are_not_next),

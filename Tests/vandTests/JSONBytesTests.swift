@@ -39,6 +39,12 @@ struct JSONBytesTests {
             }
             #expect(Self.bytes { views[0].write(to: &$0) } == (try APIJSON.string(views[0])))
         }
+        var withETA = RideView(try Self.ride(full: true), clock: Self.clock)
+        let at = Date(timeIntervalSince1970: 1_795_003_600)
+        withETA.eta = ETAView(RiderETA(rideID: UUID(), vanID: 1, at: at, now: at.addingTimeInterval(-400), stopsBefore: 2, vanHere: false, lateBy: 61),
+                              clock: Self.clock)
+        #expect(Self.bytes { withETA.write(to: &$0) } == (try APIJSON.string(withETA)))
+        #expect(Self.bytes { withETA.write(to: &$0) }.contains(#""eta":{"at":"#))
         let empty = RideList(rides: [], next: nil)
         #expect(Self.bytes { empty.write(to: &$0) } == (try APIJSON.string(empty)))
     }

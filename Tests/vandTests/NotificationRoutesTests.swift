@@ -103,6 +103,12 @@ struct NotificationRoutesTests {
     }
 }
 
+/// One `eta` event's JSON, carried out of a lock.
+struct ETAData: @unchecked Sendable {
+    let value: [String: Any]
+    init(_ value: [String: Any]) { self.value = value }
+}
+
 /// Reads a `text/event-stream` over a real HTTP connection, collecting events as they come.
 final class EventStreamReader: Sendable {
     struct Event: Sendable {
@@ -112,6 +118,8 @@ final class EventStreamReader: Sendable {
     }
 
     private let events = Mutex<[Event]>([])
+    /// The `eta` events' data, in order.
+    private let etas = Mutex<[String]>([])
     private let task = Mutex<Task<Void, Never>?>(nil)
     /// The reason of the `event: closed` received, if any.
     private let closedReason = Mutex<String?>(nil)
@@ -163,6 +171,7 @@ final class EventStreamReader: Sendable {
             let object = (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:]
             closedReason.withLock { $0 = object["reason"] as? String ?? "?" }
         }
+        if kind == "eta" { etas.withLock { $0.append(data) } }
         guard let id, kind == "notification" else { return }
         let object = (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:]
         events.withLock { $0.append(Event(id: id, kind: object["kind"] as? String ?? "?", data: data)) }
@@ -177,6 +186,19 @@ final class EventStreamReader: Sendable {
                 try await Task.sleep(for: .milliseconds(10))
             }
         }
+    }
+
+    /// Waits (up to 10 s) for an `eta` event that `matches`, and returns its data.
+    func waitForETA(_ matches: @escaping @Sendable ([String: Any]) -> Bool) async throws -> [String: Any] {
+        try await withTimeout(seconds: 10) {
+            while true {
+                for data in self.etas.withLock({ $0 }) {
+                    let object = (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:]
+                    if matches(object) { return ETAData(object) }
+                }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }.value
     }
 
     /// Waits (up to 10 s) until the server ends the stream; the reason its `event: closed` gave (nil: none came).

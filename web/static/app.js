@@ -45,6 +45,15 @@
       badge.textContent = unread + ' unread';
     }
   });
+  // Her van on the road: the ride page's polite live region says where it is (null: no longer shown).
+  source.addEventListener('eta', function (event) {
+    var update;
+    try { update = JSON.parse(event.data); } catch (e) { return; }
+    document.querySelectorAll('[data-eta-ride="' + update.ride_id + '"]').forEach(function (region) {
+      var words = update.eta ? update.eta.message : '';
+      if (region.textContent !== words) region.textContent = words;
+    });
+  });
   // The server ends the stream for good (signed out, or a newer tab took its place): do not reconnect.
   source.addEventListener('closed', function () { source.close(); });
   window.addEventListener('pagehide', function () { source.close(); });

@@ -57,12 +57,15 @@ public struct RideView: Encodable, Sendable {
     public let requestedAt: String
     /// When it last changed.
     public let updatedAt: String
+    /// Where her van is, from the road: only on her own ride's page, from the ETA lead before her
+    /// wait begins until she is on board (absent otherwise).
+    public var eta: ETAView?
 
     enum CodingKeys: String, CodingKey {
         case id, ref, kind, status, pickup, dropoff, pickupAt = "pickup_at", estimatedDropoffAt = "estimated_dropoff_at"
         case promise, maxRideMinutes = "max_ride_minutes", mayShare = "may_share"
         case needsWheelchair = "needs_wheelchair", companions, note, van, reason, seriesID = "series_id"
-        case requestedAt = "requested_at", updatedAt = "updated_at"
+        case requestedAt = "requested_at", updatedAt = "updated_at", eta
     }
 
     /// The ride's view, its times written by `clock`.
@@ -89,6 +92,36 @@ public struct RideView: Encodable, Sendable {
         seriesID = ride.seriesID?.uuidString.lowercased()
         requestedAt = clock.format(ride.requestedAt)
         updatedAt = clock.format(ride.updatedAt)
+    }
+}
+
+/// A rider's van on the road as the API shows it (``RiderETA``).
+public struct ETAView: Encodable, Sendable, Hashable {
+    /// When the van is expected at her pickup (when it arrived, if it is there), with the zone's offset.
+    public let at: String
+    /// Whole minutes until then (0 when it is there or due).
+    public let minutes: Int
+    /// Stops the van makes before hers.
+    public let stopsBefore: Int
+    /// Whether the van is at her pickup.
+    public let vanHere: Bool
+    /// Whole minutes her promised stop's ETA falls after its window (0: on time).
+    public let lateMinutes: Int
+    /// The words to show and read out ("The van is about 6 minutes away, 2 stops before yours.").
+    public let message: String
+
+    enum CodingKeys: String, CodingKey {
+        case at, minutes, stopsBefore = "stops_before", vanHere = "van_here", lateMinutes = "late_minutes", message
+    }
+
+    /// The view of `eta`, its time written by `clock`.
+    public init(_ eta: RiderETA, clock: ServiceTime) {
+        at = clock.format(eta.at)
+        minutes = eta.minutes
+        stopsBefore = eta.stopsBefore
+        vanHere = eta.vanHere
+        lateMinutes = eta.lateMinutes
+        message = eta.sentence
     }
 }
 

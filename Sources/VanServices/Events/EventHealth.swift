@@ -13,7 +13,7 @@ public struct EventHealth: Sendable, Hashable {
         try await pool.withConnection { conn in
             let waiting = try conn.query("SELECT count(*) FROM deliveries WHERE delivered_at IS NULL AND parked_at IS NULL").first!.decode(Int.self, at: 0)
             let lag = try conn.query("""
-                SELECT coalesce(max(extract(epoch FROM reminded_at - greatest(pickup_at - make_interval(secs => \(reminderLead)), coalesce(decided_at, created_at)))), 0)::float8
+                SELECT coalesce(max(extract(epoch FROM reminded_at - greatest(coalesce(reminder_eta, pickup_at) - make_interval(secs => \(reminderLead)), coalesce(decided_at, created_at)))), 0)::float8
                 FROM rides WHERE reminded_at > now() - interval '1 hour'
                 """).first!.decode(Double.self, at: 0)
             return EventHealth(deliveriesWaiting: waiting, worstReminderLagSeconds: max(0, lag))

@@ -1,9 +1,17 @@
 import Foundation
 
-/// Settings of the trigger loop: the reminder lead time and the dispatcher's webhook.
+/// Settings of the trigger loop and of ETAs from the road: the reminder lead time, when riders see
+/// their van's ETA, when a position goes stale, and the dispatcher's webhook.
 public struct EventSettings: Sendable {
     /// How long before pickup the rider is reminded (default 15 minutes).
     public var reminderLead: TimeInterval = 15 * 60
+    /// How long before her pickup window a rider sees her van's ETA (default 30 minutes).
+    public var etaLead: TimeInterval = 30 * 60
+    /// How old a van's position may be and still count (default 120 s); older, the last tap counts.
+    public var positionStale: TimeInterval = 120
+    /// How often ETAs of every van on the road are worked out again with no position or tap to
+    /// prompt it (default 15 s): a van whose phone went quiet grows late with the clock.
+    public var etaSweep: TimeInterval = 15
     /// Where the dispatcher's webhook is POSTed; nil sends none (the deliveries are marked skipped).
     public var webhookURL: String?
     /// The shared secret the webhook is signed with (required with a URL). Never logged.
@@ -32,6 +40,8 @@ public struct EventSettings: Sendable {
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingError) -> EventSettings {
         var settings = EventSettings()
         settings.reminderLead = try SettingSpec.reminderLead.number(environment) * 60
+        settings.etaLead = try SettingSpec.etaLead.number(environment) * 60
+        settings.positionStale = try SettingSpec.positionStale.number(environment)
         if let url = SettingSpec.webhookURL.text(environment) {
             guard url.hasPrefix("https://") || url.hasPrefix("http://"), URL(string: url)?.host != nil else {
                 throw SettingSpec.webhookURL.error(url)

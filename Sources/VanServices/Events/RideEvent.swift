@@ -54,6 +54,14 @@ public struct RideEventDetails: Sendable, Hashable {
     public var reason: String?
     /// The van's name.
     public var van: String?
+    /// The van's ETA at the pickup when a reminder fired from the road (nil: from the plan).
+    public var reminderETA: Date?
+    /// A `late` event's stop (`pickup` or `dropoff`).
+    public var lateStop: String?
+    /// A `late` event's new expected time at that stop.
+    public var lateETA: Date?
+    /// A `late` event's end of the promised window.
+    public var lateWindowEnd: Date?
 
     /// Reads the trigger's payload JSON (version 1, docs/events.md); what is missing stays nil.
     public init(payload: String) {
@@ -67,6 +75,10 @@ public struct RideEventDetails: Sendable, Hashable {
         dropoffShort = decoded.dropoffShort
         reason = decoded.ride?.reason
         van = decoded.van
+        reminderETA = date(decoded.ride?.reminderETA)
+        lateStop = decoded.late?.stop
+        lateETA = date(decoded.late?.eta)
+        lateWindowEnd = date(decoded.late?.windowEnd)
     }
 
     /// The part of the payload messages read.
@@ -76,7 +88,8 @@ public struct RideEventDetails: Sendable, Hashable {
             let pickupAt: String?
             let remindedAt: String?
             let reason: String?
-            enum CodingKeys: String, CodingKey { case ref, pickupAt = "pickup_at", remindedAt = "reminded_at", reason }
+            let reminderETA: String?
+            enum CodingKeys: String, CodingKey { case ref, pickupAt = "pickup_at", remindedAt = "reminded_at", reason, reminderETA = "reminder_eta" }
         }
         struct Previous: Decodable {
             let pickupAt: String?
@@ -87,7 +100,14 @@ public struct RideEventDetails: Sendable, Hashable {
         let pickupShort: String?
         let dropoffShort: String?
         let van: String?
-        enum CodingKeys: String, CodingKey { case ride, previous, pickupShort = "pickup_short", dropoffShort = "dropoff_short", van }
+        struct Late: Decodable {
+            let stop: String?
+            let eta: String?
+            let windowEnd: String?
+            enum CodingKeys: String, CodingKey { case stop, eta, windowEnd = "window_end" }
+        }
+        let late: Late?
+        enum CodingKeys: String, CodingKey { case ride, previous, pickupShort = "pickup_short", dropoffShort = "dropoff_short", van, late }
     }
 }
 

@@ -18,6 +18,8 @@ public enum RideEventKind: String, Sendable, CaseIterable, Codable {
     case noShow = "no_show"
     /// The 15-minute reminder fired.
     case reminder
+    /// A stop's ETA passed the end of its promised window (once per ride; ``LateAlerts``).
+    case late
     /// Any other change (a note, a place, a reopened ride).
     case updated
     /// The row was deleted.

@@ -19,7 +19,7 @@ public struct RiderMessage: Sendable {
         switch event.knownKind {
         case .reminder:
             var minutes = 15
-            if let pickup = details.pickupAt, let at = details.remindedAt ?? Optional(event.createdAt) {
+            if let pickup = details.reminderETA ?? details.pickupAt, let at = details.remindedAt ?? Optional(event.createdAt) {
                 minutes = max(1, Int((pickup.timeIntervalSince(at) / 60).rounded()))
             }
             return "Your van arrives in about \(minutes) minute\(minutes == 1 ? "" : "s") at \(from)."
@@ -36,9 +36,23 @@ public struct RiderMessage: Sendable {
             return "You cancelled your ride from \(from)\(to) on \(when)."
         case .arrived:
             return "The van is here at \(from)."
+        case .late:
+            // The rider hears the new time at the stop whose promise the van will miss.
+            let atDropoff = details.lateStop == "dropoff"
+            let place = atDropoff ? (details.dropoffShort ?? "your drop-off") : from
+            let eta = details.lateETA.map { "about \(time($0))" } ?? "later than promised"
+            let promised = details.lateWindowEnd.map { " (promised by \(time($0)))" } ?? ""
+            return atDropoff
+                ? "Your van is running late: it now expects to reach \(place) at \(eta)\(promised)."
+                : "Your van is running late: it now expects to reach you at \(place) at \(eta)\(promised)."
         case .created, .updated, .completed, .noShow, .deleted, .boarded, .tapUndone, nil:
             return "Your ride from \(from)\(to) on \(when) changed."
         }
+    }
+
+    /// "3:22 PM".
+    func time(_ date: Date) -> String {
+        ServiceTime(timeZone: timeZone).text(date, .clockTime)
     }
 
     /// "Mon Nov 30 at 3:00 PM".

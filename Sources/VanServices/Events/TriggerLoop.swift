@@ -65,7 +65,7 @@ public final class TriggerLoop: Service, Sendable {
         self.logger = logger
         self.workerID = workerID ?? "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)/\(UUID().uuidString.prefix(8))"
         queue = DeliveryQueue(pool: pool)
-        reminders = Reminders(pool: pool, lead: settings.reminderLead)
+        reminders = Reminders(pool: pool, lead: settings.reminderLead, positionStale: settings.positionStale, timeZone: timeZone)
         local = LocalSinks(pool: pool, messages: RiderMessage(timeZone: timeZone), logger: logger)
         backoff = Backoff(base: settings.backoffBase, cap: settings.backoffCap)
     }

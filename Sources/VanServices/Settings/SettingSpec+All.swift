@@ -14,7 +14,7 @@ extension SettingSpec {
         timeZone, hotline, formsURL, autoApprove, bookingHorizonDays, serviceCenter, serviceRadiusKm,
         lateCancelMinutes, onDemandMinutes, secureCookies,
         bcryptCost, sessionIdleDays, temporaryPasswordDays, streamsPerRider, trustedProxies,
-        reminderLead, webhookURL, webhookSecret, webhookMaxAttempts,
+        reminderLead, etaLead, webhookURL, webhookSecret, webhookMaxAttempts,
         improveSeconds,
         noShowWait, positionStale, trailDays,
         sqlDirectory, webDirectory, openAPIPath,
@@ -163,7 +163,10 @@ extension SettingSpec {
 
     public static let reminderLead = SettingSpec(
         "VAND_REMINDER_LEAD", default: "15", accepts: .number(1...1_440), group: .events,
-        help: "Minutes before pickup the rider is reminded.")
+        help: "Minutes before pickup the rider is reminded (before the van's ETA there, once the van is on the road).")
+    public static let etaLead = SettingSpec(
+        "VAND_ETA_LEAD", default: "30", accepts: .number(1...1_440), group: .events,
+        help: "Minutes before her pickup window a rider starts to see her van's ETA (until she is on board).")
     public static let webhookURL = SettingSpec(
         "VAND_WEBHOOK_URL", default: nil, accepts: .text("an http(s) URL"), group: .events,
         help: "The dispatcher's webhook; unset: none is sent.")
@@ -187,7 +190,7 @@ extension SettingSpec {
         help: "Seconds the van waits at a pickup (from the later of its arrival and the window's start) before the driver may tap no-show.")
     public static let positionStale = SettingSpec(
         "VAND_POSITION_STALE", default: "120", accepts: .number(5...86_400), group: .road,
-        help: "Seconds after which a van's last position counts as unknown.")
+        help: "Seconds after which a van's last position counts as unknown (ETAs then run from its last tapped stop).")
     public static let trailDays = SettingSpec(
         "VAND_TRAIL_DAYS", default: "30", accepts: .integer(1...3_650), group: .road,
         help: "Days of van trail kept for reports; older fixes are pruned hourly.")

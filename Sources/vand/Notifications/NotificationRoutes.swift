@@ -9,13 +9,17 @@ import VanServices
 /// - `GET /v1/notifications/stream` → server-sent events, one per notification; resumes
 ///   after `Last-Event-ID` (or `?after=`), with a comment line every 15 s to keep it open.
 ///   It ends (`event: closed`) soon after its session ends, and when the rider opens one
-///   more than ``StreamSessions/perRider``, the oldest ends (``StreamSessions``).
+///   more than ``StreamSessions/perRider``, the oldest ends (``StreamSessions``). While her van
+///   is on the road and on its way to her, `event: eta` events (no `id:`) carry
+///   `{"ride_id", "eta": {…} | null}` as the van moves (``ETAFeed``; null: no longer shown).
 struct NotificationRoutes: Sendable {
     let auth: RiderAuth
     let inbox: Inbox
     let feed: InboxFeed
     /// Ends a stream when its session ends, and a rider's oldest past the cap.
     let streams: StreamSessions
+    /// Riders' ETAs from the road.
+    let etas: ETAFeed
     let clock: ServiceTime
     /// How often an idle stream sends a keep-alive comment.
     var heartbeat: Duration = .seconds(15)
@@ -50,12 +54,15 @@ struct NotificationRoutes: Sendable {
         let resume = request.headers[.init("Last-Event-ID")!] ?? request.uri.queryParameters["after"].map(String.init)
         let after = Self.cursor(resume, field: "Last-Event-ID", problems: &problems)
         guard problems.isEmpty else { throw InvalidFields(problems) }
-        let inbox = self.inbox, feed = self.feed, streams = self.streams, clock = self.clock, heartbeat = self.heartbeat
+        let inbox = self.inbox, feed = self.feed, streams = self.streams, clock = self.clock, heartbeat = self.heartbeat, etas = self.etas
         let body = ResponseBody { writer in
             let endings = streams.open(session)
             let wakeups = feed.wakeups(for: netID)
-            // The newest two are kept: an ending is always the last signal before the stream finishes.
-            let (signals, signal) = AsyncStream.makeStream(of: StreamSignal.self, bufferingPolicy: .bufferingNewest(2))
+            let etaUpdates = etas.updates(for: netID)
+            // ETAs wait here, the newest per ride, with one `.eta` signal pending at most; so the
+            // newest few signals kept always hold a wake-up, a beat and an ending that came.
+            let pendingETAs = PendingETAs()
+            let (signals, signal) = AsyncStream.makeStream(of: StreamSignal.self, bufferingPolicy: .bufferingNewest(4))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 defer { group.cancelAll() }
                 group.addTask {
@@ -66,6 +73,9 @@ struct NotificationRoutes: Sendable {
                         try? await Task.sleep(for: heartbeat)
                         signal.yield(.beat)
                     }
+                }
+                group.addTask {
+                    for await update in etaUpdates where pendingETAs.put(update) { signal.yield(.eta) }
                 }
                 group.addTask {
                     for await ending in endings {
@@ -83,6 +93,10 @@ struct NotificationRoutes: Sendable {
                         case .end(let ending):
                             try await writer.write(ByteBuffer(string: Self.closing(ending)))
                             break signals
+                        case .eta:
+                            var text = ""
+                            for update in pendingETAs.take() { text += try ETAEventView(update, clock: clock).serverSentEvent() }
+                            if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
                         case .wakeup:
                             while true {
                                 let items = try await inbox.list(netID, after: last, limit: 100)
@@ -115,6 +129,8 @@ struct NotificationRoutes: Sendable {
         case beat
         /// The stream must end.
         case end(StreamSessions.Ending)
+        /// ETAs wait in ``PendingETAs``.
+        case eta
     }
 
     /// The last event of a stream that is ended for `ending`: `event: closed` with the reason. One

@@ -7,7 +7,8 @@ import VanScheduler
 /// The rider's booking API (all need a login; booking also needs the whitelist):
 /// - `POST /v1/rides` → 201 ride (or series) | 409 problem with the nearest free times
 /// - `GET /v1/rides?scope=upcoming|past&limit=&after=` → a page of the rider's own rides
-/// - `GET /v1/rides/{id}` → the ride, if it is the rider's (else 404)
+/// - `GET /v1/rides/{id}` → the ride, if it is the rider's (else 404); with `eta` while her van on
+///   the road is on its way to her (``ETAService/rider(_:now:)``)
 /// - `GET /v1/series/{id}` → every ride of the rider's weekly series (a series booking's `Location`)
 /// - `POST /v1/rides/{id}/cancel` → the cancelled ride, `late` when within the late window
 /// - `POST /v1/series/{id}/cancel` → every upcoming ride of the rider's series cancelled
@@ -21,6 +22,8 @@ struct RideRoutes: Sendable {
     let metrics: VandMetrics
     /// Upcoming pages answered again from memory until the database notifies a change.
     let pages: RiderReadCache<ByteBuffer>
+    /// Where her van is, for one ride's answer.
+    let eta: ETAService
 
     func register(on router: Router<AppRequestContext>) {
         // The ride list checks its bearer token itself, in the statement that reads the page
@@ -122,7 +125,8 @@ struct RideRoutes: Sendable {
         let session = try context.requireSession()
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
               let ride = try await rides.find(id, for: session.netID) else { throw Self.noSuchRide() }
-        let view = RideView(ride, clock: clock)
+        var view = RideView(ride, clock: clock)
+        view.eta = try await eta.rider(ride, now: time.now).map { ETAView($0, clock: clock) }
         return Self.jsonBytes(capacity: 1024) { view.write(to: &$0) }
     }
 

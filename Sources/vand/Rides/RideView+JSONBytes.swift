@@ -11,6 +11,7 @@ extension RideView {
         json.field("companions", companions)
         json.key("dropoff"); dropoff.write(to: &json)
         json.field("estimated_dropoff_at", estimatedDropoffAt)
+        if let eta { json.key("eta"); eta.write(to: &json) }
         json.field("id", id)
         json.field("kind", kind)
         json.field("max_ride_minutes", maxRideMinutes)
@@ -27,6 +28,19 @@ extension RideView {
         json.field("status", status)
         json.field("updated_at", updatedAt)
         json.field("van", van)
+        json.endObject()
+    }
+}
+
+extension ETAView {
+    func write(to json: inout JSONBytes) {
+        json.beginObject()
+        json.field("at", at)
+        json.field("late_minutes", lateMinutes)
+        json.field("message", message)
+        json.field("minutes", minutes)
+        json.field("stops_before", stopsBefore)
+        json.field("van_here", vanHere)
         json.endObject()
     }
 }

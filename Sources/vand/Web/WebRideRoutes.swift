@@ -48,6 +48,10 @@ struct WebRideRoutes: Sendable {
         let ride = try await ride(request, context)
         var page = WebPages.Page(template: "ride", title: "Your ride", nav: "rides")
         page.values = values(ride, now: actions.now)
+        // Her van on the road: a polite live region, filled now when she may see it, and by
+        // app.js from the stream's `eta` events.
+        page.values["etaLive"] = ride.status == .approved
+        page.values["eta"] = try await actions.vanETA(ride)?.sentence
         if request.uri.queryParameters["done"] == "booked" {
             page.values["flash"] = ride.status == .approved
                 ? "Your ride is booked and approved."

@@ -19,9 +19,16 @@ struct WebRiderActions: Sendable {
     /// Ride pages kept for riders (nil: none): a rider's web write drops theirs before it
     /// answers, as the API's does (``WebSignedIn``), so an ended session is never answered from memory.
     var pages: RiderReadCache<ByteBuffer>? = nil
+    /// Where a rider's van is (nil: not shown).
+    var eta: ETAService? = nil
 
     var now: Date { time.now }
     var timeZone: TimeZone { calendar.timeZone }
+
+    /// What the rider of `ride` may see of her van on the road now (``ETAService/rider(_:now:)``).
+    func vanETA(_ ride: Ride) async throws -> RiderETA? {
+        try await eta?.rider(ride, now: now)
+    }
 
     // MARK: Accounts
 
