@@ -35,17 +35,16 @@ public struct VanStatus: Sendable, Codable, Hashable {
     public let positionAt: Date?
     /// Whole seconds since then (0 for a time ahead of now); nil with no position.
     public let positionAgeSeconds: Int?
-    /// Whether the position is fresh enough to use (its age within the stale setting).
+    /// Whether the position is fresh enough to use (its age within `VAND_POSITION_STALE`).
     public let positionKnown: Bool
     /// The next stop; nil when the day's run is done or empty.
     public let nextStop: NextStop?
 
-    /// "Jane D." from "Jane Doe"; the first word of a one-word name; `netID` with no name.
+    /// The rider as the driver's page names her (``RunStop/shortName(_:)``: "Jane D."); the net
+    /// id when she gave no name.
     public static func shortName(_ name: String?, netID: String) -> String {
-        let words = (name ?? "").split(whereSeparator: \.isWhitespace)
-        guard let first = words.first else { return netID }
-        guard words.count > 1, let initial = words.last?.first else { return String(first) }
-        return "\(first) \(initial)."
+        guard let name, name.contains(where: { !$0.isWhitespace }) else { return netID }
+        return RunStop.shortName(name)
     }
 }
 
