@@ -12,7 +12,7 @@ public struct VanStatus: Sendable, Codable, Hashable {
         /// The ride's reference.
         public let rideRef: String
         /// Pickup or drop-off.
-        public let stop: RoadStop.Kind
+        public let stop: StopKind
         /// The place's name, the address or the point.
         public let place: String
         /// The planned time of the stop.
@@ -73,7 +73,7 @@ public enum VanStatusBoard {
         /// The ride.
         public let rideID: UUID
         /// Pickup or drop-off.
-        public let kind: RoadStop.Kind
+        public let kind: StopKind
         /// The planned time.
         public let plannedAt: Date
         /// The "arrived" tap, if made.
@@ -122,7 +122,7 @@ public enum VanStatusBoard {
         var pending: [Int64: [(stop: Stop, place: String, ref: String, rider: String)]] = [:]
         for entry in rides {
             let ride = entry.ride
-            guard let vanID = ride.vanID, entry.pickupOutcome != RoadStop.Outcome.noShow.rawValue else { continue }
+            guard let vanID = ride.vanID, entry.pickupOutcome != TapAction.noShow.rawValue else { continue }
             let rider = VanStatus.shortName(entry.riderName, netID: ride.netID.rawValue)
             if entry.pickupOutcome == nil {
                 pending[vanID, default: []].append((Stop(rideID: ride.id, kind: .pickup, plannedAt: ride.pickupAt, arrivedAt: entry.pickupArrived),
