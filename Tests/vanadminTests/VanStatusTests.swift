@@ -13,7 +13,8 @@ struct VanStatusTests {
 
     /// At 10:30: Van 1 (Dee's open shift) last seen 12 s ago, its next stop a pickup planned at
     /// 10:20 not yet reached; Van 2 (no open shift) last seen 10 min ago, its rider aboard, the
-    /// drop-off planned at 10:40; Van 3 (Eli) never seen, arrived at 10:16 at a pickup planned 10:10.
+    /// drop-off planned at 10:40; Van 3 (Eli) never seen, arrived at 10:16 at a pickup planned 10:10
+    /// (and a pickup planned 10:00 left untapped).
     static func seed(_ db: Database) async throws {
         let day = RoadDay(pool: db.pool)
         try await day.fleet()
@@ -32,7 +33,9 @@ struct VanStatusTests {
         let aboard = try await day.ride("Van 2", window: (T.at(10, 0), T.at(10, 15)), pickup: T.at(10, 5), dropoff: T.at(10, 40), maxRide: 2_400, status: "approved")
         try await day.tap(aboard.id, "pickup", "arrived", at: T.at(10, 4), by: "eli")
         try await day.tap(aboard.id, "pickup", "boarded", at: T.at(10, 6), by: "eli")
-        // Van 3: arrived 6 min after the planned time, the rider not yet aboard.
+        // Van 3: arrived 6 min after the planned time, the rider not yet aboard; an earlier stop
+        // left untapped does not make it the next.
+        try await day.ride("Van 3", window: (T.at(10, 0), T.at(10, 15)), pickup: T.at(10, 0), dropoff: T.at(10, 20), status: "approved")
         let waiting = try await day.ride("Van 3", window: (T.at(10, 10), T.at(10, 25)), pickup: T.at(10, 10), dropoff: T.at(10, 30), status: "approved")
         try await day.tap(waiting.id, "pickup", "arrived", at: T.at(10, 16), by: "eli")
     }

@@ -82,7 +82,8 @@ public enum VanStatusBoard {
 
     /// Every active van and every van on an open shift, by name, as of `now`. The run is the
     /// van's rides (pending or approved) picked up on `now`'s local date in `timeZone`; a stop is
-    /// done once its outcome is tapped, and a no-show's drop-off is no stop.
+    /// done once its outcome is tapped, and a no-show's drop-off is no stop. The next stop is the
+    /// one the van arrived at and has not finished, else the first not done by planned time.
     public static func load(
         pool: PGPool, timeZone: TimeZone, now: Date, stale: TimeInterval, lateness: any StopLateness = PlannedTimeLateness()
     ) async throws -> [VanStatus] {
@@ -118,7 +119,8 @@ public enum VanStatusBoard {
             }
             return (vans, rides)
         }
-        // Every stop not yet done, by van; a drop-off before a pickup at the same time, as the route runs.
+        // Every stop not yet done, by van. The next is one the van has arrived at (it is there), else
+        // the first by planned time, a drop-off before a pickup at the same time, as the route runs.
         var pending: [Int64: [(stop: Stop, place: String, ref: String, rider: String)]] = [:]
         for entry in rides {
             let ride = entry.ride
@@ -136,7 +138,8 @@ public enum VanStatusBoard {
         var statuses: [VanStatus] = []
         for van in vans {
             let next = pending[van.id, default: []].min { a, b in
-                a.stop.plannedAt != b.stop.plannedAt ? a.stop.plannedAt < b.stop.plannedAt : (a.stop.kind == .dropoff && b.stop.kind == .pickup)
+                if (a.stop.arrivedAt == nil) != (b.stop.arrivedAt == nil) { return a.stop.arrivedAt != nil }
+                return a.stop.plannedAt != b.stop.plannedAt ? a.stop.plannedAt < b.stop.plannedAt : (a.stop.kind == .dropoff && b.stop.kind == .pickup)
             }
             var nextStop: VanStatus.NextStop?
             if let next {
