@@ -7,8 +7,8 @@ import VanServices
 struct VansCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vans",
-        abstract: "Add, list, update and retire vans; issue a van's tracker token.",
-        subcommands: [Add.self, List.self, Update.self, Retire.self, Token.self]
+        abstract: "Add, list, update and retire vans; issue a van's tracker token; see each van on the road.",
+        subcommands: [Add.self, List.self, Update.self, Retire.self, Token.self, VansStatusCommand.self]
     )
 
     struct Add: AsyncParsableCommand {

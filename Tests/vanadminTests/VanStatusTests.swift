@@ -13,7 +13,8 @@ struct VanStatusTests {
 
     /// At 10:30: Van 1 (Dee's open shift) last seen 12 s ago, its next stop a pickup planned at
     /// 10:20 not yet reached; Van 2 (no open shift) last seen 10 min ago, its rider aboard, the
-    /// drop-off planned at 10:40; Van 3 (Eli) never seen, arrived at 10:16 at a pickup planned 10:10.
+    /// drop-off planned at 10:40; Van 3 (Eli) never seen, arrived at 10:16 at a pickup planned 10:10
+    /// (and a pickup planned 10:00 left untapped).
     static func seed(_ db: Database) async throws {
         let day = RoadDay(pool: db.pool)
         try await day.fleet()
@@ -32,7 +33,9 @@ struct VanStatusTests {
         let aboard = try await day.ride("Van 2", window: (T.at(10, 0), T.at(10, 15)), pickup: T.at(10, 5), dropoff: T.at(10, 40), maxRide: 2_400, status: "approved")
         try await day.tap(aboard.id, "pickup", "arrived", at: T.at(10, 4), by: "eli")
         try await day.tap(aboard.id, "pickup", "boarded", at: T.at(10, 6), by: "eli")
-        // Van 3: arrived 6 min after the planned time, the rider not yet aboard.
+        // Van 3: arrived 6 min after the planned time, the rider not yet aboard; an earlier stop
+        // left untapped does not make it the next.
+        try await day.ride("Van 3", window: (T.at(10, 0), T.at(10, 15)), pickup: T.at(10, 0), dropoff: T.at(10, 20), status: "approved")
         let waiting = try await day.ride("Van 3", window: (T.at(10, 10), T.at(10, 25)), pickup: T.at(10, 10), dropoff: T.at(10, 30), status: "approved")
         try await day.tap(waiting.id, "pickup", "arrived", at: T.at(10, 16), by: "eli")
     }
@@ -85,6 +88,59 @@ struct VanStatusTests {
         try await Self.seed(db)
         let vans = try await VanStatusBoard.load(pool: db.pool, timeZone: Self.zone, now: T.at(10, 30), stale: 120, lateness: FixedETA())
         #expect(vans.map { $0.nextStop?.minutesLate } == [3, nil, nil])
+        await db.close()
+        cli.cleanUp()
+    }
+
+    /// The real command on the real clock: a position 5 s old is fresh, one 10 min old unknown
+    /// (until VAND_POSITION_STALE says otherwise), and the next stop's lateness is whole minutes
+    /// since its planned time.
+    @Test func theCommandPrintsEachVanAndItsJSON() async throws {
+        let cli = try await CLI.make()
+        let db = cli.database()
+        let day = RoadDay(pool: db.pool)
+        try await day.fleet()
+        let now = Date()
+        try await day.shift("dee", "Van 1", from: now.addingTimeInterval(-3_600))
+        try await day.position("Van 1", at: now.addingTimeInterval(-5))
+        try await day.position("Van 2", at: now.addingTimeInterval(-600))
+        // Planned 10.5 min ago, or at the day's start just after midnight (the run is today's rides).
+        let planned = max(now.addingTimeInterval(-630), LocalDate(containing: now, in: Self.zone).interval(in: Self.zone).start)
+        try await day.ride("Van 1", window: (planned, planned.addingTimeInterval(900)), pickup: planned,
+                           dropoff: planned.addingTimeInterval(1_200), status: "approved", from: "Hall A")
+        let environment = ["VAND_TIMEZONE": "America/New_York"]
+        let before = Date()
+        let result = try await cli.run("vans", "status", "--json", environment: environment)
+        let after = Date()
+        #expect(result.status == 0, "\(result.stderr)")
+        let vans = try #require(try cli.json(result) as? [[String: Any]])
+        #expect(vans.map { $0["van"] as? String } == ["Van 1", "Van 2", "Van 3"])
+        #expect(vans[0]["driver"] as? String == "dee")
+        #expect(vans[0]["position_known"] as? Bool == true)
+        let age = try #require(vans[0]["position_age_seconds"] as? Int)
+        #expect(age >= 5 && Double(age) <= after.timeIntervalSince(now) + 5)
+        #expect(vans[1]["position_known"] as? Bool == false)
+        #expect(vans[2]["position_age_seconds"] == nil)
+        let next = try #require(vans[0]["next_stop"] as? [String: Any])
+        #expect(next["rider"] as? String == "Ann L.")
+        #expect(next["place"] as? String == "Hall A")
+        #expect(next["stop"] as? String == "pickup")
+        let late = try #require(next["minutes_late"] as? Int)
+        let earliest = Int(before.timeIntervalSince(planned) / 60), latest = Int(after.timeIntervalSince(planned) / 60)
+        #expect(late >= earliest && late <= latest)
+
+        let table = try await cli.run("vans", "status", environment: environment)
+        #expect(table.status == 0, "\(table.stderr)")
+        let lines = table.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("VAN") == true)
+        let van1 = try #require(lines.first { $0.hasPrefix("Van 1") })
+        #expect(van1.contains("dee (Dee Park)") && van1.contains(" s ago") && van1.contains("pick up") && van1.contains("Ann L.") && van1.contains("\(late) min"))
+        #expect(lines.first { $0.hasPrefix("Van 2") }?.contains("unknown") == true)
+        let longer = try await cli.run("vans", "status", environment: environment.merging(["VAND_POSITION_STALE": "3600"]) { $1 })
+        #expect(longer.stdout.split(separator: "\n").first { $0.hasPrefix("Van 2") }?.contains("10 min ago") == true)
+        let bad = try await cli.run("vans", "status", environment: environment.merging(["VAND_POSITION_STALE": "soon"]) { $1 })
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("VAND_POSITION_STALE") && bad.stderr.split(separator: "\n").count == 1)
         await db.close()
         cli.cleanUp()
     }

@@ -4,26 +4,8 @@ import Foundation
 /// the driver's taps recorded (the `stop_actuals` view). Planned times are the planner's; actual
 /// times come only from taps.
 public struct RoadStop: Sendable, Hashable, Codable {
-    /// Which end of the ride.
-    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-        /// The rider boards.
-        case pickup
-        /// The rider alights.
-        case dropoff
-    }
-
-    /// How the stop ended, as the driver tapped it.
-    public enum Outcome: String, Sendable, Hashable, Codable, CaseIterable {
-        /// The rider boarded (a pickup).
-        case boarded
-        /// The rider did not come (a pickup).
-        case noShow = "no_show"
-        /// The rider alighted (a drop-off).
-        case droppedOff = "dropped_off"
-    }
-
     /// Pickup or drop-off.
-    public var kind: Kind
+    public var kind: StopKind
     /// The ride's promise (its kind says which stop the window is on).
     public var promise: RidePromise
     /// The planned time of the stop: the ride's pickup time, or its estimated drop-off.
@@ -32,8 +14,8 @@ public struct RoadStop: Sendable, Hashable, Codable {
     public var arrivedAt: Date?
     /// When the driver tapped the outcome ("on board", "no-show", "dropped off").
     public var departedAt: Date?
-    /// The outcome tapped.
-    public var outcome: Outcome?
+    /// The outcome tapped: boarded or no-show at a pickup, dropped off at a drop-off.
+    public var outcome: TapAction?
     /// For a drop-off: when its rider boarded (the pickup's "on board" tap).
     public var boardedAt: Date?
     /// The ride's longest allowed ride time, seconds.
@@ -43,8 +25,8 @@ public struct RoadStop: Sendable, Hashable, Codable {
 
     /// A stop; the actual times default to none (not recorded).
     public init(
-        kind: Kind, promise: RidePromise, planned: Date, arrivedAt: Date? = nil, departedAt: Date? = nil,
-        outcome: Outcome? = nil, boardedAt: Date? = nil, maxRideTime: TimeInterval, directRide: TimeInterval
+        kind: StopKind, promise: RidePromise, planned: Date, arrivedAt: Date? = nil, departedAt: Date? = nil,
+        outcome: TapAction? = nil, boardedAt: Date? = nil, maxRideTime: TimeInterval, directRide: TimeInterval
     ) {
         self.kind = kind
         self.promise = promise

@@ -102,7 +102,7 @@ public struct OnTimeReport: Sendable, Encodable {
     /// The ride's pickup and, unless the rider did not come, its drop-off.
     private static func stops(_ row: PGRow, estimator: TripEstimator, timeZone: TimeZone, now: Date) throws -> [StopRow] {
         let ride = try RideRecord.ride(row)
-        let pickupOutcome = try row.decode(String?.self, "p_outcome").flatMap(RoadStop.Outcome.init(rawValue:))
+        let pickupOutcome = try row.decode(String?.self, "p_outcome").flatMap(TapAction.init(rawValue:))
         let pickupDeparted: Date? = try row.decode(Date?.self, "p_departed")
         let trip = estimator.tripDuration(from: ride.pickup.coordinate, to: ride.dropoff.coordinate, wheelchair: ride.needsWheelchair)
         let direct = max(1, trip - (ride.needsWheelchair ? estimator.wheelchairAlighting : estimator.alighting))
@@ -118,7 +118,7 @@ public struct OnTimeReport: Sendable, Encodable {
         if !noShow || dropoffArrived != nil || dropoffDeparted != nil {
             let dropoff = RoadStop(
                 kind: .dropoff, promise: ride.promise, planned: ride.estimatedDropoffAt, arrivedAt: dropoffArrived, departedAt: dropoffDeparted,
-                outcome: try row.decode(String?.self, "d_outcome").flatMap(RoadStop.Outcome.init(rawValue:)),
+                outcome: try row.decode(String?.self, "d_outcome").flatMap(TapAction.init(rawValue:)),
                 boardedAt: pickupOutcome == .boarded ? pickupDeparted : nil, maxRideTime: ride.maxRideTime, directRide: direct)
             rows.append(StopRow(rideRef: ride.ref.rawValue, day: day, van: try row.decode(String?.self, "d_van"), driver: try row.decode(String?.self, "d_driver"),
                                 place: ride.dropoff.displayName, stop: dropoff, verdict: OnTime.verdict(dropoff, now: now)))

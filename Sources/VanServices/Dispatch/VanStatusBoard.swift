@@ -12,7 +12,7 @@ public struct VanStatus: Sendable, Codable, Hashable {
         /// The ride's reference.
         public let rideRef: String
         /// Pickup or drop-off.
-        public let stop: RoadStop.Kind
+        public let stop: StopKind
         /// The place's name, the address or the point.
         public let place: String
         /// The planned time of the stop.
@@ -35,17 +35,16 @@ public struct VanStatus: Sendable, Codable, Hashable {
     public let positionAt: Date?
     /// Whole seconds since then (0 for a time ahead of now); nil with no position.
     public let positionAgeSeconds: Int?
-    /// Whether the position is fresh enough to use (its age within the stale setting).
+    /// Whether the position is fresh enough to use (its age within `VAND_POSITION_STALE`).
     public let positionKnown: Bool
     /// The next stop; nil when the day's run is done or empty.
     public let nextStop: NextStop?
 
-    /// "Jane D." from "Jane Doe"; the first word of a one-word name; `netID` with no name.
+    /// The rider as the driver's page names her (``RunStop/shortName(_:)``: "Jane D."); the net
+    /// id when she gave no name.
     public static func shortName(_ name: String?, netID: String) -> String {
-        let words = (name ?? "").split(whereSeparator: \.isWhitespace)
-        guard let first = words.first else { return netID }
-        guard words.count > 1, let initial = words.last?.first else { return String(first) }
-        return "\(first) \(initial)."
+        guard let name, name.contains(where: { !$0.isWhitespace }) else { return netID }
+        return RunStop.shortName(name)
     }
 }
 
@@ -74,7 +73,7 @@ public enum VanStatusBoard {
         /// The ride.
         public let rideID: UUID
         /// Pickup or drop-off.
-        public let kind: RoadStop.Kind
+        public let kind: StopKind
         /// The planned time.
         public let plannedAt: Date
         /// The "arrived" tap, if made.
@@ -83,7 +82,8 @@ public enum VanStatusBoard {
 
     /// Every active van and every van on an open shift, by name, as of `now`. The run is the
     /// van's rides (pending or approved) picked up on `now`'s local date in `timeZone`; a stop is
-    /// done once its outcome is tapped, and a no-show's drop-off is no stop.
+    /// done once its outcome is tapped, and a no-show's drop-off is no stop. The next stop is the
+    /// one the van arrived at and has not finished, else the first not done by planned time.
     public static func load(
         pool: PGPool, timeZone: TimeZone, now: Date, stale: TimeInterval, lateness: any StopLateness = PlannedTimeLateness()
     ) async throws -> [VanStatus] {
@@ -119,11 +119,12 @@ public enum VanStatusBoard {
             }
             return (vans, rides)
         }
-        // Every stop not yet done, by van; a drop-off before a pickup at the same time, as the route runs.
+        // Every stop not yet done, by van. The next is one the van has arrived at (it is there), else
+        // the first by planned time, a drop-off before a pickup at the same time, as the route runs.
         var pending: [Int64: [(stop: Stop, place: String, ref: String, rider: String)]] = [:]
         for entry in rides {
             let ride = entry.ride
-            guard let vanID = ride.vanID, entry.pickupOutcome != RoadStop.Outcome.noShow.rawValue else { continue }
+            guard let vanID = ride.vanID, entry.pickupOutcome != TapAction.noShow.rawValue else { continue }
             let rider = VanStatus.shortName(entry.riderName, netID: ride.netID.rawValue)
             if entry.pickupOutcome == nil {
                 pending[vanID, default: []].append((Stop(rideID: ride.id, kind: .pickup, plannedAt: ride.pickupAt, arrivedAt: entry.pickupArrived),
@@ -137,7 +138,8 @@ public enum VanStatusBoard {
         var statuses: [VanStatus] = []
         for van in vans {
             let next = pending[van.id, default: []].min { a, b in
-                a.stop.plannedAt != b.stop.plannedAt ? a.stop.plannedAt < b.stop.plannedAt : (a.stop.kind == .dropoff && b.stop.kind == .pickup)
+                if (a.stop.arrivedAt == nil) != (b.stop.arrivedAt == nil) { return a.stop.arrivedAt != nil }
+                return a.stop.plannedAt != b.stop.plannedAt ? a.stop.plannedAt < b.stop.plannedAt : (a.stop.kind == .dropoff && b.stop.kind == .pickup)
             }
             var nextStop: VanStatus.NextStop?
             if let next {
