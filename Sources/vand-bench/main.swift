@@ -9,6 +9,8 @@ import VanScheduler
 //   solved by the engine vand books with (insertion, then improvement); scripts/check-darp checks OUT.
 // `vand-bench campus [--seed N] [--rides N] [--vans N] [--seats N]`: a generated campus day booked
 //   through BookingService, shared rides against one rider per van; checks the stored routes.
+// `vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--no-shows RATE]`: that day driven on the road by
+//   simulated drivers, with and without re-planning from the road; last line: on-time pickups with and without.
 
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "scheduler"
@@ -18,6 +20,7 @@ let usages = [
     "events": "usage: vand-bench events [COUNT]",
     "darp": DARPBenchOptions.usage,
     "campus": CampusBenchOptions.usage,
+    "simulate": SimulateOptions.usage,
 ]
 // `-h`/`--help` after a benchmark's name prints its usage and succeeds; alone, every usage.
 if ["-h", "--help", "help"].contains(which) {
@@ -66,6 +69,13 @@ case "campus":
         exit(ok ? 0 : 1)
     } catch {
         FileHandle.standardError.write(Data("vand-bench campus: \(error)\n".utf8))
+        exit(2)
+    }
+case "simulate":
+    do {
+        try await SimulateBenchmark(options: try SimulateOptions(arguments: Array(arguments.dropFirst()))).run()
+    } catch {
+        FileHandle.standardError.write(Data("vand-bench simulate: \(error)\n".utf8))
         exit(2)
     }
 case "events":
