@@ -80,7 +80,9 @@ struct RoadDay {
             let promised = TimeWindow(earliest: seconds(ride.promise.window.start), latest: seconds(ride.promise.window.end))
             let boarding = RouteDay.boarding(estimator, wheelchair: ride.wheelchair)
             let alighting = RouteDay.alighting(estimator, wheelchair: ride.wheelchair)
-            var pickupWindow = ride.promise.kind == .pickup ? promised : .unbounded
+            // An arrive-by rider is picked up from her planned pickup on (the time she was told; the
+            // driver waits for it, as the no-show rule does).
+            var pickupWindow = ride.promise.kind == .pickup ? promised : TimeWindow(earliest: seconds(ride.pickupAt), latest: .infinity)
             let dropoffWindow = ride.promise.kind == .arriveBy ? promised : .unbounded
             // The engine measures ride time from the end of boarding to the start of alighting; the
             // database measures planned drop-off minus planned pickup. A second absorbs rounding.

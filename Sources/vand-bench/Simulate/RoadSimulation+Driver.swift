@@ -10,7 +10,10 @@ extension RoadSimulation {
         switch van.phase {
         case .idle:
             let run = try await desk.run(driver: van.driver, now: now)
-            guard let next = run.first else { return now.addingTimeInterval(Self.idleLook) }
+            guard let next = run.first else {
+                if let place = van.place { try await desk.position(driver: van.driver, place, now: now) }
+                return now.addingTimeInterval(Self.idleLook)
+            }
             if next.arrivedAt != nil { return try await arrive(&van, at: next, now: now, estimator: estimator, log: &log) }
             return depart(&van, to: next, from: van.place ?? next.place, now: now, estimator: estimator, rng: &rng)
         case .driving(let leg):
@@ -33,6 +36,18 @@ extension RoadSimulation {
             guard let first = run.first else { return now }
             return depart(&van, to: first, from: here, now: now, estimator: estimator, rng: &rng)
         case .early(let stop):
+            // The phone keeps sending the van's place while the driver waits for the window.
+            let opens = stop.promise.kind == .pickup ? stop.promise.window.start : stop.plannedAt
+            if now < opens {
+                try await desk.position(driver: van.driver, stop.place, now: now)
+                // Re-planning may give the van an earlier stop, or take this one away.
+                let run = try await desk.run(driver: van.driver, now: now)
+                guard let first = run.first, first.rideID == stop.rideID, first.pickup == stop.pickup else {
+                    van.phase = .idle
+                    return now
+                }
+                return min(opens, now.addingTimeInterval(Self.positionEvery))
+            }
             return try await arrive(&van, at: stop, now: now, estimator: estimator, log: &log)
         case .boarding(let stop):
             try await tap(van, stop, .boarded, now: now, log: &log)
@@ -78,7 +93,7 @@ extension RoadSimulation {
             if current.arrivedAt == nil {
                 if now < opens {
                     van.phase = .early(current)
-                    return opens
+                    return min(opens, now.addingTimeInterval(Self.positionEvery))
                 }
                 try await tap(van, current, .arrived, now: now, log: &log)
             }
@@ -123,6 +138,9 @@ extension RoadSimulation {
         log.requestOf[id] = request.index
         log.netIDs[id] = try CampusFleet.netID(request.index)
         log.windows[id] = RidePromise(kind: promised.kind, asked: promised.asked, width: windowWidth).window
+        log.plannedPickups[id] = try await database.pool.withConnection { conn in
+            try conn.query("SELECT pickup_at FROM rides WHERE id = \(id)" as SQLQuery) { row in try row.decode(Date.self, at: 0) }.first
+        }
         return id
     }
 

@@ -72,6 +72,7 @@ struct RoadSimulation {
         var alerted = Set<UUID>()
         var eta: [UUID: Date] = [:]
         var windows: [UUID: DateInterval] = [:]
+        var plannedPickups: [UUID: Date] = [:]
         var replans = 0
         var refusals: [String] = []
         var cancelled = 0
@@ -86,8 +87,8 @@ struct RoadSimulation {
         let rides = RiderRides(pool: database.pool)
         let estimator = try await ServiceCalendarStore(pool: database.pool, timeZone: timeZone).scheduler(around: day.interval(in: timeZone).start).estimator
         let service = day.interval(in: timeZone)
-        let start = requests.filter { $0.arrival >= service.start }.map(\.arrival).min().map { min($0, service.start.addingTimeInterval(7 * 3_600)) }
-            ?? service.start.addingTimeInterval(7 * 3_600)
+        // Drivers start at 6:30, an hour before the first rides; bookings before then are made first.
+        let start = service.start.addingTimeInterval(6.5 * 3_600)
 
         // The day before: bookings at their own times, then the dispatcher approves the day.
         for request in requests where request.arrival < start {
@@ -158,8 +159,8 @@ struct RoadSimulation {
             for (index, id) in log.bookedIDs where !scheduled.contains(id) {
                 scheduled.insert(id)
                 let request = requests.first { $0.index == index }!
-                if let lead = fates.cancelLead[index] {
-                    events.add(.cancel(index), at: max(now, request.asked.addingTimeInterval(-lead)))
+                if let lead = fates.cancelLead[index], let pickup = log.plannedPickups[id] {
+                    events.add(.cancel(index), at: max(now, pickup.addingTimeInterval(-lead)))
                 }
                 if request.promise == .pickup, let window = log.windows[id] {
                     events.add(.eta(index), at: max(now, window.start.addingTimeInterval(-900)))
