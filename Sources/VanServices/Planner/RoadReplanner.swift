@@ -14,7 +14,7 @@ import VanScheduler
 public struct RoadReplanner: Sendable {
     let pool: PGPool
     let timeZone: TimeZone
-    /// A position older than this counts as unknown (the road settings' position staleness).
+    /// A position older than this counts as unknown (`VAND_POSITION_STALE`).
     let positionStale: TimeInterval
 
     /// A re-planner over `pool`, for a service in `timeZone`.

@@ -16,6 +16,7 @@ extension SettingSpec {
         bcryptCost, sessionIdleDays, temporaryPasswordDays, streamsPerRider, trustedProxies,
         reminderLead, webhookURL, webhookSecret, webhookMaxAttempts,
         improveSeconds, replanSeconds,
+        noShowWait, positionStale, trailDays,
         sqlDirectory, webDirectory, openAPIPath,
     ]
 
@@ -181,6 +182,18 @@ extension SettingSpec {
     public static let replanSeconds = SettingSpec(
         "VAND_REPLAN_SECONDS", default: "60", accepts: .number(0...3_600), group: .planner,
         help: "How often, at least, the planner re-plans the day in progress from the road (vans on shift start where they are; a late ride may move to a van that keeps its promise); taps and positions make it due sooner. 0: off. Runs only with VAND_IMPROVE_SECONDS above 0.")
+
+    // MARK: The van on the road
+
+    public static let noShowWait = SettingSpec(
+        "VAND_NO_SHOW_WAIT", default: "300", accepts: .number(0...3_600), group: .road,
+        help: "Seconds the van waits at a pickup (from the later of its arrival and the window's start) before the driver may tap no-show.")
+    public static let positionStale = SettingSpec(
+        "VAND_POSITION_STALE", default: "120", accepts: .number(5...86_400), group: .road,
+        help: "Seconds after which a van's last position counts as unknown.")
+    public static let trailDays = SettingSpec(
+        "VAND_TRAIL_DAYS", default: "30", accepts: .integer(1...3_650), group: .road,
+        help: "Days of van trail kept for reports; older fixes are pruned hourly.")
 
     // MARK: Files
 

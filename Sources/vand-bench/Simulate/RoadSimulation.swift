@@ -53,7 +53,7 @@ struct RoadSimulation {
     /// The promised windows' width.
     let windowWidth: TimeInterval
 
-    /// The no-show wait the driver services apply (the road settings' no-show wait).
+    /// The no-show wait the driver services apply (`VAND_NO_SHOW_WAIT`, its default).
     static let noShowWait: TimeInterval = 300
     /// How often a driving van posts its position.
     static let positionEvery: TimeInterval = 60
