@@ -10,8 +10,16 @@ import VanDomain
 /// a van stands at is served first whatever its planned time, and takes no part in the order.
 enum RoadPlannedTimes {
     /// Planned times for the requests on `route` not `fixed`, by request; `projected` are the
-    /// route's service starts (engine seconds). Aboard riders keep their planned pickups.
+    /// route's service starts (engine seconds). Aboard riders keep their planned pickups; an
+    /// arrive-by rider's pickup stays where it was when the order and her ride-time limit allow.
     static func assign(_ route: VehicleRoute, projected: [Double], fixed: (Int) -> Bool, day: RoadDay) -> [Int: PlannedStops]? {
+        assign(route, projected: projected, fixed: fixed, day: day, holdingArriveBy: true)
+            ?? assign(route, projected: projected, fixed: fixed, day: day, holdingArriveBy: false)
+    }
+
+    /// With `holdingArriveBy`, arrive-by pickups aim at their old planned times, else at the projected ones.
+    private static func assign(_ route: VehicleRoute, projected: [Double], fixed: (Int) -> Bool, day: RoadDay,
+                               holdingArriveBy: Bool) -> [Int: PlannedStops]? {
         struct Slot {
             var request: Int
             var pickup: Bool
@@ -39,11 +47,15 @@ enum RoadPlannedTimes {
             }
             let old = pickup ? ride.pickupAt : max(ride.dropoffAt, ride.pickupAt)
             let promised = (pickup && ride.promise.kind == .pickup) || (!pickup && ride.promise.kind == .arriveBy)
+            // An arrive-by rider's planned pickup is when the driver may take her (she was told it):
+            // it stays where it was unless the order needs it later, so a passing delay does not
+            // push it, and the slack before her arrival, later for good.
+            let target = holdingArriveBy && pickup && ride.promise.kind == .arriveBy ? old.timeIntervalSinceReferenceDate : (origin + projected[position]).rounded()
             slots.append(Slot(
                 request: stop.request, pickup: pickup, fixed: fixed(stop.request) ? old.timeIntervalSinceReferenceDate : nil,
                 lo: promised ? ride.promise.window.start.timeIntervalSinceReferenceDate : -.infinity,
                 hi: promised ? ride.promise.window.end.timeIntervalSinceReferenceDate : .infinity,
-                projected: (origin + projected[position]).rounded()))
+                projected: target))
         }
         // Latest each stop may be planned: its window, and a second before the next stop's latest.
         var upper = [Double](repeating: .infinity, count: slots.count)

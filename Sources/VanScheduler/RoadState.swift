@@ -82,8 +82,8 @@ public struct RoadReplan: Sendable {
     /// Each van's remaining stops in the order it will drive them, at projected times (late rides
     /// at their late times), by van id.
     public var routes: [Int64: [RoadStop]]
-    /// Rides whose promise the routes as planned, driven from the vans' starts, would not keep:
-    /// late now if nobody re-plans.
+    /// Rides whose window the routes as planned, driven from the vans' starts, would miss: late
+    /// now if nobody re-plans (the ones re-planning may move).
     public var lateAsPlanned: Set<UUID>
     /// Each van's remaining stops as planned, at the times driving them from the van's start gives
     /// (what an ETA without re-planning says), by van id.

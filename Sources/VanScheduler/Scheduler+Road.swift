@@ -40,7 +40,7 @@ extension Scheduler {
         var latestPickup = [Double?](repeating: nil, count: count)
         var latestDropoff = [Double?](repeating: nil, count: count)
         var maxRide = [Double?](repeating: nil, count: count)
-        var late: [Int] = []
+        var late: [Int] = [], broken: [Int] = []
         for request in 0..<count {
             guard let times = baseline.times[request] else { continue }  // a van whose route cannot run at all
             if !Self.keeps(day, request, pickup: times.pickup, dropoff: times.dropoff, problem: open) {
@@ -48,12 +48,17 @@ extension Scheduler {
                 latestPickup[request] = times.pickup + 0.5
                 latestDropoff[request] = times.dropoff + 0.5
                 maxRide[request] = times.dropoff - times.pickup - open.nodes[open.requests[request].pickup].serviceDuration + 0.5
-                late.append(request)
+                broken.append(request)
+                // Late is a window missed; a ride only longer than its limit as driven now (the van
+                // picking up at the window's start and waiting with her aboard) is not moved for it.
+                if !Self.keeps(day, request, pickup: times.pickup, dropoff: times.dropoff, problem: open, rideTime: false) {
+                    late.append(request)
+                }
             }
         }
         var problem = day.problem(latestPickup: latestPickup, latestDropoff: latestDropoff, maxRide: maxRide)
         var plan = basePlan
-        var relaxed = Set(late)
+        var relaxed = Set(broken)
 
         // 2. Each late ride not yet picked up, earliest window first: to a place that keeps its
         // promise, on a route whose planned times can say its order.
@@ -234,13 +239,14 @@ extension Scheduler {
         return (times, vehicle, runs, schedules)
     }
 
-    /// Whether service at these times keeps request `request`'s promise and ride-time limit.
-    private static func keeps(_ day: RoadDay, _ request: Int, pickup: Double, dropoff: Double, problem: RoutingProblem) -> Bool {
+    /// Whether service at these times keeps request `request`'s windows and (with `rideTime`) its ride-time limit.
+    private static func keeps(_ day: RoadDay, _ request: Int, pickup: Double, dropoff: Double, problem: RoutingProblem,
+                              rideTime: Bool = true) -> Bool {
         let slack = 1e-6
         let boarding = problem.nodes[problem.requests[request].pickup].serviceDuration
         return pickup >= day.strictPickup[request].earliest - slack && pickup <= day.strictPickup[request].latest + slack
             && dropoff >= day.strictDropoff[request].earliest - slack && dropoff <= day.strictDropoff[request].latest + slack
-            && dropoff - pickup - boarding <= day.strictRide[request] + slack
+            && (!rideTime || dropoff - pickup - boarding <= day.strictRide[request] + slack)
     }
 
     /// Whether planned stops pass the database's route check for the ride alone: the promised stop

@@ -29,4 +29,6 @@ struct DeskStop: Hashable, Sendable {
     var wheelchair: Bool
     /// When the van arrived, if it has.
     var arrivedAt: Date?
+    /// From when the driver may tap no-show (an arrived pickup), as the services count it.
+    var noShowFrom: Date?
 }

@@ -36,7 +36,8 @@ struct RoadServicesDesk: DriverDesk {
         try await runs.run(driver: driver).stops.compactMap { stop in
             guard stop.outcome == nil, stop.rideStatus == .approved, let place = stop.coordinate else { return nil }
             return DeskStop(rideID: stop.rideID, pickup: stop.stop == .pickup, place: place, promise: stop.promise,
-                            plannedAt: stop.plannedAt, wheelchair: stop.wheelchair, arrivedAt: stop.arrivedAt)
+                            plannedAt: stop.plannedAt, wheelchair: stop.wheelchair, arrivedAt: stop.arrivedAt,
+                            noShowFrom: stop.noShowAllowedFrom)
         }
     }
 

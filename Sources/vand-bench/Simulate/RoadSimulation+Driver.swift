@@ -54,6 +54,11 @@ extension RoadSimulation {
             van.phase = .idle
             return now
         case .waitingForRider(let stop):
+            // The wait runs from the later of the arrival and the window's start, as the services count it.
+            let run = try await desk.run(driver: van.driver, now: now)
+            if let from = run.first(where: { $0.rideID == stop.rideID && $0.pickup })?.noShowFrom, from > now {
+                return from.addingTimeInterval(1)
+            }
             if let refusal = try await desk.tap(driver: van.driver, ride: stop.rideID, pickup: true, action: .noShow, at: stop.place, now: now) {
                 // The van came late: the rule gives the driver no no-show; the dispatcher records it.
                 log.refusals.append("no-show: \(refusal)")
