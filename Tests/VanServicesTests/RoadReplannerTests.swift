@@ -114,6 +114,9 @@ import VanTestSupport
         #expect(runs.count == 1 && runs[0].settled)
         #expect(runs.first?.road?.moved == [late])
         #expect(try await vanOf(late) == "Van 2")
+        // The loop's own tick re-plans from the road alone: nothing is late any more.
+        let tick = await improver.replanRoad()
+        #expect(tick?.written == true && tick?.ridesChanged == 0)
     }
 
     @Test func aVanWithoutADriverTakesNothing() async throws {

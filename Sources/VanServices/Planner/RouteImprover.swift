@@ -26,8 +26,8 @@ import VanScheduler
 /// On the day in progress it also re-plans from the road (``RoadReplanner``, when given): after
 /// the improvement, every van on shift starts from where it is, done stops stay, and a ride its
 /// van can no longer keep may move to another van that keeps it. The day falls due for that on
-/// ``roadChanged()`` (a tap, a position) and at least every ``ImprovementSettings/roadInterval``
-/// while the improver runs.
+/// ``roadChanged()`` (a tap, a position), and the loop re-plans it from the road alone
+/// (``replanRoad()``) at least every ``ImprovementSettings/roadInterval``.
 ///
 /// Several vand processes may each run one against the same database: the optimizer writes only
 /// after locking every van-day row of the day (in van order, so two improvers never deadlock)
@@ -134,6 +134,26 @@ public final class RouteImprover: Service, Sendable {
         dayChanged(LocalDate(containing: now, in: timeZone))
     }
 
+    /// Re-plans the day in progress from the road now (no improvement); nil without a road
+    /// re-planner or when the run failed (logged).
+    @discardableResult
+    public func replanRoad() async -> RoadReplanner.Outcome? {
+        guard let road else { return nil }
+        let now = clock.now
+        do {
+            let outcome = try await road.replan(day: LocalDate(containing: now, in: timeZone), now: now, actor: settings.actor)
+            if outcome.ridesChanged > 0 || !outcome.written {
+                logger.info(outcome.written ? "re-planned from the road" : "routes changed while re-planning from the road; will retry", metadata: [
+                    "rides_changed": "\(outcome.ridesChanged)", "rides_moved": "\(outcome.moved.count)", "rides_unkept": "\(outcome.unkept.count)",
+                ])
+            }
+            return outcome
+        } catch {
+            logger.warning("re-planning from the road failed; will retry", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
     /// The days waiting for a run, earliest first.
     public var pendingDays: [LocalDate] { pending.withLock { $0.keys.sorted() } }
 
@@ -236,10 +256,13 @@ public final class RouteImprover: Service, Sendable {
                 }
             }
             if stopping.load(ordering: .relaxed) { break }
-            // The road moves on whether or not anyone taps: the day in progress is due at least every interval.
+            // The road moves on whether or not anyone taps: the day in progress is re-planned from it
+            // at least every interval (the re-plan alone: with no van on shift it reads and writes nothing).
             if road != nil, settings.roadInterval > 0,
                roadSignalled.withLock({ $0.map { clock.now.timeIntervalSince($0) >= settings.roadInterval } ?? true }) {
-                roadChanged()
+                let now = clock.now
+                roadSignalled.withLock { $0 = now }
+                await replanRoad()
             }
             // Until the next retry falls due, or a signal (at most an hour: a safety net).
             let roadWait = road != nil && settings.roadInterval > 0 ? settings.roadInterval : 3_600

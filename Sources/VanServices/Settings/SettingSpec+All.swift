@@ -181,7 +181,7 @@ extension SettingSpec {
         help: "Seconds of route search after bookings on a day (in the background, one day at a time, on one low-priority thread); 0: off. `vanadmin plan optimize` searches longer on demand.")
     public static let replanSeconds = SettingSpec(
         "VAND_REPLAN_SECONDS", default: "60", accepts: .number(0...3_600), group: .planner,
-        help: "How often, at least, the planner re-plans the day in progress from the road (vans on shift start where they are; a late ride may move to a van that keeps its promise); taps and positions make it due sooner. 0: off. Runs only with VAND_IMPROVE_SECONDS above 0.")
+        help: "How often the background planner re-plans the day in progress from the road (vans on shift start where they are; a late ride may move to a van on shift that keeps its promise). 0: off. Runs only with VAND_IMPROVE_SECONDS above 0.")
 
     // MARK: The van on the road
 
