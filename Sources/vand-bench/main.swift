@@ -11,6 +11,8 @@ import VanScheduler
 //   through BookingService, shared rides against one rider per van; checks the stored routes.
 // `vand-bench fanout PORT TOKENS [--seconds S] [--interval S]`: van positions → riders' ETA events on
 //   their notification streams, against a running vand (scripts/bench-fanout prepares it).
+// `vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--no-shows RATE]`: that day driven on the road by
+//   simulated drivers, with and without re-planning from the road; last line: on-time pickups with and without.
 
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "scheduler"
@@ -21,6 +23,7 @@ let usages = [
     "darp": DARPBenchOptions.usage,
     "campus": CampusBenchOptions.usage,
     "fanout": FanoutBenchmark.usage,
+    "simulate": SimulateOptions.usage,
 ]
 // `-h`/`--help` after a benchmark's name prints its usage and succeeds; alone, every usage.
 if ["-h", "--help", "help"].contains(which) {
@@ -77,6 +80,13 @@ case "fanout":
         exit(ok ? 0 : 1)
     } catch {
         FileHandle.standardError.write(Data("vand-bench fanout: \(error)\n".utf8))
+        exit(2)
+    }
+case "simulate":
+    do {
+        try await SimulateBenchmark(options: try SimulateOptions(arguments: Array(arguments.dropFirst()))).run()
+    } catch {
+        FileHandle.standardError.write(Data("vand-bench simulate: \(error)\n".utf8))
         exit(2)
     }
 case "events":

@@ -64,7 +64,8 @@ func makeTrailPruner(configuration: AppConfiguration, database: Database, logger
 func makeRouteImprover(configuration: AppConfiguration, database: Database, logger: Logger, metrics: VandMetrics? = nil) -> RouteImprover {
     var plannerLogger = logger
     plannerLogger[metadataKey: "component"] = "planner"
-    return RouteImprover(pool: database.pool, timeZone: configuration.timeZone, settings: configuration.improvement, logger: plannerLogger, metrics: metrics)
+    return RouteImprover(pool: database.pool, timeZone: configuration.timeZone, settings: configuration.improvement, logger: plannerLogger, metrics: metrics,
+                         positionStale: configuration.road.positionStale)
 }
 
 /// One line per log record for the whole process: journald's priority prefix when

@@ -58,7 +58,7 @@ public enum OnTime {
     }
 
     /// Judges `stop` as of `now`.
-    public static func verdict(_ stop: RoadStop, now: Date) -> Verdict {
+    public static func verdict(_ stop: RecordedStop, now: Date) -> Verdict {
         guard let at = stop.actualAt else { return stop.planned > now ? .upcoming : .notRecorded }
         guard stop.isPromised else { return .notMeasured }
         let window = stop.promise.window
@@ -69,13 +69,13 @@ public enum OnTime {
 
     /// The rider's time aboard: the pickup's "on board" tap to the van's time at the drop-off.
     /// Nil for a pickup, or when either time is missing.
-    public static func rideTime(_ stop: RoadStop) -> TimeInterval? {
+    public static func rideTime(_ stop: RecordedStop) -> TimeInterval? {
         guard stop.kind == .dropoff, let boarded = stop.boardedAt, let at = stop.actualAt else { return nil }
         return at.timeIntervalSince(boarded)
     }
 
     /// The wait at a pickup: "arrived" to "on board". Nil unless both were tapped.
-    public static func wait(_ stop: RoadStop) -> TimeInterval? {
+    public static func wait(_ stop: RecordedStop) -> TimeInterval? {
         guard stop.kind == .pickup, stop.outcome == .boarded, let arrived = stop.arrivedAt, let boarded = stop.departedAt else { return nil }
         return boarded.timeIntervalSince(arrived)
     }

@@ -67,7 +67,7 @@ public struct OnTimeFigures: Sendable, Hashable, Codable {
     public init() {}
 
     /// The figures of `stops` as of `now`.
-    public init(_ stops: [RoadStop], now: Date) {
+    public init(_ stops: [RecordedStop], now: Date) {
         var early: [Double] = [], late: [Double] = [], arriveLate: [Double] = []
         var over: [Double] = [], ratios: [Double] = [], waits: [Double] = []
         for stop in stops {

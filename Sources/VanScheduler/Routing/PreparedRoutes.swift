@@ -22,10 +22,11 @@ struct PreparedRoutes: Sendable {
     /// The cheapest feasible insertion of `request` over all routes: least added travel cost, ties
     /// broken by least added waiting, then by lowest vehicle index. `problem` differs from the one the routes were timed under at most in the request's own windows
     /// and ride-time limit.
-    func bestInsertion(of request: Int, problem: RoutingProblem) -> InsertionOption? {
+    /// Vehicles in `excluding` take nothing.
+    func bestInsertion(of request: Int, problem: RoutingProblem, excluding: Set<Int> = []) -> InsertionOption? {
         var search = InsertionSearch()
         var best: InsertionOption?
-        for index in states.indices {
+        for index in states.indices where !excluding.contains(states[index].vehicle) {
             let limit = best.map { $0.addedCost + 1e-9 } ?? .infinity
             guard let found = search.best(request: request, in: states, at: index, problem: problem, costLimit: limit) else {
                 continue

@@ -32,7 +32,7 @@ public struct OnTimeReport: Sendable, Encodable {
         /// Where: the place's name, the address or the point.
         public let place: String
         /// The stop, its promise and its times.
-        public let stop: RoadStop
+        public let stop: RecordedStop
         /// The stop judged as of the report's time.
         public let verdict: OnTime.Verdict
     }
@@ -107,7 +107,7 @@ public struct OnTimeReport: Sendable, Encodable {
         let trip = estimator.tripDuration(from: ride.pickup.coordinate, to: ride.dropoff.coordinate, wheelchair: ride.needsWheelchair)
         let direct = max(1, trip - (ride.needsWheelchair ? estimator.wheelchairAlighting : estimator.alighting))
         let day = LocalDate(containing: ride.pickupAt, in: timeZone)
-        let pickup = RoadStop(
+        let pickup = RecordedStop(
             kind: .pickup, promise: ride.promise, planned: ride.pickupAt, arrivedAt: try row.decode(Date?.self, "p_arrived"),
             departedAt: pickupDeparted, outcome: pickupOutcome, maxRideTime: ride.maxRideTime, directRide: direct)
         var rows = [StopRow(rideRef: ride.ref.rawValue, day: day, van: try row.decode(String?.self, "p_van"), driver: try row.decode(String?.self, "p_driver"),
@@ -116,7 +116,7 @@ public struct OnTimeReport: Sendable, Encodable {
         let dropoffDeparted: Date? = try row.decode(Date?.self, "d_departed")
         let noShow = pickupOutcome == .noShow || ride.status == .noShow
         if !noShow || dropoffArrived != nil || dropoffDeparted != nil {
-            let dropoff = RoadStop(
+            let dropoff = RecordedStop(
                 kind: .dropoff, promise: ride.promise, planned: ride.estimatedDropoffAt, arrivedAt: dropoffArrived, departedAt: dropoffDeparted,
                 outcome: try row.decode(String?.self, "d_outcome").flatMap(TapAction.init(rawValue:)),
                 boardedAt: pickupOutcome == .boarded ? pickupDeparted : nil, maxRideTime: ride.maxRideTime, directRide: direct)

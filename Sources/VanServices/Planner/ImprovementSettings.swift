@@ -20,6 +20,9 @@ public struct ImprovementSettings: Sendable, Hashable {
     /// run's own length (default 1: the search keeps at most half of one core busy under a
     /// steady stream of bookings).
     public var restShare: Double = 1
+    /// How often, at least, the day in progress is re-planned from the road while the improver runs
+    /// (default 60 s); 0 turns re-planning from the road off.
+    public var roadInterval: TimeInterval = 60
     /// Who the audit log and the ride events name.
     public var actor = "planner"
 
@@ -29,10 +32,11 @@ public struct ImprovementSettings: Sendable, Hashable {
     /// Whether background improvement runs at all.
     public var enabled: Bool { seconds > 0 }
 
-    /// Reads `VAND_IMPROVE_SECONDS`; a bad value is an error naming it.
+    /// Reads `VAND_IMPROVE_SECONDS` and `VAND_REPLAN_SECONDS`; a bad value is an error naming it.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingError) -> ImprovementSettings {
         var settings = ImprovementSettings()
         settings.seconds = try SettingSpec.improveSeconds.number(environment)
+        settings.roadInterval = try SettingSpec.replanSeconds.number(environment)
         return settings
     }
 }

@@ -23,6 +23,12 @@ import VanScheduler
 /// A run that finds a route changed under it (`written == false`) writes nothing and leaves the day
 /// pending: the next signal, or ``ImprovementSettings/retryDelay`` later, tries again.
 ///
+/// On the day in progress it also re-plans from the road (``RoadReplanner``, when given): after
+/// the improvement, every van on shift starts from where it is, done stops stay, and a ride its
+/// van can no longer keep may move to another van that keeps it. The day falls due for that on
+/// ``roadChanged()`` (a tap, a position), and the loop re-plans it from the road alone
+/// (``replanRoad()``) at least every ``ImprovementSettings/roadInterval``.
+///
 /// Several vand processes may each run one against the same database: the optimizer writes only
 /// after locking every van-day row of the day (in van order, so two improvers never deadlock)
 /// and checking each row's version is the one it planned from, and the route trigger checks every
@@ -34,16 +40,19 @@ public final class RouteImprover: Service, Sendable {
         public var day: LocalDate
         /// The optimizer's answer; nil when the run failed (the database, a timeout).
         public var outcome: PlanOptimizer.Outcome?
+        /// The re-plan from the road (the day in progress only, with a road re-planner).
+        public var road: RoadReplanner.Outcome?
         /// Why the run failed, in words.
         public var failure: String?
         /// Seconds the run took.
         public var seconds: Double
 
         /// A better plan was written (or none was found, with nothing to write).
-        public var settled: Bool { outcome?.written ?? false }
+        public var settled: Bool { (outcome?.written ?? false) && (road?.written ?? true) }
     }
 
     let optimizer: any DayOptimizing
+    let road: RoadReplanner?
     let settings: ImprovementSettings
     let timeZone: TimeZone
     let clock: any TimeSource
@@ -58,24 +67,30 @@ public final class RouteImprover: Service, Sendable {
         var since: Date
     }
     private let wake = WakeSignal()
+    /// When the road last made today due.
+    private let roadSignalled = Mutex<Date?>(nil)
     private let stopping = Atomic<Bool>(false)
 
     /// An improver of the routes in `pool`, for a service in `timeZone`.
     public convenience init(
         pool: PGPool, timeZone: TimeZone, settings: ImprovementSettings, clock: any TimeSource = SystemTimeSource(),
-        logger: Logger = Logger(label: "vand.planner"), metrics: VandMetrics? = nil
+        logger: Logger = Logger(label: "vand.planner"), metrics: VandMetrics? = nil, positionStale: TimeInterval = 120
     ) {
         self.init(optimizer: PlanOptimizer(pool: pool, timeZone: timeZone, background: true), timeZone: timeZone,
-                  settings: settings, clock: clock, logger: logger, metrics: metrics)
+                  settings: settings, clock: clock, logger: logger, metrics: metrics,
+                  road: settings.roadInterval > 0 ? RoadReplanner(pool: pool, timeZone: timeZone, positionStale: positionStale) : nil)
     }
 
-    /// An improver that runs `optimizer`. `clock` gives "now" (which rides are about to start, when
-    /// to retry); `budgetClock` measures the search budget and the rest after a run.
+    /// An improver that runs `optimizer`, and `road` on the day in progress. `clock` gives "now"
+    /// (which rides are about to start, where the vans are, when to retry); `budgetClock`
+    /// measures the search budget and the rest after a run.
     public init(
         optimizer: any DayOptimizing, timeZone: TimeZone, settings: ImprovementSettings, clock: any TimeSource = SystemTimeSource(),
-        budgetClock: any TimeSource = SystemTimeSource(), logger: Logger = Logger(label: "vand.planner"), metrics: VandMetrics? = nil
+        budgetClock: any TimeSource = SystemTimeSource(), logger: Logger = Logger(label: "vand.planner"), metrics: VandMetrics? = nil,
+        road: RoadReplanner? = nil
     ) {
         self.optimizer = optimizer
+        self.road = road
         self.timeZone = timeZone
         self.settings = settings
         self.clock = clock
@@ -111,6 +126,34 @@ public final class RouteImprover: Service, Sendable {
         wake.signal()
     }
 
+    /// Says the road moved (a tap, a van's position): the day in progress falls due, to be
+    /// re-planned from the road (with the improvement) after the quiet period.
+    public func roadChanged() {
+        let now = clock.now
+        roadSignalled.withLock { $0 = now }
+        dayChanged(LocalDate(containing: now, in: timeZone))
+    }
+
+    /// Re-plans the day in progress from the road now (no improvement); nil without a road
+    /// re-planner or when the run failed (logged).
+    @discardableResult
+    public func replanRoad() async -> RoadReplanner.Outcome? {
+        guard let road else { return nil }
+        let now = clock.now
+        do {
+            let outcome = try await road.replan(day: LocalDate(containing: now, in: timeZone), now: now, actor: settings.actor)
+            if outcome.ridesChanged > 0 || !outcome.written {
+                logger.info(outcome.written ? "re-planned from the road" : "routes changed while re-planning from the road; will retry", metadata: [
+                    "rides_changed": "\(outcome.ridesChanged)", "rides_moved": "\(outcome.moved.count)", "rides_unkept": "\(outcome.unkept.count)",
+                ])
+            }
+            return outcome
+        } catch {
+            logger.warning("re-planning from the road failed; will retry", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
     /// The days waiting for a run, earliest first.
     public var pendingDays: [LocalDate] { pending.withLock { $0.keys.sorted() } }
 
@@ -142,9 +185,13 @@ public final class RouteImprover: Service, Sendable {
 
     private func improve(_ day: LocalDate) async -> Run {
         let started = budgetClock.now
-        var run = Run(day: day, outcome: nil, failure: nil, seconds: 0)
+        var run = Run(day: day, outcome: nil, road: nil, failure: nil, seconds: 0)
         do {
             run.outcome = try await optimizer.optimize(day: day, seconds: settings.seconds, now: clock.now, clock: budgetClock, actor: settings.actor)
+            let now = clock.now
+            if let road, day == LocalDate(containing: now, in: timeZone) {
+                run.road = try await road.replan(day: day, now: now, actor: settings.actor)
+            }
         } catch {
             run.failure = String(describing: error)
         }
@@ -209,8 +256,17 @@ public final class RouteImprover: Service, Sendable {
                 }
             }
             if stopping.load(ordering: .relaxed) { break }
+            // The road moves on whether or not anyone taps: the day in progress is re-planned from it
+            // at least every interval (the re-plan alone: with no van on shift it reads and writes nothing).
+            if road != nil, settings.roadInterval > 0,
+               roadSignalled.withLock({ $0.map { clock.now.timeIntervalSince($0) >= settings.roadInterval } ?? true }) {
+                let now = clock.now
+                roadSignalled.withLock { $0 = now }
+                await replanRoad()
+            }
             // Until the next retry falls due, or a signal (at most an hour: a safety net).
-            let wait = min(nextDue.map { $0.timeIntervalSince(clock.now) } ?? 3_600, 3_600)
+            let roadWait = road != nil && settings.roadInterval > 0 ? settings.roadInterval : 3_600
+            let wait = min(nextDue.map { $0.timeIntervalSince(clock.now) } ?? 3_600, roadWait, 3_600)
             if wait > 0 { await wake.wait(upTo: .milliseconds(Int64(wait * 1_000) + 1)) }
         }
     }

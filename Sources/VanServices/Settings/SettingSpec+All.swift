@@ -15,7 +15,7 @@ extension SettingSpec {
         lateCancelMinutes, onDemandMinutes, secureCookies,
         bcryptCost, sessionIdleDays, temporaryPasswordDays, streamsPerRider, trustedProxies,
         reminderLead, etaLead, webhookURL, webhookSecret, webhookMaxAttempts,
-        improveSeconds,
+        improveSeconds, replanSeconds,
         noShowWait, positionStale, trailDays,
         sqlDirectory, webDirectory, openAPIPath,
     ]
@@ -182,6 +182,9 @@ extension SettingSpec {
     public static let improveSeconds = SettingSpec(
         "VAND_IMPROVE_SECONDS", default: "2", accepts: .number(0...60), group: .planner,
         help: "Seconds of route search after bookings on a day (in the background, one day at a time, on one low-priority thread); 0: off. `vanadmin plan optimize` searches longer on demand.")
+    public static let replanSeconds = SettingSpec(
+        "VAND_REPLAN_SECONDS", default: "60", accepts: .number(0...3_600), group: .planner,
+        help: "How often the background planner re-plans the day in progress from the road (vans on shift start where they are; a late ride may move to a van on shift that keeps its promise). 0: off. Runs only with VAND_IMPROVE_SECONDS above 0.")
 
     // MARK: The van on the road
 

@@ -3,7 +3,7 @@ import Foundation
 /// One stop of a ride as the on-time figures read it: what was planned and promised, and what
 /// the driver's taps recorded (the `stop_actuals` view). Planned times are the planner's; actual
 /// times come only from taps.
-public struct RoadStop: Sendable, Hashable, Codable {
+public struct RecordedStop: Sendable, Hashable, Codable {
     /// Pickup or drop-off.
     public var kind: StopKind
     /// The ride's promise (its kind says which stop the window is on).

@@ -1,0 +1,173 @@
+import Foundation
+import Synchronization
+import VanDomain
+import VanPostgres
+import VanScheduler
+import VanServices
+
+/// A clock the simulation moves by hand: every service reads "now" from it.
+final class SimulationClock: TimeSource {
+    private let current: Mutex<Date>
+
+    init(_ start: Date) { current = Mutex(start) }
+
+    /// The simulated time.
+    var now: Date { current.withLock { $0 } }
+
+    /// Moves the clock to `date` (never back).
+    func set(_ date: Date) { current.withLock { $0 = max($0, date) } }
+}
+
+/// What happens to each rider of the day, drawn once from the seed so that both runs of the day
+/// see the same riders: who does not show, and who cancels late (how long before the window).
+struct RiderFates: Sendable {
+    var noShow: [Bool]
+    var cancelLead: [TimeInterval?]
+
+    init(requests: Int, options: SimulateOptions) {
+        var rng = SeededGenerator(seed: options.seed ^ 0xFA7E_5EED)
+        noShow = (0..<requests).map { _ in Double.random(in: 0..<1, using: &rng) < options.noShows }
+        cancelLead = (0..<requests).map { _ in
+            Double.random(in: 0..<1, using: &rng) < options.cancels ? Double(Int.random(in: 10...55, using: &rng) * 60) : nil
+        }
+    }
+}
+
+/// One run of a simulated day on a fresh database: the day's bookings made (the day before at
+/// their times, the same day as the clock reaches them), then drivers on shift at every van
+/// follow their runs through the driver services, tapping at each stop, posting positions while
+/// they drive, with each leg's driving time drawn log-normal around the model's; riders not
+/// showing and cancelling late as drawn; the planner looking at the road every few minutes (and,
+/// with `replanning`, re-planning from it).
+struct RoadSimulation {
+    let options: SimulateOptions
+    let database: Database
+    let desk: any DriverDesk
+    let timeZone: TimeZone
+    let requests: [CampusRequest]
+    let sites: [CampusFleet.Site]
+    let fates: RiderFates
+    let replanning: Bool
+    let clock: SimulationClock
+    let day: LocalDate
+    /// The promised windows' width.
+    let windowWidth: TimeInterval
+
+    /// The no-show wait the driver services apply (`VAND_NO_SHOW_WAIT`, its default).
+    static let noShowWait: TimeInterval = 300
+    /// How often a driving van posts its position.
+    static let positionEvery: TimeInterval = 60
+    /// How often an idle van looks at its run again.
+    static let idleLook: TimeInterval = 60
+
+    /// What the run recorded besides the taps (the database holds those).
+    struct Log: Sendable {
+        var bookedIDs: [Int: UUID] = [:]
+        var netIDs: [UUID: NetID] = [:]
+        var drivingSeconds: TimeInterval = 0
+        var noShowTaps = 0
+        var dispatcherNoShows = 0
+        var requestOf: [UUID: Int] = [:]
+        var moved = Set<UUID>()
+        var alerted = Set<UUID>()
+        var eta: [UUID: Date] = [:]
+        var windows: [UUID: DateInterval] = [:]
+        var plannedPickups: [UUID: Date] = [:]
+        var replans = 0
+        var refusals: [String] = []
+        var cancelled = 0
+        var refused = 0
+        var booked = 0
+    }
+
+    func run() async throws -> Log {
+        var log = Log()
+        var rng = SeededGenerator(seed: options.seed ^ 0x0AD5)
+        let replanner = RoadReplanner(pool: database.pool, timeZone: timeZone)
+        let rides = RiderRides(pool: database.pool)
+        let estimator = try await ServiceCalendarStore(pool: database.pool, timeZone: timeZone).scheduler(around: day.interval(in: timeZone).start).estimator
+        let service = day.interval(in: timeZone)
+        // Drivers start at 6:30, an hour before the first rides; bookings before then are made first.
+        let start = service.start.addingTimeInterval(6.5 * 3_600)
+
+        // The day before: bookings at their own times, then the dispatcher approves the day.
+        for request in requests where request.arrival < start {
+            clock.set(request.arrival)
+            _ = try await book(request, &log)
+        }
+        _ = try await DispatchService(pool: database.pool, timeZone: timeZone).approveAllFeasible(on: day, actor: "dispatcher", now: start)
+        var events = SimulationEvents()
+        var pendingBookings = 0
+        for request in requests where request.arrival >= start {
+            events.add(.book(request.index), at: request.arrival)
+            pendingBookings += 1
+        }
+        var scheduled = Set<UUID>()
+
+        // Every van on shift from the start, its driver at the van's first stop.
+        clock.set(start)
+        var vans: [SimulatedVan] = []
+        let fleet = try await database.pool.withConnection { conn in
+            try conn.query("SELECT id FROM vans WHERE active ORDER BY id" as SQLQuery) { row in try row.decode(Int64.self, at: 0) }
+        }
+        for (index, van) in fleet.enumerated() {
+            let driver = try NetID("driver\(index + 1)")
+            try await desk.startShift(driver: driver, van: van, now: start)
+            vans.append(SimulatedVan(id: van, driver: driver, place: nil))
+            events.add(.van(index), at: start)
+        }
+        events.add(.replan, at: start)
+        let end = service.end.addingTimeInterval(3 * 3_600)
+
+        loop: while let (at, kind) = events.next(), at <= end {
+            clock.set(at)
+            let now = clock.now
+            switch kind {
+            case .book(let index):
+                pendingBookings -= 1
+                if let id = try await book(requests.first { $0.index == index }!, &log) {
+                    _ = try? await DispatchService(pool: database.pool, timeZone: timeZone).approve(id.uuidString, actor: "dispatcher", now: now)
+                }
+            case .cancel(let index):
+                guard let id = log.bookedIDs[index], let netID = log.netIDs[id] else { break }
+                if (try? await rides.cancel(id, for: netID, now: now, lateWithin: 3_600)) != nil { log.cancelled += 1 }
+            case .eta(let index):
+                guard let id = log.bookedIDs[index] else { break }
+                let projection = try await replanner.projection(day: day, now: now)
+                if let stop = projection.plannedRoutes.values.lazy.flatMap({ $0 }).first(where: { $0.rideID == id && $0.isPickup }) {
+                    log.eta[id] = stop.at
+                }
+            case .replan:
+                if replanning {
+                    let outcome = try await replanner.replan(day: day, now: now, actor: "planner")
+                    log.moved.formUnion(outcome.moved)
+                    log.alerted.formUnion(outcome.lateAsPlanned)
+                    log.replans += 1
+                } else {
+                    log.alerted.formUnion(try await replanner.projection(day: day, now: now).lateAsPlanned)
+                }
+                // The day is over when nothing holds a van and nobody is left to book.
+                let holding = pendingBookings > 0 ? 1 : try await holdingVans(now: now)
+                guard holding > 0 else { break loop }
+                events.add(.replan, at: now.addingTimeInterval(options.replanEvery))
+            case .van(let index):
+                if let next = try await step(&vans[index], now: now, estimator: estimator, rng: &rng, log: &log) {
+                    events.add(.van(index), at: next)
+                }
+            }
+            // New bookings bring their ETA samples and late cancellations.
+            for (index, id) in log.bookedIDs where !scheduled.contains(id) {
+                scheduled.insert(id)
+                let request = requests.first { $0.index == index }!
+                if let lead = fates.cancelLead[index], let pickup = log.plannedPickups[id] {
+                    events.add(.cancel(index), at: max(now, pickup.addingTimeInterval(-lead)))
+                }
+                if request.promise == .pickup, let window = log.windows[id] {
+                    events.add(.eta(index), at: max(now, window.start.addingTimeInterval(-900)))
+                }
+            }
+        }
+        log.drivingSeconds = vans.reduce(0) { $0 + $1.driving }
+        return log
+    }
+}
