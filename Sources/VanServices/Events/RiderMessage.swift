@@ -34,7 +34,9 @@ public struct RiderMessage: Sendable {
             return "The service cancelled your ride from \(from)\(to) on \(when)\(reason)."
         case .cancelledByRider:
             return "You cancelled your ride from \(from)\(to) on \(when)."
-        case .created, .updated, .completed, .noShow, .deleted, nil:
+        case .arrived:
+            return "The van is here at \(from)."
+        case .created, .updated, .completed, .noShow, .deleted, .boarded, .tapUndone, nil:
             return "Your ride from \(from)\(to) on \(when) changed."
         }
     }

@@ -16,6 +16,7 @@ extension SettingSpec {
         bcryptCost, sessionIdleDays, temporaryPasswordDays, streamsPerRider, trustedProxies,
         reminderLead, webhookURL, webhookSecret, webhookMaxAttempts,
         improveSeconds,
+        noShowWait, positionStale, trailDays,
         sqlDirectory, webDirectory, openAPIPath,
     ]
 
@@ -178,6 +179,18 @@ extension SettingSpec {
     public static let improveSeconds = SettingSpec(
         "VAND_IMPROVE_SECONDS", default: "2", accepts: .number(0...60), group: .planner,
         help: "Seconds of route search after bookings on a day (in the background, one day at a time, on one low-priority thread); 0: off. `vanadmin plan optimize` searches longer on demand.")
+
+    // MARK: The van on the road
+
+    public static let noShowWait = SettingSpec(
+        "VAND_NO_SHOW_WAIT", default: "300", accepts: .number(0...3_600), group: .road,
+        help: "Seconds the van waits at a pickup (from the later of its arrival and the window's start) before the driver may tap no-show.")
+    public static let positionStale = SettingSpec(
+        "VAND_POSITION_STALE", default: "120", accepts: .number(5...86_400), group: .road,
+        help: "Seconds after which a van's last position counts as unknown.")
+    public static let trailDays = SettingSpec(
+        "VAND_TRAIL_DAYS", default: "30", accepts: .integer(1...3_650), group: .road,
+        help: "Days of van trail kept for reports; older fixes are pruned hourly.")
 
     // MARK: Files
 
