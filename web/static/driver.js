@@ -124,7 +124,8 @@
         ticker = null;
         left.textContent = '';
         say(wait.getAttribute('data-done'));
-        refresh();
+        // A second after the server's time, so its clock has passed it too.
+        window.setTimeout(refresh, 1000);
         return;
       }
       var minutes = Math.floor(seconds / 60), rest = seconds % 60;
