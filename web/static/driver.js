@@ -34,7 +34,8 @@
     var status = page.getElementById('position-status');
     if (status && !last) document.getElementById('position-status').textContent = status.textContent;
     setUp();
-    var message = run.querySelector('[data-result]');
+    // A refusal is what the driver must hear first; else the tap's result.
+    var message = run.querySelector('.refusal[data-result]') || run.querySelector('[data-result]');
     if (focusResult && message) {
       say(message.getAttribute('data-result'));
       var target = run.querySelector('.refusal') || run.querySelector('.taps button') || message;
@@ -78,12 +79,14 @@
   function submit(form, event) {
     event.preventDefault();
     if (busy) return;
-    busy = true;
-    if (last) {
-      form.querySelector('input[name="lat"]').value = last.lat.toFixed(6);
+    // A tap carries the last fix (an undo has no position fields).
+    var lat = form.querySelector('input[name="lat"]');
+    if (last && lat) {
+      lat.value = last.lat.toFixed(6);
       form.querySelector('input[name="lon"]').value = last.lon.toFixed(6);
       form.querySelector('input[name="accuracy"]').value = Math.round(last.accuracy);
     }
+    busy = true;
     var button = form.querySelector('button');
     button.setAttribute('aria-disabled', 'true');
     fetch(form.getAttribute('action'), {
@@ -99,10 +102,13 @@
     });
   }
 
+  // One listener for every tap and undo form the run holds now or after a redraw.
+  run.addEventListener('submit', function (event) {
+    var form = event.target;
+    if (form.matches && form.matches('form.tap-form, form.undo')) submit(form, event);
+  });
+
   function setUp() {
-    run.querySelectorAll('form.tap-form, form.undo').forEach(function (form) {
-      form.addEventListener('submit', function (event) { submit(form, event); });
-    });
     run.querySelectorAll('form.undo[data-until]').forEach(function (form) {
       var left = Date.parse(form.getAttribute('data-until')) - Date.now();
       window.setTimeout(function () { if (form.isConnected) form.hidden = true; }, Math.max(0, left));
