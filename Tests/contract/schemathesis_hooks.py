@@ -1,6 +1,8 @@
 """schemathesis hooks for scripts/schemathesis: whose bearer token each request carries.
 
-Every operation runs as the whitelisted rider `fuzz1`, logged in once by the script. The one
+Every operation runs as the whitelisted rider `fuzz1`, logged in once by the script, but the
+driver's (`DRIVER_OPERATIONS`), which run as the driver `fuzzd1` (on shift on the first van when the
+run starts); DriverRoutesTests checks that a rider is refused each of them. The other
 exception is `DELETE /v1/session` (log out): it would end that session for the rest of the run,
 so each of its requests logs a second rider, `fuzz2`, in afresh and logs that session out.
 (`fuzz1` may be locked out of signing in by the fuzzer's wrong passwords on `POST /v1/password`;
@@ -31,7 +33,19 @@ class FreshSession:
         bearer(case, data)
 
 
-@schemathesis.auth(refresh_interval=None).skip_for(operation_id="logout")
+DRIVER_OPERATIONS = ["driverShift", "startShift", "endShift", "driverRun", "tap", "undoTap", "postPosition"]
+
+
+@schemathesis.auth(refresh_interval=None).apply_to(operation_id=DRIVER_OPERATIONS)
+class DriverToken:
+    def get(self, case, context):
+        return os.environ["VAND_FUZZ_DRIVER_TOKEN"]
+
+    def set(self, case, data, context):
+        bearer(case, data)
+
+
+@schemathesis.auth(refresh_interval=None).skip_for(operation_id=["logout", *DRIVER_OPERATIONS])
 class RiderToken:
     def get(self, case, context):
         return os.environ["VAND_FUZZ_TOKEN"]

@@ -9,6 +9,7 @@ import VanPostgres
 struct VanAdminRoadTests {
     @Test func driversAreAddedListedAndDisabled() async throws {
         let cli = try await CLI.make()
+        #expect(try await cli.run("demo").status == 0)
         var result = try await cli.run("drivers", "add", "dee1", "--name", "Dee River", "--phone", "607-555-0199", "--as", "Dana")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("added driver dee1"))
@@ -33,10 +34,18 @@ struct VanAdminRoadTests {
         try await database.pool.withConnection { try $0.execute("INSERT INTO riders (net_id, password_hash) VALUES ('ann1', 'x')") }
         result = try await cli.run("drivers", "disable", "ann1")
         #expect(result.status != 0 && result.stderr.contains("no driver account"))
-        result = try await cli.run("drivers", "disable", "dee1")
+        // Disabling a driver on shift ends the shift too, by the dispatcher.
+        let road = Road(pool: database.pool, clock: SystemTimeSource(), timeZone: TimeZone(identifier: "America/New_York")!)
+        let van = try await database.pool.withConnection { try $0.query("SELECT id FROM vans WHERE name = 'Van 1'").first!.decode(Int64.self, at: 0) }
+        _ = try await road.shifts.start(driver: try NetID("dee1"), vanID: van)
+        result = try await cli.run("drivers", "disable", "dee1", "--as", "Dana")
         #expect(result.status == 0, "\(result.stderr)")
-        let disabled = try await database.pool.withConnection { try $0.query("SELECT disabled FROM riders WHERE net_id = 'dee1'").first!.decode(Bool.self, at: 0) }
-        #expect(disabled)
+        #expect(result.stdout.contains("disabled driver dee1; ended her shift on Van 1"))
+        let (disabled, endedBy) = try await database.pool.withConnection { conn in
+            (try conn.query("SELECT disabled FROM riders WHERE net_id = 'dee1'").first!.decode(Bool.self, at: 0),
+             try conn.query("SELECT ended_by FROM shifts WHERE driver_net_id = 'dee1'").first!.decode(String?.self, at: 0))
+        }
+        #expect(disabled && endedBy == "Dana")
         await database.close()
         cli.cleanUp()
     }

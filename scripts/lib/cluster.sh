@@ -63,6 +63,20 @@ rider_token() {
         | python3 -c 'import sys,json; print(json.load(sys.stdin)["token"])'
 }
 
+# Creates driver NET_ID, chooses her password and prints a session token for her (vand on PORT).
+driver_token() {
+    local net_id="$1" port="$2" temp token
+    temp="$("$BIN/vanadmin" drivers add "$net_id" --name "Load $net_id" --as load | sed -n 's/^temporary password: //p')"
+    [ -n "$temp" ] || { echo "no temporary password for $net_id" >&2; return 1; }
+    token="$(curl -sf --max-time 10 -X POST "http://127.0.0.1:$port/v1/session" -H 'content-type: application/json' \
+        -d "{\"net_id\":\"$net_id\",\"password\":\"$temp\"}" | python3 -c 'import sys,json; print(json.load(sys.stdin)["token"])')"
+    curl -sf --max-time 10 -o /dev/null -X POST "http://127.0.0.1:$port/v1/password" -H "authorization: Bearer $token" \
+        -H 'content-type: application/json' -d "{\"current\":\"$temp\",\"new\":\"load test password $net_id\"}"
+    curl -sf --max-time 10 -X POST "http://127.0.0.1:$port/v1/session" -H 'content-type: application/json' \
+        -d "{\"net_id\":\"$net_id\",\"password\":\"load test password $net_id\"}" \
+        | python3 -c 'import sys,json; print(json.load(sys.stdin)["token"])'
+}
+
 # Starts release vand serve on PORT with extra VAR=value settings; sets VAND_PID. Log: $WORK/vand-PORT.log
 start_vand() {
     local port="$1"; shift
