@@ -128,13 +128,14 @@ func buildRoutes(
     DriverRoutes(auth: riderAuth, road: road, vans: VanStore(pool: database.pool), clock: serviceClock).register(on: router)
     PositionRoutes(auth: riderAuth, road: road, clock: serviceClock).register(on: router)
     OpenAPIRoute().register(on: router)
-    // The rider web app at `/` (Sources/vand/Web): the same services, HTML and cookies.
+    // The rider web app at `/` and the driver's pages at `/driver` (Sources/vand/Web): the same services, HTML and cookies.
     WebApp(
         actions: WebRiderActions(
             accounts: riderAuth.accounts, booking: booking, rides: RiderRides(pool: database.pool, routeChanges: routeChanges), inbox: Inbox(pool: database.pool),
             calendar: ServiceCalendarStore(pool: database.pool, timeZone: configuration.timeZone), places: places,
             settings: configuration.booking, time: clock, pages: pages, eta: eta
         ),
+        driver: WebDriverActions(road: road, vans: VanStore(pool: database.pool), time: clock),
         settings: configuration.web, accounts: configuration.accounts, hotline: configuration.hotline, notifications: notifications
     ).register(on: router)
     routeMethods.load(from: router)

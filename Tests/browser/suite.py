@@ -2,8 +2,10 @@
 """The rider web app in a real browser: headless Chromium drives a real `vand` on a
 throwaway PostgreSQL through every flow a rider has, with axe-core on every page.
 
-Usage: suite.py --bin DIR [--screenshots DIR]
+Usage: suite.py --bin DIR [--screenshots DIR] [--part all|rider|driver]
   DIR holds the built `vand` and `vanadmin`. Screenshots (390x844) go to docs/screenshots.
+  --part runs only the rider's flows or only the driver's (Tests/browser/driver.py, on a vand
+  of their own); the default runs both.
 Prints one line per check and, last, exactly "N passed, N failed" (CI reads it).
 Exits 1 on any failure, or when Chromium cannot start.
 """
@@ -64,7 +66,7 @@ def check(condition, message):
 class Server:
     """A real vand on its embedded PostgreSQL in a temporary folder, and vanadmin beside it."""
 
-    def __init__(self, bin_dir):
+    def __init__(self, bin_dir, env=None):
         self.bin = bin_dir
         self.work = tempfile.mkdtemp(prefix="vand-browser-")
         os.chmod(self.work, 0o755)
@@ -77,6 +79,7 @@ class Server:
                         VAND_TIMEZONE="America/New_York", VAND_LOG_LEVEL="warning")
         for name in ("DATABASE_URL", "PGHOST", "PGDATABASE", "VAND_AUTO_APPROVE"):
             self.env.pop(name, None)
+        self.env.update(env or {})
         self.log = open(os.path.join(self.work, "vand.log"), "w")
         self.process = subprocess.Popen([os.path.join(bin_dir, "vand"), "serve"], env=self.env, stdout=self.log,
                                         stderr=subprocess.STDOUT, start_new_session=True)
@@ -390,10 +393,39 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
     parser.add_argument("--screenshots", default=os.path.join(ROOT, "docs", "screenshots"))
+    parser.add_argument("--part", choices=("all", "rider", "driver"), default="all")
     args = parser.parse_args()
 
     # Chromium first: if it cannot start, say so before anything else (and fail).
     browser = start_browser(javascript=True)
+    suites = []
+    try:
+        if args.part in ("all", "rider"):
+            suites.append(rider_flows(args, browser))
+        if args.part in ("all", "driver"):
+            import driver  # Tests/browser/driver.py: the driver's day, on a vand of its own
+            suites.append(driver.driver_flows(args, browser))
+    finally:
+        browser.quit()
+
+    print()
+    print("page weights, first visit (HTML + CSS + scripts): as sent (gzip) / decoded")
+    weights = {name: weight for suite in suites for name, weight in suite.weights.items()}
+    for name, (weight, sent) in sorted(weights.items(), key=lambda item: -item[1][1]):
+        print(f"  {name:18} {sent / 1024:5.1f} kB / {weight / 1024:5.1f} kB")
+    for suite in suites:
+        for name, seconds in suite.timings.items():
+            print(f"{name}: {seconds:.2f} s")
+    audited = [name for suite in suites for name in suite.audited]
+    passed, failed = sum(suite.passed for suite in suites), sum(suite.failed for suite in suites)
+    print(f"axe-core on {len(audited)} pages ({', '.join(AXE_TAGS)}), light and dark")
+    print(f"screenshots: {os.path.relpath(args.screenshots, ROOT)}/")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def rider_flows(args, browser):
+    """Every flow a rider has, on a vand of their own; the suite with its counts."""
     server = Server(os.path.abspath(args.bin))
     suite = Suite(server, args.screenshots)
     nojs_browser = None
@@ -884,21 +916,11 @@ def main():
         ]:
             suite.run(name, function)
     finally:
-        for driver in (browser, nojs_browser):
-            if driver:
-                driver.quit()
+        if nojs_browser:
+            nojs_browser.quit()
+        browser.delete_all_cookies()
         server.stop()
-
-    print()
-    print("page weights, first visit (HTML + CSS + scripts): as sent (gzip) / decoded")
-    for name, (weight, sent) in sorted(suite.weights.items(), key=lambda item: -item[1][1]):
-        print(f"  {name:18} {sent / 1024:5.1f} kB / {weight / 1024:5.1f} kB")
-    for name, seconds in suite.timings.items():
-        print(f"{name}: {seconds:.2f} s")
-    print(f"axe-core on {len(suite.audited)} pages ({', '.join(AXE_TAGS)}), light and dark")
-    print(f"screenshots: {os.path.relpath(args.screenshots, ROOT)}/")
-    print(f"{suite.passed} passed, {suite.failed} failed")
-    return 1 if suite.failed else 0
+    return suite
 
 
 if __name__ == "__main__":

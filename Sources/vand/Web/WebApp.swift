@@ -6,7 +6,7 @@ import VanServices
 import VanScheduler
 import VanPostgres
 
-/// The rider web app at `/`: server-rendered HTML over the same services as `/v1`, usable
+/// The rider web app at `/` and the driver's pages at `/driver`: server-rendered HTML over the same services as `/v1`, usable
 /// with JavaScript off; small self-hosted scripts add location, live notifications and
 /// place search. See docs/webapp.md.
 struct WebApp: Sendable {
@@ -15,8 +15,12 @@ struct WebApp: Sendable {
     /// Why the web app's files could not be read (the app then answers 503 with this).
     let loadError: String?
 
-    init(actions: WebRiderActions, settings: WebSettings, accounts: AccountSettings, hotline: String?, notifications: NotificationRoutes) {
+    /// The driver's pages' calls into the road services.
+    let driver: WebDriverActions
+
+    init(actions: WebRiderActions, driver: WebDriverActions, settings: WebSettings, accounts: AccountSettings, hotline: String?, notifications: NotificationRoutes) {
         self.notifications = notifications
+        self.driver = driver
         do {
             guard let directory = settings.resolvedDirectory() else {
                 throw WebAppFilesMissing(description: "cannot find the web app's files (web/templates); set VAND_WEB_DIR")
@@ -49,6 +53,7 @@ struct WebApp: Sendable {
         WebBookingRoutes(pages: pages).register(signedIn: signedIn)
         rides.register(signedIn: signedIn)
         WebInfoRoutes(pages: pages, rides: rides, notificationStream: notifications).register(bare: web, public: open, signedIn: signedIn)
+        WebDriverRoutes(pages: pages, driver: driver).register(drivers: web.group().add(middleware: WebSignedIn(actions: pages.actions, role: .driver)))
         // Added after every route, so it wraps only the router's own "no such route" answer.
         router.add(middleware: WebNotFound(pages: pages))
     }

@@ -52,6 +52,8 @@ struct WebPages: Sendable {
         var nav: String?
         /// Extra scripts beyond `app.js` (file names in `static/`).
         var scripts: [String] = []
+        /// Extra stylesheets after `app.css` (file names in `static/`; the driver's pages add `driver.css`).
+        var styles: [String] = []
         var cookies: [Cookie] = []
         /// The newest notification counted as read, when this page changes it (else the cookie's).
         var seen: Int64?
@@ -61,7 +63,7 @@ struct WebPages: Sendable {
     func render(_ page: Page, request: Request, context: AppRequestContext) async throws -> Response {
         var layout: [String: Any] = [
             "title": page.title, "css": assets.url("app.css"),
-            "scripts": (["app.js"] + page.scripts).map(assets.url),
+            "scripts": (["app.js"] + page.scripts).map(assets.url), "styles": page.styles.map(assets.url),
             "nav": page.nav.map { [$0: true] } ?? [:],
         ]
         var cookies = page.cookies
@@ -76,7 +78,12 @@ struct WebPages: Sendable {
             layout["hotline"] = hotline
             layout["hotlineTel"] = Self.tel(hotline)
         }
-        if let session = context.session, !session.mustChangePassword {
+        if let session = context.session, !session.mustChangePassword, session.role == .driver {
+            // A driver's navigation: her run; no rider notifications.
+            layout["driver"] = true
+            layout["canSignOut"] = true
+        } else if let session = context.session, !session.mustChangePassword {
+            layout["canSignOut"] = true
             let seen = page.seen ?? WebSession.seen(request)
             let unread = try await actions.notifications(session.netID, after: seen)
             layout["signedIn"] = true
@@ -104,7 +111,7 @@ struct WebPages: Sendable {
             context.session = try? await actions.session(token: token)
         }
         let plain = errorPage(status: problem.status, title: problem.title, detail: problem.detail)
-        guard let session = context.session, !session.mustChangePassword, session.role == .rider else { return plain }
+        guard let session = context.session, !session.mustChangePassword else { return plain }
         var page = Page(template: "error", title: problem.title, status: problem.status)
         page.values = ["heading": problem.title, "detail": problem.detail]
         return (try? await render(page, request: request, context: context)) ?? plain
