@@ -253,40 +253,30 @@ CREATE FUNCTION public.vand_ride_event() RETURNS trigger
 DECLARE
     ride rides;
     kind text;
-    event_id bigint;
-    pickup places;
-    dropoff places;
+    extra jsonb := '{}'::jsonb;
+    ended stop_taps;
 BEGIN
     IF TG_OP = 'DELETE' THEN ride := OLD; ELSE ride := NEW; END IF;
     IF TG_OP = 'UPDATE' AND OLD IS NOT DISTINCT FROM NEW THEN
         RETURN NULL;  -- nothing changed
     END IF;
+    IF TG_OP = 'UPDATE' AND OLD.status IN ('completed', 'no_show') AND NEW.status = 'approved'
+       AND EXISTS (SELECT 1 FROM stop_taps t WHERE t.ride_id = NEW.id AND t.undone_at IS NOT NULL
+                   AND t.action = CASE OLD.status WHEN 'completed' THEN 'dropped_off' ELSE 'no_show' END) THEN
+        RETURN NULL;  -- an undone tap: its 'tap_undone' event says so
+    END IF;
     kind := vand_ride_event_kind(TG_OP, OLD, NEW);
     IF kind = 'replanned' THEN
         RETURN NULL;  -- the planner moved stops inside their promised windows: not news
     END IF;
-    SELECT * INTO pickup FROM places WHERE id = ride.pickup_place_id;
-    SELECT * INTO dropoff FROM places WHERE id = ride.dropoff_place_id;
-    INSERT INTO ride_events (ride_id, net_id, kind, payload)
-    VALUES (ride.id, ride.net_id, kind, jsonb_build_object(
-        'version', 1,
-        'ride', vand_ride_payload(ride),
-        'previous', CASE WHEN TG_OP = 'UPDATE' THEN jsonb_build_object(
-            'status', OLD.status, 'pickup_at', OLD.pickup_at, 'van_id', OLD.van_id) END,
-        'pickup_place', pickup.name,
-        'pickup_short', COALESCE(pickup.aliases[1], pickup.name, ride.pickup_address),
-        'dropoff_place', dropoff.name,
-        'dropoff_short', COALESCE(dropoff.aliases[1], dropoff.name, ride.dropoff_address),
-        'van', (SELECT name FROM vans WHERE id = ride.van_id),
-        'actor', COALESCE(NULLIF(current_setting('vand.actor', true), ''), current_user)
-    ))
-    RETURNING id INTO event_id;
-    INSERT INTO deliveries (event_id, sink) VALUES (event_id, 'webhook'), (event_id, 'log');
-    -- The rider hears of decisions, re-timings, cancellations by the service and reminders.
-    IF kind IN ('approved', 'rejected', 'cancelled_by_service', 'reminder', 'moved') THEN
-        INSERT INTO deliveries (event_id, sink) VALUES (event_id, 'rider');
+    IF kind IN ('completed', 'no_show') THEN
+        SELECT * INTO ended FROM stop_taps t
+        WHERE t.ride_id = ride.id AND t.undone_at IS NULL AND t.action = CASE kind WHEN 'completed' THEN 'dropped_off' ELSE 'no_show' END;
+        IF FOUND THEN extra := jsonb_build_object('road', vand_road_payload(ended)); END IF;
     END IF;
-    PERFORM pg_notify('vand_ride_events', event_id::text);
+    PERFORM vand_write_ride_event(ride, kind,
+        CASE WHEN TG_OP = 'UPDATE' THEN jsonb_build_object('status', OLD.status, 'pickup_at', OLD.pickup_at, 'van_id', OLD.van_id) END,
+        extra);
     RETURN NULL;
 END;
 $$;
@@ -448,6 +438,54 @@ END;
 $$;
 
 --
+-- Name: stop_taps; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.stop_taps (
+    id bigint NOT NULL,
+    tap_key uuid NOT NULL,
+    shift_id bigint NOT NULL,
+    ride_id uuid NOT NULL,
+    stop text NOT NULL,
+    action text NOT NULL,
+    at timestamp with time zone NOT NULL,
+    lat double precision,
+    lon double precision,
+    accuracy_m double precision,
+    undone_at timestamp with time zone,
+    CONSTRAINT stop_taps_accuracy_m_check CHECK ((accuracy_m >= (0)::double precision)),
+    CONSTRAINT stop_taps_action_check CHECK ((action = ANY (ARRAY['arrived'::text, 'boarded'::text, 'no_show'::text, 'dropped_off'::text]))),
+    CONSTRAINT stop_taps_action_fits_stop CHECK (((action = 'arrived'::text) OR ((stop = 'pickup'::text) AND (action = ANY (ARRAY['boarded'::text, 'no_show'::text]))) OR ((stop = 'dropoff'::text) AND (action = 'dropped_off'::text)))),
+    CONSTRAINT stop_taps_lat_check CHECK (((lat >= ('-90'::integer)::double precision) AND (lat <= (90)::double precision))),
+    CONSTRAINT stop_taps_lon_check CHECK (((lon >= ('-180'::integer)::double precision) AND (lon <= (180)::double precision))),
+    CONSTRAINT stop_taps_position_whole CHECK (((lat IS NULL) = (lon IS NULL))),
+    CONSTRAINT stop_taps_stop_check CHECK ((stop = ANY (ARRAY['pickup'::text, 'dropoff'::text])))
+);
+
+--
+-- Name: vand_road_payload(public.stop_taps); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.vand_road_payload(tap public.stop_taps) RETURNS jsonb
+    LANGUAGE sql STABLE
+    AS $$
+    SELECT jsonb_build_object(
+        'stop', tap.stop,
+        'action', tap.action,
+        'at', tap.at,
+        'lat', tap.lat,
+        'lon', tap.lon,
+        'accuracy_m', tap.accuracy_m,
+        'undone_at', tap.undone_at,
+        'tap_key', tap.tap_key,
+        'shift', tap.shift_id,
+        'driver', s.driver_net_id,
+        'van', v.name)
+    FROM shifts s JOIN vans v ON v.id = s.van_id
+    WHERE s.id = tap.shift_id
+$$;
+
+--
 -- Name: vand_shift_driver(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -464,6 +502,30 @@ END;
 $$;
 
 --
+-- Name: vand_tap_event(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.vand_tap_event() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    ride rides;
+    kind text;
+BEGIN
+    IF TG_OP = 'INSERT' AND NEW.action IN ('arrived', 'boarded') THEN
+        kind := NEW.action;
+    ELSIF TG_OP = 'UPDATE' AND OLD.undone_at IS NULL AND NEW.undone_at IS NOT NULL THEN
+        kind := 'tap_undone';
+    ELSE
+        RETURN NULL;
+    END IF;
+    SELECT * INTO ride FROM rides WHERE id = NEW.ride_id;
+    PERFORM vand_write_ride_event(ride, kind, NULL, jsonb_build_object('road', vand_road_payload(NEW)));
+    RETURN NULL;
+END;
+$$;
+
+--
 -- Name: vand_van_position_notify(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -473,6 +535,45 @@ CREATE FUNCTION public.vand_van_position_notify() RETURNS trigger
 BEGIN
     PERFORM pg_notify('vand_van_positions', NEW.van_id::text);
     RETURN NULL;
+END;
+$$;
+
+--
+-- Name: vand_write_ride_event(public.rides, text, jsonb, jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.vand_write_ride_event(ride public.rides, kind text, previous jsonb, extra jsonb) RETURNS bigint
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    event_id bigint;
+    pickup places;
+    dropoff places;
+BEGIN
+    SELECT * INTO pickup FROM places WHERE id = ride.pickup_place_id;
+    SELECT * INTO dropoff FROM places WHERE id = ride.dropoff_place_id;
+    INSERT INTO ride_events (ride_id, net_id, kind, payload)
+    VALUES (ride.id, ride.net_id, kind, jsonb_build_object(
+        'version', 1,
+        'ride', vand_ride_payload(ride),
+        'previous', previous,
+        'pickup_place', pickup.name,
+        'pickup_short', COALESCE(pickup.aliases[1], pickup.name, ride.pickup_address),
+        'dropoff_place', dropoff.name,
+        'dropoff_short', COALESCE(dropoff.aliases[1], dropoff.name, ride.dropoff_address),
+        'van', (SELECT name FROM vans WHERE id = ride.van_id),
+        'actor', COALESCE(NULLIF(current_setting('vand.actor', true), ''), current_user)
+    ) || extra)
+    RETURNING id INTO event_id;
+    INSERT INTO deliveries (event_id, sink) VALUES (event_id, 'webhook'), (event_id, 'log');
+    -- The rider hears of decisions, re-timings, cancellations by the service, reminders, and
+    -- the van arriving at her pickup.
+    IF kind IN ('approved', 'rejected', 'cancelled_by_service', 'reminder', 'moved')
+       OR (kind = 'arrived' AND extra->'road'->>'stop' = 'pickup') THEN
+        INSERT INTO deliveries (event_id, sink) VALUES (event_id, 'rider');
+    END IF;
+    PERFORM pg_notify('vand_ride_events', event_id::text);
+    RETURN event_id;
 END;
 $$;
 
@@ -790,31 +891,6 @@ ALTER TABLE public.shifts ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     NO MINVALUE
     NO MAXVALUE
     CACHE 1
-);
-
---
--- Name: stop_taps; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.stop_taps (
-    id bigint NOT NULL,
-    tap_key uuid NOT NULL,
-    shift_id bigint NOT NULL,
-    ride_id uuid NOT NULL,
-    stop text NOT NULL,
-    action text NOT NULL,
-    at timestamp with time zone NOT NULL,
-    lat double precision,
-    lon double precision,
-    accuracy_m double precision,
-    undone_at timestamp with time zone,
-    CONSTRAINT stop_taps_accuracy_m_check CHECK ((accuracy_m >= (0)::double precision)),
-    CONSTRAINT stop_taps_action_check CHECK ((action = ANY (ARRAY['arrived'::text, 'boarded'::text, 'no_show'::text, 'dropped_off'::text]))),
-    CONSTRAINT stop_taps_action_fits_stop CHECK (((action = 'arrived'::text) OR ((stop = 'pickup'::text) AND (action = ANY (ARRAY['boarded'::text, 'no_show'::text]))) OR ((stop = 'dropoff'::text) AND (action = 'dropped_off'::text)))),
-    CONSTRAINT stop_taps_lat_check CHECK (((lat >= ('-90'::integer)::double precision) AND (lat <= (90)::double precision))),
-    CONSTRAINT stop_taps_lon_check CHECK (((lon >= ('-180'::integer)::double precision) AND (lon <= (180)::double precision))),
-    CONSTRAINT stop_taps_position_whole CHECK (((lat IS NULL) = (lon IS NULL))),
-    CONSTRAINT stop_taps_stop_check CHECK ((stop = ANY (ARRAY['pickup'::text, 'dropoff'::text])))
 );
 
 --
@@ -1419,6 +1495,12 @@ CREATE TRIGGER sessions_rider_changes_shortened AFTER UPDATE ON public.sessions 
 --
 
 CREATE TRIGGER shifts_driver_role BEFORE INSERT OR UPDATE OF driver_net_id ON public.shifts FOR EACH ROW EXECUTE FUNCTION public.vand_shift_driver();
+
+--
+-- Name: stop_taps stop_taps_events; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER stop_taps_events AFTER INSERT OR UPDATE OF undone_at ON public.stop_taps FOR EACH ROW EXECUTE FUNCTION public.vand_tap_event();
 
 --
 -- Name: van_positions van_positions_notify; Type: TRIGGER; Schema: public; Owner: -

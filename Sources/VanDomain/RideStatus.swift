@@ -2,6 +2,10 @@ import Foundation
 
 /// Where a ride is in its life: `pending → approved | rejected`,
 /// `pending | approved → cancelled`, `approved → completed | no_show`.
+///
+/// The one way back: a driver undoing her own `dropped_off` or `no_show` tap within its two
+/// minutes puts a `completed` or `no_show` ride back to `approved` (VanServices' `TapService`).
+/// No dispatcher command and no other path does; ``canTransition(to:)`` keeps them final.
 public enum RideStatus: String, Codable, Sendable, CaseIterable {
     /// Requested, waiting for the dispatcher; already holds its van slot.
     case pending
@@ -11,9 +15,9 @@ public enum RideStatus: String, Codable, Sendable, CaseIterable {
     case rejected
     /// Called off by the rider or the dispatcher. Final.
     case cancelled
-    /// The rider was dropped off. Final.
+    /// The rider was dropped off. Final (but for the driver's undo within two minutes).
     case completed
-    /// The rider was not at the pickup. Final.
+    /// The rider was not at the pickup. Final (but for the driver's undo within two minutes).
     case noShow = "no_show"
 
     /// Whether a ride in this status occupies its van, so no one else can book that slot.

@@ -19,7 +19,7 @@ struct VanAdmin: AsyncParsableCommand {
             Migrate.self, VansCommand.self, PlacesCommand.self, HoursCommand.self, ClosuresCommand.self,
             SchedulerCommand.self, DemoCommand.self, WhitelistCommand.self, RidersCommand.self,
             RidesCommand.self, ManifestCommand.self, PlanCommand.self, ReportCommand.self,
-            EventsCommand.self, WatchCommand.self,
+            EventsCommand.self, WatchCommand.self, DriversCommand.self, ShiftsCommand.self,
         ]
     )
 }
@@ -50,6 +50,9 @@ func withDatabase(migrate: Bool = true, _ body: (Database) async throws -> Void)
         await database.close()
         throw CLIError("\(error)")
     } catch let error as FleetError {
+        await database.close()
+        throw CLIError("\(error)")
+    } catch let error as RoadError {
         await database.close()
         throw CLIError("\(error)")
     } catch let error as VanDomain.ValidationError {

@@ -7,8 +7,8 @@ import VanServices
 struct VansCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vans",
-        abstract: "Add, list, update and retire vans.",
-        subcommands: [Add.self, List.self, Update.self, Retire.self]
+        abstract: "Add, list, update and retire vans; issue a van's tracker token.",
+        subcommands: [Add.self, List.self, Update.self, Retire.self, Token.self]
     )
 
     struct Add: AsyncParsableCommand {

@@ -20,6 +20,8 @@ struct AppConfiguration: Sendable {
     var events = EventSettings()
     /// Background route improvement after bookings (VAND_IMPROVE_SECONDS).
     var improvement = ImprovementSettings()
+    /// The van on the road: the no-show wait, when a position goes stale, the trail's days.
+    var road = RoadSettings()
     /// Bytes of riders' ride lists answered from memory until notified of a change (VAND_READ_CACHE_MB; 0: off).
     var readCacheBytes = 16 << 20
     /// The rider web app: where its files are, whether cookies are Secure.
@@ -61,6 +63,7 @@ struct AppConfiguration: Sendable {
         configuration.booking = try BookingSettings.fromEnvironment(environment)
         configuration.events = try EventSettings.fromEnvironment(environment)
         configuration.improvement = try ImprovementSettings.fromEnvironment(environment)
+        configuration.road = try RoadSettings.fromEnvironment(environment)
         configuration.readCacheBytes = try SettingSpec.readCacheMB.integer(environment) << 20
         configuration.web = try WebSettings.fromEnvironment(environment)
         configuration.trustedProxies = try TrustedProxies.fromEnvironment(environment)

@@ -123,6 +123,10 @@ func buildRoutes(
         feed: feed, streams: streams, etas: etaFeed, clock: serviceClock
     )
     notifications.register(on: router)
+    // The van on the road: the driver's API and positions from drivers' phones and trackers.
+    let road = Road(pool: database.pool, clock: clock, settings: configuration.road, timeZone: configuration.timeZone)
+    DriverRoutes(auth: riderAuth, road: road, vans: VanStore(pool: database.pool), clock: serviceClock).register(on: router)
+    PositionRoutes(auth: riderAuth, road: road, clock: serviceClock).register(on: router)
     OpenAPIRoute().register(on: router)
     // The rider web app at `/` (Sources/vand/Web): the same services, HTML and cookies.
     WebApp(

@@ -11,6 +11,7 @@ extension Problem {
         switch error {
         case let problem as Problem: self = problem
         case let error as AccountError: self = .account(error, hotline: hotline, now: now)
+        case let error as RoadError: self = .road(error, now: now)
         case let error as ValidationError: self = .invalidFields([error])
         case let error as InvalidFields: self = .invalidFields(error.errors)
         case let error as DecodingError: self = .decoding(error)
@@ -27,6 +28,40 @@ extension Problem {
             if error.status == .notFound { self = .notFound(); return }
             self = Problem(status: error.status, slug: "http-\(error.status.code)", title: error.status.reasonPhrase, detail: error.body ?? error.status.reasonPhrase)
         default: return nil
+        }
+    }
+
+    /// The answer to every refusal on the road (shifts, taps, positions), in one place.
+    static func road(_ error: RoadError, now: Date) -> Problem {
+        let sentence = String(error.description.prefix(1)).uppercased() + String(error.description.dropFirst()) + "."
+        func problem(_ status: HTTPResponse.Status, _ slug: String, _ title: String) -> Problem {
+            Problem(status: status, slug: slug, title: title, detail: sentence)
+        }
+        switch error {
+        case .notADriver: return problem(.forbidden, "not-a-driver", "Not a driver account")
+        case .unknownVan: return .invalidFields([ValidationError(field: "van", reason: "is not an active van; see GET /v1/driver/shift for the vans")])
+        case .vanHasShift, .driverHasShift: return problem(.conflict, "shift-conflict", "Already on shift")
+        case .noOpenShift: return problem(.conflict, "no-open-shift", "No open shift")
+        case .vanHasNoShift: return problem(.conflict, "no-open-shift", "No open shift")
+        case .notOnRun: return problem(.forbidden, "not-on-your-run", "Not on your run")
+        case .actionDoesNotFit(let action, let stop):
+            return .invalidFields([ValidationError(field: "action", reason: "\(action.rawValue) does not fit a \(stop.rawValue) stop")])
+        case .needsEarlier: return problem(.conflict, "tap-out-of-order", "A step before this one is missing")
+        case .stopHasOutcome: return problem(.conflict, "stop-has-outcome", "The stop already has an outcome")
+        case .rideNotActive: return problem(.conflict, "ride-not-active", "The ride is not approved")
+        case .noShowTooEarly(let from):
+            var answer = problem(.conflict, "no-show-too-early", "Wait before a no-show")
+            answer.headers[.retryAfter] = String(max(1, Int(from.timeIntervalSince(now).rounded(.up))))
+            answer.extensions["allowed_from"] = from.formatted(.iso8601)
+            return answer
+        case .arrivedAfterWindow: return problem(.conflict, "arrived-after-window", "No no-show after a late arrival")
+        case .tapKeyReused: return problem(.unprocessableContent, "tap-key-reused", "tap_key reused")
+        case .noSuchTap: return .notFound("There is no such tap of yours.")
+        case .undoWindowPassed: return problem(.conflict, "undo-window-passed", "Too late to undo")
+        case .undoLaterFirst: return problem(.conflict, "undo-later-first", "Undo the later tap first")
+        case .cannotRestore: return problem(.conflict, "cannot-restore", "The ride cannot be put back")
+        case .notYourVan, .trackerNotForVan: return problem(.forbidden, "not-your-van", "Not your van")
+        case .fixInFuture: return .invalidFields([ValidationError(field: "at", reason: "is in the future; send the time the fix was taken")])
         }
     }
 
@@ -99,6 +134,16 @@ extension Problem {
                            fields: errors.map { FieldProblem(field: $0.field, reason: $0.reason) })
         case .invalid(let errors):
             return .invalidFields(errors)
+        case .wrongRole(let role, let needs):
+            let instead = switch role {
+            case .rider: "Book and follow your rides with /v1/rides (or on the web at /)."
+            case .driver: "Use the driver's page at /driver, or the driver API under /v1/driver."
+            case .dispatcher: "Keep the day with vanadmin (the dispatcher's console)."
+            }
+            let what = needs == .driver ? "Only a driver on shift uses this." : "This is for riders."
+            return Problem(status: .forbidden, slug: "wrong-role", title: "Not for this kind of account",
+                           detail: "You are signed in with \(role.possessive) account. \(what) \(instead)",
+                           extensions: ["role": role.rawValue])
         case .noSuchRider, .riderExists, .notWhitelisted:
             return Problem(status: .notFound, slug: "not-found", title: "Not found", detail: "There is no such account.")
         }

@@ -75,6 +75,7 @@ func runVand(http: Bool, loop: Bool) async throws {
     ]
     if loop {
         services.append(.init(service: makeTriggerLoop(configuration: configuration, database: database, logger: logger, metrics: metrics)))
+        services.append(.init(service: makeTrailPruner(configuration: configuration, database: database, logger: logger)))
     }
     // Bookings are made where HTTP is served, so that process improves their days in the background.
     let improver = http && configuration.improvement.enabled

@@ -52,6 +52,14 @@ func makeTriggerLoop(
     return TriggerLoop(pool: database.pool, settings: configuration.events, timeZone: configuration.timeZone, clock: clock, logger: loopLogger, metrics: metrics)
 }
 
+/// The van trail's pruning, beside the trigger loop (`vand serve`, `vand worker`).
+func makeTrailPruner(configuration: AppConfiguration, database: Database, logger: Logger) -> TrailPruner {
+    var pruneLogger = logger
+    pruneLogger[metadataKey: "component"] = "road"
+    let positions = PositionService(pool: database.pool, clock: SystemTimeSource(), settings: configuration.road)
+    return TrailPruner(positions: positions, logger: pruneLogger)
+}
+
 /// The background planner as `vand serve` and `vand api` run it (where bookings are made).
 func makeRouteImprover(configuration: AppConfiguration, database: Database, logger: Logger, metrics: VandMetrics? = nil) -> RouteImprover {
     var plannerLogger = logger

@@ -70,6 +70,17 @@ struct ContractTests {
         ] {
             problems.append(.account(error, hotline: nil, now: now))
         }
+        problems.append(.account(.wrongRole(.driver, needs: .rider), hotline: nil, now: now))
+        let netID = try NetID("dee1")
+        for error in [
+            RoadError.notADriver(netID), .unknownVan("Van 9"), .vanHasShift(van: "Van 1"), .driverHasShift(van: "Van 1"), .noOpenShift,
+            .vanHasNoShift(van: "Van 1"), .notOnRun, .actionDoesNotFit(.boarded, .dropoff), .needsEarlier(.boarded, before: .arrived, at: .pickup),
+            .stopHasOutcome(.noShow), .rideNotActive(.pending), .noShowTooEarly(allowedFrom: now), .arrivedAfterWindow(windowEnd: now),
+            .tapKeyReused, .noSuchTap, .undoWindowPassed(closedAt: now), .undoLaterFirst(.boarded), .cannotRestore("full"), .notYourVan,
+            .trackerNotForVan, .fixInFuture,
+        ] {
+            problems.append(.road(error, now: now))
+        }
         for problem in problems {
             #expect(problem.body.type.hasPrefix("/problems/"))
             #expect(documented.contains(problem.body.type), "\(problem.body.type) is not listed in openapi.yaml")

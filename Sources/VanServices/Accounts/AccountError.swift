@@ -26,6 +26,9 @@ public enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
     case notWhitelisted(NetID)
     /// Input that breaks a rule, per field.
     case invalid([ValidationError])
+    /// The account's role (first) may not use what needs another role (second): a driver's
+    /// session on the rider routes, a rider's on the driver routes.
+    case wrongRole(AccountRole, needs: AccountRole)
 
     /// A short English reason, free of secrets (safe for logs and the CLI).
     public var description: String {
@@ -41,6 +44,7 @@ public enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
         case .riderExists(let netID): "\(netID) already has a rider account"
         case .notWhitelisted(let netID): "\(netID) is not on the whitelist"
         case .invalid(let errors): errors.map(\.description).joined(separator: "; ")
+        case .wrongRole(let role, let needs): "this is \(role.possessive) account; this needs \(needs.possessive)"
         }
     }
 }

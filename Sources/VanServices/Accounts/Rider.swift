@@ -19,10 +19,12 @@ public struct Rider: Sendable, Equatable {
     public var disabled: Bool
     /// When the account was created.
     public var createdAt: Date
+    /// What the account is for (riders book; drivers run a van's stops).
+    public var role: AccountRole
 
     /// Creates a value.
     public init(netID: NetID, name: String? = nil, phone: PhoneNumber? = nil, email: EmailAddress? = nil, mustChangePassword: Bool,
-                temporaryPasswordExpiresAt: Date? = nil, disabled: Bool = false, createdAt: Date) {
+                temporaryPasswordExpiresAt: Date? = nil, disabled: Bool = false, createdAt: Date, role: AccountRole = .rider) {
         self.netID = netID
         self.name = name
         self.phone = phone
@@ -31,6 +33,7 @@ public struct Rider: Sendable, Equatable {
         self.temporaryPasswordExpiresAt = temporaryPasswordExpiresAt
         self.disabled = disabled
         self.createdAt = createdAt
+        self.role = role
     }
 }
 

@@ -19,6 +19,11 @@ public struct RiderStore {
         try connection.query("\(unescaped: Self.select) ORDER BY net_id").map(Self.rider(from:))
     }
 
+    /// Every account with `role`, by net ID.
+    public func all(_ role: AccountRole) throws -> [Rider] {
+        try connection.query("\(unescaped: Self.select) WHERE role = \(role.rawValue) ORDER BY net_id").map(Self.rider(from:))
+    }
+
     /// What a login needs to decide, or nil for an unknown net ID.
     public func credentials(_ netID: NetID) throws -> RiderCredentials? {
         try connection.query("""
@@ -34,11 +39,13 @@ public struct RiderStore {
         }
     }
 
-    /// Creates an account with a temporary password; false when `netID` already has one.
-    public func insert(netID: NetID, name: String?, email: EmailAddress?, temporaryPasswordHash: String, expiresAt: Date, now: Date) throws -> Bool {
+    /// Creates an account with a temporary password (a rider's unless `role` says otherwise);
+    /// false when `netID` already has one.
+    public func insert(netID: NetID, name: String?, email: EmailAddress?, phone: PhoneNumber? = nil, temporaryPasswordHash: String, expiresAt: Date,
+                       now: Date, role: AccountRole = .rider) throws -> Bool {
         try connection.execute("""
-            INSERT INTO riders (net_id, name, email, password_hash, must_change_password, temp_password_expires_at, created_at)
-            VALUES (\(netID), \(name), \(email), \(temporaryPasswordHash), true, \(expiresAt), \(now))
+            INSERT INTO riders (net_id, name, email, phone, password_hash, must_change_password, temp_password_expires_at, created_at, role)
+            VALUES (\(netID), \(name), \(email), \(phone), \(temporaryPasswordHash), true, \(expiresAt), \(now), \(role.rawValue))
             ON CONFLICT (net_id) DO NOTHING
             """) == 1
     }
@@ -78,7 +85,7 @@ public struct RiderStore {
     }
 
     private static let select: StaticString = """
-        SELECT net_id, name, phone, email, must_change_password, temp_password_expires_at, disabled, created_at FROM riders
+        SELECT net_id, name, phone, email, must_change_password, temp_password_expires_at, disabled, created_at, role FROM riders
         """
 
     private static func rider(from row: PGRow) throws -> Rider {
@@ -90,7 +97,8 @@ public struct RiderStore {
             mustChangePassword: try row.decode(Bool.self, "must_change_password"),
             temporaryPasswordExpiresAt: try row.decode(Date?.self, "temp_password_expires_at"),
             disabled: try row.decode(Bool.self, "disabled"),
-            createdAt: try row.decode(Date.self, "created_at")
+            createdAt: try row.decode(Date.self, "created_at"),
+            role: AccountRole(rawValue: try row.decode(String.self, "role")) ?? .rider
         )
     }
 }

@@ -31,13 +31,13 @@ public struct SessionStore {
     public func authenticate(digest: Data, now: Date, idleTimeout: TimeInterval) throws -> AuthenticatedSession? {
         let check = SessionCheck(digest: digest, now: now, idleTimeout: idleTimeout)
         // Every authenticated request runs this: prepared once per connection.
-        let query: SQLQuery = "\(Self.checking(check)) SELECT net_id, must_change_password, expires_at, last_seen_at FROM session"
+        let query: SQLQuery = "\(Self.checking(check)) SELECT net_id, must_change_password, expires_at, last_seen_at, role FROM session"
         return try connection.query(query.prepared(), results: .binary) { row in try Self.session(row, digest: digest) }.first
     }
 
     /// The opening of a statement that runs `check` — what ``authenticate(digest:now:idleTimeout:)``
     /// does — and names its outcome `session` (`net_id`, `must_change_password`, `expires_at`,
-    /// `last_seen_at`; no row unless the session is live): `WITH live AS (…), touched AS (…), session AS (…)`.
+    /// `last_seen_at`, `role`; no row unless the session is live): `WITH live AS (…), touched AS (…), session AS (…)`.
     /// A statement that goes on to read for the rider checks and reads in one round trip; the
     /// expiry slides exactly as when the check runs alone (the `UPDATE` runs whatever the rest reads).
     public static func checking(_ check: SessionCheck) -> SQLQuery {
@@ -46,7 +46,7 @@ public struct SessionStore {
         let stale = now.addingTimeInterval(-touchInterval)
         return """
             WITH live AS (
-                SELECT s.token_sha256, s.net_id, s.expires_at, s.last_seen_at, r.must_change_password, r.temp_password_expires_at
+                SELECT s.token_sha256, s.net_id, s.expires_at, s.last_seen_at, r.must_change_password, r.temp_password_expires_at, r.role
                 FROM sessions s JOIN riders r ON r.net_id = s.net_id
                 WHERE s.token_sha256 = \(check.digest) AND s.expires_at > \(now) AND NOT r.disabled
                   AND (NOT r.must_change_password OR r.temp_password_expires_at IS NULL OR r.temp_password_expires_at > \(now))
@@ -59,14 +59,14 @@ public struct SessionStore {
                 RETURNING s.expires_at, s.last_seen_at
             ), session AS (
                 SELECT live.net_id, live.must_change_password, COALESCE((SELECT expires_at FROM touched), live.expires_at) AS expires_at,
-                       COALESCE((SELECT last_seen_at FROM touched), live.last_seen_at) AS last_seen_at
+                       COALESCE((SELECT last_seen_at FROM touched), live.last_seen_at) AS last_seen_at, live.role
                 FROM live
             )
             """
     }
 
     /// How many columns ``session(_:digest:)`` reads: a statement that reads on after them starts there.
-    public static let sessionColumns = 4
+    public static let sessionColumns = 5
 
     /// The session in a row whose first ``sessionColumns`` columns are `session`'s (``checking(_:)``).
     public static func session(_ row: some PGRowReading, digest: Data) throws -> AuthenticatedSession {
@@ -75,7 +75,8 @@ public struct SessionStore {
             digest: digest,
             mustChangePassword: try row.decode(Bool.self, at: 1),
             expiresAt: try row.decode(Date.self, at: 2),
-            lastSeenAt: try row.decode(Date.self, at: 3)
+            lastSeenAt: try row.decode(Date.self, at: 3),
+            role: try AccountRole(rawValue: row.decode(String.self, at: 4)) ?? .rider
         )
     }
 
@@ -140,6 +141,25 @@ public struct AuthenticatedSession: Sendable, Equatable {
     public let expiresAt: Date
     /// When its expiry last slid: the check slides it again once ``SessionStore/touchInterval`` has passed.
     public let lastSeenAt: Date
+    /// What the account is for: each route family admits its own role only.
+    public let role: AccountRole
+
+    /// Creates a value (a rider's unless `role` says otherwise).
+    public init(netID: NetID, digest: Data, mustChangePassword: Bool, expiresAt: Date, lastSeenAt: Date, role: AccountRole = .rider) {
+        self.netID = netID
+        self.digest = digest
+        self.mustChangePassword = mustChangePassword
+        self.expiresAt = expiresAt
+        self.lastSeenAt = lastSeenAt
+        self.role = role
+    }
+
+    /// The session, if its account has `role`.
+    /// - Throws: ``AccountError/wrongRole(_:needs:)``.
+    public func requiring(_ role: AccountRole) throws(AccountError) -> AuthenticatedSession {
+        guard self.role == role else { throw .wrongRole(self.role, needs: role) }
+        return self
+    }
 
     /// The session, for anything but changing the password (and logging out): a session signed
     /// in with a temporary password is refused until the rider chose her own.

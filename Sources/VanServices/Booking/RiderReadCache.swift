@@ -166,10 +166,10 @@ public final class RiderReadCache<Value: Sendable>: Sendable {
 
     /// Keeps `value` (`bytes` long) as `session`'s rider's page `key`, read at `now` after
     /// `ticket` was taken, until `validUntil` (nil: no time of its own). Nothing is kept for a
-    /// session that must change its password, when not listening, or when the rider changed
+    /// session that must change its password or is not a rider's, when not listening, or when the rider changed
     /// since `ticket`.
     public func store(_ session: AuthenticatedSession, key: PageKey, value: Value, bytes: Int, validUntil: Date?, now: Date, ticket: Ticket) {
-        guard budget > 0, bytes <= budget, !session.mustChangePassword else { return }
+        guard budget > 0, bytes <= budget, !session.mustChangePassword, session.role == .rider else { return }
         state.withLock { state in
             guard state.listening, state.stamp(of: session.netID) <= ticket.stamp else { return }
             var entry = state.riders[session.netID] ?? RiderEntry(stamp: state.floor)

@@ -74,10 +74,10 @@ public struct RiderRides: Sendable {
             // in order here, below, as the subquery's ORDER BY … LIMIT chose it.
             let query: SQLQuery = """
                 \(SessionStore.checking(check))
-                SELECT s.net_id, s.must_change_password, s.expires_at, s.last_seen_at, rides_page.*
+                SELECT s.net_id, s.must_change_password, s.expires_at, s.last_seen_at, s.role, rides_page.*
                 FROM session s LEFT JOIN LATERAL (
                     \(RideRecord.select)
-                    WHERE r.net_id = s.net_id AND NOT s.must_change_password
+                    WHERE r.net_id = s.net_id AND NOT s.must_change_password AND s.role = 'rider'
                     \(Self.page(scope, now: check.now, after: position, limit: limit))
                 ) rides_page ON true
                 """

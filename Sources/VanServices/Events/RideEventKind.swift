@@ -24,4 +24,10 @@ public enum RideEventKind: String, Sendable, CaseIterable, Codable {
     case updated
     /// The row was deleted.
     case deleted
+    /// The van arrived at one of the ride's stops (a driver's tap; the payload's `road` says which).
+    case arrived
+    /// The rider got on board at the pickup (a driver's tap).
+    case boarded
+    /// A driver undid a tap within its two minutes (the payload's `road` is the undone tap).
+    case tapUndone = "tap_undone"
 }

@@ -43,7 +43,9 @@ public struct RiderMessage: Sendable {
             return atDropoff
                 ? "Your van is running late: it now expects to reach \(place) at \(eta)\(promised)."
                 : "Your van is running late: it now expects to reach you at \(place) at \(eta)\(promised)."
-        case .created, .updated, .completed, .noShow, .deleted, nil:
+        case .arrived:
+            return "The van is here at \(from)."
+        case .created, .updated, .completed, .noShow, .deleted, .boarded, .tapUndone, nil:
             return "Your ride from \(from)\(to) on \(when) changed."
         }
     }

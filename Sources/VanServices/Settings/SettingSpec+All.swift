@@ -14,8 +14,9 @@ extension SettingSpec {
         timeZone, hotline, formsURL, autoApprove, bookingHorizonDays, serviceCenter, serviceRadiusKm,
         lateCancelMinutes, onDemandMinutes, secureCookies,
         bcryptCost, sessionIdleDays, temporaryPasswordDays, streamsPerRider, trustedProxies,
-        reminderLead, etaLead, positionStale, webhookURL, webhookSecret, webhookMaxAttempts,
+        reminderLead, webhookURL, webhookSecret, webhookMaxAttempts,
         improveSeconds,
+        noShowWait, positionStale, trailDays, etaLead,
         sqlDirectory, webDirectory, openAPIPath,
     ]
 
@@ -163,12 +164,6 @@ extension SettingSpec {
     public static let reminderLead = SettingSpec(
         "VAND_REMINDER_LEAD", default: "15", accepts: .number(1...1_440), group: .events,
         help: "Minutes before pickup the rider is reminded (before the van's ETA there, once the van is on the road).")
-    public static let etaLead = SettingSpec(
-        "VAND_ETA_LEAD", default: "30", accepts: .number(1...1_440), group: .events,
-        help: "Minutes before her pickup window a rider starts to see her van's ETA (until she is on board).")
-    public static let positionStale = SettingSpec(
-        "VAND_POSITION_STALE", default: "120", accepts: .number(5...3_600), group: .events,
-        help: "Seconds after which a van's last position counts as unknown (ETAs then run from its last tapped stop).")
     public static let webhookURL = SettingSpec(
         "VAND_WEBHOOK_URL", default: nil, accepts: .text("an http(s) URL"), group: .events,
         help: "The dispatcher's webhook; unset: none is sent.")
@@ -184,6 +179,21 @@ extension SettingSpec {
     public static let improveSeconds = SettingSpec(
         "VAND_IMPROVE_SECONDS", default: "2", accepts: .number(0...60), group: .planner,
         help: "Seconds of route search after bookings on a day (in the background, one day at a time, on one low-priority thread); 0: off. `vanadmin plan optimize` searches longer on demand.")
+
+    // MARK: The van on the road
+
+    public static let noShowWait = SettingSpec(
+        "VAND_NO_SHOW_WAIT", default: "300", accepts: .number(0...3_600), group: .road,
+        help: "Seconds the van waits at a pickup (from the later of its arrival and the window's start) before the driver may tap no-show.")
+    public static let positionStale = SettingSpec(
+        "VAND_POSITION_STALE", default: "120", accepts: .number(5...86_400), group: .road,
+        help: "Seconds after which a van's last position counts as unknown (ETAs then run from its last tapped stop).")
+    public static let trailDays = SettingSpec(
+        "VAND_TRAIL_DAYS", default: "30", accepts: .integer(1...3_650), group: .road,
+        help: "Days of van trail kept for reports; older fixes are pruned hourly.")
+    public static let etaLead = SettingSpec(
+        "VAND_ETA_LEAD", default: "30", accepts: .number(1...1_440), group: .road,
+        help: "Minutes before her pickup window a rider starts to see her van's ETA (until she is on board).")
 
     // MARK: Files
 

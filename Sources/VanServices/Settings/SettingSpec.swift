@@ -28,6 +28,7 @@ public struct SettingSpec: Sendable, Hashable {
         case accounts = "Sign-in and accounts"
         case events = "Reminders and the dispatcher's webhook"
         case planner = "The route planner"
+        case road = "The van on the road"
         case files = "Files (found automatically; set them only for an unusual install)"
     }
 

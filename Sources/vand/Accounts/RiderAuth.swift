@@ -11,9 +11,10 @@ struct RiderAuth: Sendable {
     var pages: RiderReadCache<ByteBuffer>? = nil
 
     /// Middleware that requires a valid bearer token and puts its session in the context.
-    /// Unless `allowingPasswordChange`, a temporary-password session is refused with 403.
-    func authenticator(allowingPasswordChange: Bool = false) -> BearerAuthenticator {
-        BearerAuthenticator(auth: self, allowPasswordChangeSessions: allowingPasswordChange)
+    /// Unless `allowingPasswordChange`, a temporary-password session is refused with 403; with a
+    /// `role`, a session of another role is refused with 403 (``AccountError/wrongRole(_:needs:)``).
+    func authenticator(allowingPasswordChange: Bool = false, role: AccountRole? = nil) -> BearerAuthenticator {
+        BearerAuthenticator(auth: self, allowPasswordChangeSessions: allowingPasswordChange, role: role)
     }
 }
 
@@ -22,10 +23,13 @@ struct BearerAuthenticator: RouterMiddleware {
     typealias Context = AppRequestContext
     let auth: RiderAuth
     let allowPasswordChangeSessions: Bool
+    /// The one role admitted (nil: every role).
+    var role: AccountRole? = nil
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var session = try await auth.accounts.authenticate(token: try Self.token(request))
         if !allowPasswordChangeSessions { session = try session.requiringOwnPassword() }
+        if let role { session = try session.requiring(role) }
         var context = context
         context.session = session
         guard let pages = auth.pages, request.method != .get, request.method != .head else { return try await next(request, context) }
@@ -53,7 +57,8 @@ extension RiderAuth {
 
     /// What ``BearerAuthenticator`` does for a route without password-change sessions, with a
     /// check made already: the session, or the 401 or 403 it would answer.
-    func authenticate(_ check: SessionCheck) async throws -> AuthenticatedSession {
-        try await accounts.authenticate(check).requiringOwnPassword()
+    func authenticate(_ check: SessionCheck, role: AccountRole? = nil) async throws -> AuthenticatedSession {
+        let session = try await accounts.authenticate(check).requiringOwnPassword()
+        return try role.map { try session.requiring($0) } ?? session
     }
 }

@@ -25,7 +25,7 @@ struct NotificationRoutes: Sendable {
     var heartbeat: Duration = .seconds(15)
 
     func register(on router: Router<AppRequestContext>) {
-        let v1 = router.group("v1").add(middleware: auth.authenticator())
+        let v1 = router.group("v1").add(middleware: auth.authenticator(role: .rider))
         v1.get("notifications", use: list)
         v1.get("notifications/stream", use: stream)
     }

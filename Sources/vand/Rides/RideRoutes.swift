@@ -29,7 +29,7 @@ struct RideRoutes: Sendable {
         // The ride list checks its bearer token itself, in the statement that reads the page
         // (one round trip); it answers as the authenticator would.
         router.get("v1/rides", use: list)
-        let v1 = router.group("v1").add(middleware: auth.authenticator())
+        let v1 = router.group("v1").add(middleware: auth.authenticator(role: .rider))
         v1.post("rides", use: create)
         v1.get("rides/:id", use: show)
         v1.get("series/:id", use: showSeries)
@@ -93,7 +93,7 @@ struct RideRoutes: Sendable {
         guard problems.isEmpty, let scope, cursorProblem == nil else {
             // A 401 or 403 comes before a 422, as the authenticator orders them; the cursor
             // is judged only once the rest is valid.
-            _ = try await auth.authenticate(check)
+            _ = try await auth.authenticate(check, role: .rider)
             if let cursorProblem, problems.isEmpty { throw cursorProblem }
             throw InvalidFields(problems)
         }
@@ -110,7 +110,7 @@ struct RideRoutes: Sendable {
         guard let (session, page) = try await rides.list(check, scope: scope, limit: limit, after: after) else {
             throw AccountError.notAuthenticated
         }
-        _ = try session.requiringOwnPassword()
+        _ = try session.requiringOwnPassword().requiring(.rider)
         let list = RideList(rides: page.rides.map { RideView($0, clock: clock) }, next: page.next)
         var json = JSONBytes(capacity: 600 * (list.rides.count + 1))
         list.write(to: &json)

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import VanDomain
 import VanServices
 import VanScheduler
 import VanPostgres
@@ -42,7 +43,7 @@ struct WebApp: Sendable {
         let web = router.group().add(middleware: WebMiddleware(pages: pages))
         let open = web.group().add(middleware: WebOptionalSession(actions: pages.actions))
         let anySession = web.group().add(middleware: WebSignedIn(actions: pages.actions, allowTemporaryPassword: true))
-        let signedIn = web.group().add(middleware: WebSignedIn(actions: pages.actions))
+        let signedIn = web.group().add(middleware: WebSignedIn(actions: pages.actions, role: .rider))
         let rides = WebRideRoutes(pages: pages)
         WebAccountRoutes(pages: pages).register(public: open, anySession: anySession, signedIn: signedIn)
         WebBookingRoutes(pages: pages).register(signedIn: signedIn)

@@ -104,7 +104,7 @@ struct WebPages: Sendable {
             context.session = try? await actions.session(token: token)
         }
         let plain = errorPage(status: problem.status, title: problem.title, detail: problem.detail)
-        guard let session = context.session, !session.mustChangePassword else { return plain }
+        guard let session = context.session, !session.mustChangePassword, session.role == .rider else { return plain }
         var page = Page(template: "error", title: problem.title, status: problem.status)
         page.values = ["heading": problem.title, "detail": problem.detail]
         return (try? await render(page, request: request, context: context)) ?? plain
@@ -194,11 +194,15 @@ struct WebPages: Sendable {
 }
 
 /// Puts the cookie session in the context; without one, redirects to the sign-in page.
-/// A temporary-password session may only reach the password page (and sign out).
+/// A temporary-password session may only reach the password page (and sign out). With a
+/// `role`, a session of another role gets the 403 page saying what to use instead (a driver
+/// asking for the riders' home page is sent to `/driver`).
 struct WebSignedIn: RouterMiddleware {
     typealias Context = AppRequestContext
     let actions: WebRiderActions
     var allowTemporaryPassword = false
+    /// The one role admitted (nil: every role).
+    var role: AccountRole? = nil
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let token = WebSession.token(request), var session = try await actions.session(token: token) else {
@@ -206,6 +210,10 @@ struct WebSignedIn: RouterMiddleware {
         }
         if !allowTemporaryPassword {
             do { session = try session.requiringOwnPassword() } catch { throw WebAnswer.redirect("/password") }
+        }
+        if let role, session.role != role {
+            if session.role == .driver, request.method == .get, request.uri.path == "/" { throw WebAnswer.redirect("/driver") }
+            throw AccountError.wrongRole(session.role, needs: role)
         }
         var context = context
         context.session = session

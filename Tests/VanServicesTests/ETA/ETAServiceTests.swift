@@ -11,7 +11,7 @@ import VanPostgres
 @Suite("ETAs from the road: fix, visibility, late alerts once, the reminder from the ETA")
 struct ETAServiceTests {
     @Test func aVanWithoutAnOpenShiftIsNotOnTheRoad() async throws {
-        let f = try await RoadFixture()
+        let f = try await ETAFixture()
         try await f.ride(pickupIn: 20)
         try await f.position(f.davenport, age: 5)
         #expect(try await f.service.van(1, now: f.now) == nil)
@@ -25,7 +25,7 @@ struct ETAServiceTests {
     }
 
     @Test func aFreshPositionOrElseTheLastTap() async throws {
-        let f = try await RoadFixture()
+        let f = try await ETAFixture()
         let shift = try await f.shift()
         // Aboard since 100 s ago at SCL; her drop-off at Davenport remains.
         let ride = try await f.ride(pickupIn: -10)
@@ -61,7 +61,7 @@ struct ETAServiceTests {
     }
 
     @Test func aRiderSeesHerETAFromTheLeadUntilSheIsOnBoard() async throws {
-        let f = try await RoadFixture()
+        let f = try await ETAFixture()
         let shift = try await f.shift()
         let first = try await f.ride(rider: "bob2", pickupIn: 15)
         let ann = try await f.ride(pickupIn: 40)
@@ -104,7 +104,7 @@ struct ETAServiceTests {
     }
 
     @Test func lateIsRaisedOnceHoweverManyNodesSeeIt() async throws {
-        let f = try await RoadFixture()
+        let f = try await ETAFixture()
         try await f.shift()
         // Promised a pickup by 07:20; the van is 10 km away: 10 km × 1.3 ÷ 20 km/h = 39 min, 07:39.
         let ride = try await f.ride(pickupIn: 5)
@@ -130,7 +130,7 @@ struct ETAServiceTests {
     }
 
     @Test func aRideOnTimeRaisesNothing() async throws {
-        let f = try await RoadFixture()
+        let f = try await ETAFixture()
         try await f.shift()
         try await f.ride(pickupIn: 5)
         try await f.position(f.davenport)
@@ -140,7 +140,7 @@ struct ETAServiceTests {
     }
 
     @Test func theReminderFiresFromTheETAWhileTheVanIsOnTheRoad() async throws {
-        let f = try await RoadFixture()
+        let f = try await ETAFixture()
         try await f.shift()
         // Planned 10 minutes from now: the plan's reminder would be due already.
         let ride = try await f.ride(pickupIn: 10)

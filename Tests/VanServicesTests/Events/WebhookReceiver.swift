@@ -80,8 +80,10 @@ private final class Recorder: Sendable {
         let eventID = headers[.init("X-Vand-Event-Id")!].flatMap { Int64($0) } ?? -1
         var flat: [String: String] = [:]
         for (key, value) in object { flat[key] = "\(value)" }
-        if let ride = object["ride"] as? [String: Any] {
-            for (key, value) in ride { flat["ride." + key] = "\(value)" }
+        for nested in ["ride", "road", "late"] {
+            if let members = object[nested] as? [String: Any] {
+                for (key, value) in members { flat[nested + "." + key] = "\(value)" }
+            }
         }
         let code = state.withLock { state -> Int in
             state.deliveries.append(WebhookReceiver.Delivery(eventID: eventID, kind: object["kind"] as? String ?? "?", body: flat, signatureValid: valid))

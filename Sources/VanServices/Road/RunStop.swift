@@ -1,0 +1,120 @@
+import Foundation
+import VanDomain
+
+/// One stop of the van's run as the driver sees it: where, who (first name and initial, phone —
+/// only for this run), what the rider needs, what was promised and planned, and what happened.
+public struct RunStop: Sendable, Hashable {
+    /// The ride.
+    public let rideID: UUID
+    /// The ride's reference, as the rider and dispatcher say it.
+    public let ref: RideRef
+    /// The ride's status now.
+    public let rideStatus: RideStatus
+    /// Pickup or drop-off.
+    public let stop: StopKind
+    /// The place's name, when the stop is a known place.
+    public let placeName: String?
+    /// The place's short name (its first alias, else its name, else the address).
+    public let placeShort: String?
+    /// The address the rider gave, when not a known place.
+    public let address: String?
+    /// Where the stop is, when known.
+    public let coordinate: Coordinate?
+    /// The rider's first name and initial, e.g. "Jamie D.".
+    public let riderName: String
+    /// The rider's phone, for the tap-to-call.
+    public let riderPhone: PhoneNumber?
+    /// Whether the rider uses a wheelchair.
+    public let wheelchair: Bool
+    /// Companions travelling with the rider.
+    public let companions: Int
+    /// The rider's note.
+    public let note: String?
+    /// What the rider was promised.
+    public let promise: RidePromise
+    /// The planned time of this stop (the planner's).
+    public let plannedAt: Date
+    /// When the van tapped "arrived" here.
+    public let arrivedAt: Date?
+    /// When the stop ended (boarded, no-show or dropped off).
+    public let departedAt: Date?
+    /// How the stop ended, once it did.
+    public let outcome: TapAction?
+    /// From when a no-show may be tapped (pickups the van reached inside the window, still open).
+    public let noShowAllowedFrom: Date?
+    /// The last tap standing at this stop, with its undo deadline.
+    public let lastTap: StopTap?
+
+    /// Creates a value.
+    public init(rideID: UUID, ref: RideRef, rideStatus: RideStatus, stop: StopKind, placeName: String?, placeShort: String?, address: String?,
+                coordinate: Coordinate?, riderName: String, riderPhone: PhoneNumber?, wheelchair: Bool, companions: Int, note: String?,
+                promise: RidePromise, plannedAt: Date, arrivedAt: Date?, departedAt: Date?, outcome: TapAction?,
+                noShowAllowedFrom: Date?, lastTap: StopTap?) {
+        self.rideID = rideID
+        self.ref = ref
+        self.rideStatus = rideStatus
+        self.stop = stop
+        self.placeName = placeName
+        self.placeShort = placeShort
+        self.address = address
+        self.coordinate = coordinate
+        self.riderName = riderName
+        self.riderPhone = riderPhone
+        self.wheelchair = wheelchair
+        self.companions = companions
+        self.note = note
+        self.promise = promise
+        self.plannedAt = plannedAt
+        self.arrivedAt = arrivedAt
+        self.departedAt = departedAt
+        self.outcome = outcome
+        self.noShowAllowedFrom = noShowAllowedFrom
+        self.lastTap = lastTap
+    }
+
+    /// Whether nothing more happens at this stop: it has an outcome, or the ride ended otherwise.
+    public var isDone: Bool { outcome != nil || rideStatus.isFinal }
+
+    /// The name to show for the place: its name, else the address.
+    public var displayPlace: String { placeName ?? address ?? "an unnamed place" }
+
+    /// The actions the driver may tap next at this stop, in the order a page offers them (a
+    /// no-show is listed once the van arrived; whether it is allowed yet is ``noShowAllowedFrom``).
+    public var nextActions: [TapAction] {
+        guard !isDone else { return [] }
+        guard arrivedAt != nil else { return [.arrived] }
+        return stop == .pickup ? [.boarded, .noShow] : [.droppedOff]
+    }
+
+    /// "Jamie D." from "Jamie Doe"; the first name alone for one word; "Rider" without a name.
+    public static func shortName(_ name: String?) -> String {
+        let words = (name ?? "").split(whereSeparator: \.isWhitespace)
+        guard let first = words.first else { return "Rider" }
+        guard words.count > 1, let initial = words.last?.first else { return String(first) }
+        return "\(first) \(initial.uppercased())."
+    }
+}
+
+/// The van's run for today: the open shift and every stop of the van's rides today in route
+/// order (planned time; at the same time, drop-offs first), done ones included.
+public struct DriverRun: Sendable, Hashable {
+    /// The driver's open shift.
+    public let shift: Shift
+    /// The service day (today in the service time zone).
+    public let day: LocalDate
+    /// Every stop, in route order.
+    public let stops: [RunStop]
+
+    /// Creates a value.
+    public init(shift: Shift, day: LocalDate, stops: [RunStop]) {
+        self.shift = shift
+        self.day = day
+        self.stops = stops
+    }
+
+    /// The stops still to do, in route order.
+    public var remaining: [RunStop] { stops.filter { !$0.isDone } }
+
+    /// The next stop to do.
+    public var next: RunStop? { stops.first { !$0.isDone } }
+}

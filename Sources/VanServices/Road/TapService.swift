@@ -1,0 +1,141 @@
+import Foundation
+import VanDomain
+import VanPostgres
+
+/// A driver's taps at stops, and their undo. Each is one transaction that locks the ride's row,
+/// so taps on one ride take turns: a double tap (another key, same action) finds the action
+/// standing and changes nothing; a retried tap (the same key) answers the first result. A
+/// no-show or drop-off sets the ride's status in the same transaction; the van's position sent
+/// with a tap is recorded with it.
+public struct TapService: Sendable {
+    let pool: PGPool
+    let clock: any TimeSource
+    let settings: RoadSettings
+    let timeZone: TimeZone
+
+    /// Taps over `pool`, for a service in `timeZone`, timed by `clock`.
+    public init(pool: PGPool, clock: any TimeSource, settings: RoadSettings, timeZone: TimeZone) {
+        self.pool = pool
+        self.clock = clock
+        self.settings = settings
+        self.timeZone = timeZone
+    }
+
+    /// Records `request` for the driver `driver`.
+    /// - Throws: ``RoadError`` (no open shift, not on the run, out of order, a no-show too early,
+    ///   a reused key, …); nothing changed.
+    public func tap(driver: NetID, _ request: TapRequest) async throws -> TapResult {
+        let now = clock.now
+        let day = LocalDate(containing: now, in: timeZone).interval(in: timeZone)
+        let (undoWindow, rule) = (settings.undoWindow, settings.noShowRule)
+        return try await pool.withTransaction { conn in
+            let taps = TapStore(conn, undoWindow: undoWindow)
+            if let earlier = try Self.retry(of: request, driver: driver, taps, conn) { return earlier }
+            guard let shift = try ShiftStore(conn).open(driver: driver) else { throw RoadError.noOpenShift }
+            guard let ride = try RunRides.locked(request.rideID, vanID: shift.vanID, day: day, conn) else { throw RoadError.notOnRun }
+            // Another request with this key may have committed while this one waited for the lock.
+            if let earlier = try Self.retry(of: request, driver: driver, taps, conn) { return earlier }
+            guard request.action.fits(request.stop) else { throw RoadError.actionDoesNotFit(request.action, request.stop) }
+            let standing = try taps.standing(rideID: ride.id)
+            let here = standing.filter { $0.stop == request.stop }
+            if let done = here.first(where: { $0.action == request.action }) {
+                return TapResult(outcome: .alreadyDone, tap: done, rideStatus: ride.status)
+            }
+            if request.action.isOutcome, let other = here.first(where: { $0.action.isOutcome }) {
+                throw RoadError.stopHasOutcome(other.action)
+            }
+            guard ride.status == .approved else { throw RoadError.rideNotActive(ride.status) }
+            try Self.checkOrder(request, here: here, standing: standing, ride: ride, rule: rule, now: now)
+            try TransactionActor.set(driver.rawValue, conn)
+            guard let tap = try taps.insert(request, shiftID: shift.id, now: now) else {
+                // The key was used at once for something else (another ride): refuse, as a retry would.
+                throw RoadError.tapKeyReused
+            }
+            var status = ride.status
+            if let ended = request.action.rideStatus {
+                try conn.execute("UPDATE rides SET status = \(ended.rawValue), updated_at = \(now) WHERE id = \(ride.id)")
+                status = ended
+            }
+            // The van was where the phone says when the tap was recorded (a fix time ahead of ours is ours).
+            if let fix = request.position {
+                _ = try PositionStore(conn).record(vanID: shift.vanID, fix: fix, at: min(fix.at ?? now, now), source: .driver)
+            }
+            return TapResult(outcome: .applied, tap: tap, rideStatus: status)
+        }
+    }
+
+    /// Undoes the driver's own tap with `tapKey`, within ``RoadSettings/undoWindow`` of its
+    /// recording. Undoing a no-show or a drop-off puts the ride back to approved (the one way
+    /// back from those statuses). Undoing an undone tap answers it again.
+    /// - Throws: ``RoadError/noSuchTap``, ``RoadError/undoWindowPassed(closedAt:)``,
+    ///   ``RoadError/undoLaterFirst(_:)``, ``RoadError/cannotRestore(_:)``.
+    public func undo(driver: NetID, tapKey: UUID) async throws -> StopTap {
+        let now = clock.now
+        let undoWindow = settings.undoWindow
+        return try await pool.withTransaction { conn in
+            let taps = TapStore(conn, undoWindow: undoWindow)
+            guard let found = try taps.tap(key: tapKey), found.driver == driver else { throw RoadError.noSuchTap }
+            // The ride's lock first, as taps take it: an undo and a tap of one ride take turns.
+            let status = try conn.query("SELECT status FROM rides WHERE id = \(found.tap.rideID) FOR UPDATE").first?.decode(String.self, "status")
+            guard let tap = try taps.tap(key: tapKey)?.tap else { throw RoadError.noSuchTap }
+            guard tap.stands else { return tap }
+            guard now <= tap.undoUntil else { throw RoadError.undoWindowPassed(closedAt: tap.undoUntil) }
+            let standing = try taps.standing(rideID: tap.rideID)
+            if let later = Self.dependent(on: tap, standing: standing) { throw RoadError.undoLaterFirst(later.action) }
+            try TransactionActor.set(driver.rawValue, conn)
+            let undone = try taps.undo(id: tap.id, now: now)
+            if let ended = tap.action.rideStatus, status == ended.rawValue {
+                try conn.execute("UPDATE rides SET status = 'approved', updated_at = \(now) WHERE id = \(tap.rideID)")
+                do {
+                    try VanDayRoutes.checkNow(conn)
+                } catch let error as PGError where error.sqlState == .checkViolation {
+                    throw RoadError.cannotRestore(error.message)
+                }
+            }
+            return undone
+        }
+    }
+
+    /// The first answer for a request whose key was used before; nil for a new key.
+    static func retry(of request: TapRequest, driver: NetID, _ taps: TapStore, _ conn: PGConnection) throws -> TapResult? {
+        guard let found = try taps.tap(key: request.tapKey) else { return nil }
+        let tap = found.tap
+        guard found.driver == driver, tap.rideID == request.rideID, tap.stop == request.stop, tap.action == request.action else {
+            throw RoadError.tapKeyReused
+        }
+        let status = try conn.query("SELECT status FROM rides WHERE id = \(tap.rideID)").first?.decode(String.self, "status")
+        return TapResult(outcome: .retried, tap: tap, rideStatus: status.flatMap(RideStatus.init(rawValue:)) ?? .approved)
+    }
+
+    /// Refuses a tap that skips a step, or a no-show before the wait.
+    static func checkOrder(_ request: TapRequest, here: [StopTap], standing: [StopTap], ride: RunRides.Row, rule: NoShowRule, now: Date) throws {
+        let arrived = here.first { $0.action == .arrived }
+        switch (request.stop, request.action) {
+        case (.pickup, .arrived):
+            return
+        case (.dropoff, .arrived):
+            guard standing.contains(where: { $0.stop == .pickup && $0.action == .boarded }) else {
+                throw RoadError.needsEarlier(.arrived, before: .boarded, at: .pickup)
+            }
+        case (_, .noShow):
+            let window = NoShowRule.pickupWindow(promise: ride.promise, plannedPickup: ride.pickupAt)
+            switch rule.refusal(arrivedAt: arrived?.at, window: window, now: now) {
+            case nil: return
+            case .notArrived: throw RoadError.needsEarlier(.noShow, before: .arrived, at: .pickup)
+            case .arrivedAfterWindow(let end): throw RoadError.arrivedAfterWindow(windowEnd: end)
+            case .waiting(let until): throw RoadError.noShowTooEarly(allowedFrom: until)
+            }
+        case (let stop, let action):
+            guard arrived != nil else { throw RoadError.needsEarlier(action, before: .arrived, at: stop) }
+        }
+    }
+
+    /// A standing tap that rests on `tap` (a later step at its stop, or the drop-off after a boarding).
+    static func dependent(on tap: StopTap, standing: [StopTap]) -> StopTap? {
+        switch (tap.stop, tap.action) {
+        case (let stop, .arrived): return standing.first { $0.stop == stop && $0.action.isOutcome }
+        case (.pickup, .boarded): return standing.first { $0.stop == .dropoff }
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import VanDomain
+import VanServices
+
+/// `vanadmin drivers …`: driver accounts.
+struct DriversCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drivers",
+        abstract: "Create driver logins, list and disable them.",
+        subcommands: [Add.self, List.self, Disable.self]
+    )
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a driver login with a temporary password (shown once).",
+            discussion: "The driver signs in on the same page as riders, chooses her own password, and lands on /driver."
+        )
+        @Argument(help: "The driver's net ID.") var netID: String
+        @Option(help: "The driver's name.") var name: String
+        @Option(help: "A phone number the dispatcher can call.") var phone: String?
+        @Flag(help: "Print JSON for scripts.") var json = false
+        @OptionGroup var actor: ActorOptions
+
+        func run() async throws {
+            let netID = try parseNetID(self.netID)
+            let phone: PhoneNumber?
+            do { phone = try self.phone.map { try PhoneNumber($0, field: "--phone") } } catch { throw CLIError("\(error)") }
+            let who = try actor.resolved()
+            try await AccountsTools.run { tools in
+                let invitation = try await DriverAdministration(riders: tools.riders).add(netID, name: name, phone: phone, actor: who)
+                if json { return try printJSON(DriverInvitation(invitation)) }
+                say("added driver \(invitation.netID)")
+                say("temporary password: \(invitation.temporaryPassword)")
+                say("shown only this once; it works until \(tools.format(invitation.expiresAt)) and must be changed at first login")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List driver accounts and their open shifts.")
+        @Flag(help: "Print JSON for scripts.") var json = false
+
+        func run() async throws {
+            try await AccountsTools.run { tools in
+                let drivers = try await DriverAdministration(riders: tools.riders).list()
+                if json { return try printJSON(drivers.map(DriverOutput.init)) }
+                printTable(["NET ID", "NAME", "PHONE", "STATUS", "ON SHIFT"], drivers.map {
+                    [$0.account.netID.rawValue, $0.account.name ?? "", $0.account.phone?.rawValue ?? "",
+                     $0.account.disabled ? "disabled" : ($0.account.mustChangePassword ? "temporary password" : "active"),
+                     $0.shift?.vanName ?? "-"]
+                })
+            }
+        }
+    }
+
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop a driver from signing in; ends her sessions and her open shift.")
+        @Argument(help: "The driver's net ID.") var netID: String
+        @OptionGroup var actor: ActorOptions
+
+        func run() async throws {
+            let netID = try parseNetID(self.netID)
+            let who = try actor.resolved()
+            try await AccountsTools.run { tools in
+                do {
+                    let ended = try await DriverAdministration(riders: tools.riders).disable(netID, actor: who)
+                    let shift = ended.map { "; ended her shift on \($0.vanName)" } ?? ""
+                    say("disabled driver \(netID)\(shift)")
+                } catch AccountError.noSuchRider {
+                    throw CLIError("\(netID) has no driver account; see: vanadmin drivers list")
+                }
+            }
+        }
+    }
+}
+
+private struct DriverInvitation: Encodable {
+    let net_id: String
+    let temporary_password: String
+    let expires_at: Date
+
+    init(_ invitation: Invitation) {
+        net_id = invitation.netID.rawValue
+        temporary_password = invitation.temporaryPassword
+        expires_at = invitation.expiresAt
+    }
+}
+
+private struct DriverOutput: Encodable {
+    let net_id: String
+    let name: String?
+    let phone: String?
+    let disabled: Bool
+    let must_change_password: Bool
+    let van: String?
+
+    init(_ summary: DriverAdministration.Summary) {
+        net_id = summary.account.netID.rawValue
+        name = summary.account.name
+        phone = summary.account.phone?.rawValue
+        disabled = summary.account.disabled
+        must_change_password = summary.account.mustChangePassword
+        van = summary.shift?.vanName
+    }
+}
