@@ -6,7 +6,7 @@ import VanTestSupport
 @testable import VanServices
 import VanPostgres
 
-/// The event fixture plus the road: a driver's shift, positions and taps written with SQL into the
+/// The ETA tests' world: the event fixture plus the road: a driver's shift, positions and taps written with SQL into the
 /// 0028 tables (as the road's services write them), and rides from SCL to Davenport with windows.
 struct ETAFixture {
     let events: EventFixture

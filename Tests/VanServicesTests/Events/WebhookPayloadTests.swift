@@ -31,13 +31,33 @@ struct WebhookPayloadTests {
         _ = try await f.loop(receiver.settings()).runOnce(now: f.now)
         let delivery = try #require(receiver.deliveries.first)
         let sent = Set(delivery.body.keys)
-        // `road` is sent only on road events (a driver's taps): RoadEventTests checks those.
-        let roadOnly = documented.filter { $0 == "road" || $0.hasPrefix("road.") }
-        #expect(roadOnly.count > 5)
+        // `road` is sent only on road events (a driver's taps): RoadEventTests checks those; `late`
+        // only on late events: aLateEventCarriesItsDocumentedFields.
+        let roadOnly = documented.filter { $0 == "road" || $0.hasPrefix("road.") || $0 == "late" || $0.hasPrefix("late.") }
+        #expect(roadOnly.count > 10)
         let expected = documented.subtracting(roadOnly)
         #expect(expected.subtracting(sent).isEmpty, "documented but not sent: \(expected.subtracting(sent).sorted())")
         #expect(sent.subtracting(documented).isEmpty, "sent but not documented: \(sent.subtracting(documented).sorted())")
         #expect(delivery.body["version"] == "1")
+        receiver.stop()
+        await f.db.close()
+    }
+
+    @Test func aLateEventCarriesItsDocumentedFields() async throws {
+        let documented = try Self.documentedFields().filter { $0 != "road" && !$0.hasPrefix("road.") }
+        let f = try await ETAFixture()
+        try await f.shift()
+        try await f.ride(pickupIn: 5)
+        try await f.position(f.north(of: f.scl, meters: 10_000))
+        let receiver = try await WebhookReceiver.start()
+        try await f.feed().refresh(van: 1)
+        _ = try await f.events.loop(receiver.settings()).runOnce(now: f.now)
+        let late = try #require(receiver.deliveries.first { $0.kind == "late" })
+        let sent = Set(late.body.keys)
+        #expect(documented.subtracting(sent).isEmpty, "documented but not sent: \(documented.subtracting(sent).sorted())")
+        #expect(sent.subtracting(documented).isEmpty, "sent but not documented: \(sent.subtracting(documented).sorted())")
+        #expect(late.body["late.late_minutes"] == "19")
+        #expect(late.body["late.stop"] == "pickup")
         receiver.stop()
         await f.db.close()
     }

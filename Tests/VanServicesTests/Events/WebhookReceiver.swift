@@ -80,7 +80,7 @@ private final class Recorder: Sendable {
         let eventID = headers[.init("X-Vand-Event-Id")!].flatMap { Int64($0) } ?? -1
         var flat: [String: String] = [:]
         for (key, value) in object { flat[key] = "\(value)" }
-        for nested in ["ride", "road"] {
+        for nested in ["ride", "road", "late"] {
             if let members = object[nested] as? [String: Any] {
                 for (key, value) in members { flat[nested + "." + key] = "\(value)" }
             }
