@@ -107,11 +107,27 @@ extension RoadSimulation {
                 return max(current.arrivedAt ?? now, opens).addingTimeInterval(Self.noShowWait + 1)
             }
             van.phase = .boarding(current)
-            return now.addingTimeInterval(current.wheelchair ? estimator.wheelchairBoarding : estimator.boarding)
+            return now.addingTimeInterval(dwell(current.wheelchair ? estimator.wheelchairBoarding : estimator.boarding, at: current, log: log))
         }
         if current.arrivedAt == nil { try await tap(van, current, .arrived, now: now, log: &log) }
         van.phase = .alighting(current)
-        return now.addingTimeInterval(current.wheelchair ? estimator.wheelchairAlighting : estimator.alighting)
+        return now.addingTimeInterval(dwell(current.wheelchair ? estimator.wheelchairAlighting : estimator.alighting, at: current, log: log))
+    }
+
+    /// How long boarding or alighting at `stop` takes: drawn log-normal around the model's `time`
+    /// with coefficient of variation `--dwell-noise`, from a generator seeded by the day's seed, the
+    /// ride's request and the stop, so both runs of the day draw the same time for the same stop.
+    func dwell(_ time: TimeInterval, at stop: DeskStop, log: Log) -> TimeInterval {
+        guard time > 0, let index = log.requestOf[stop.rideID] else { return time }
+        var rng = Self.dwellGenerator(seed: options.seed, request: index, pickup: stop.pickup)
+        return Self.logNormal(mean: time, cv: options.dwellCV, &rng).rounded()
+    }
+
+    /// The generator of one stop's dwell time: the day's seed, the request and the stop mixed.
+    static func dwellGenerator(seed: UInt64, request: Int, pickup: Bool) -> SeededGenerator {
+        var mixer = SeededGenerator(seed: seed ^ 0xD7E1_1000)
+        let base = mixer.next()
+        return SeededGenerator(seed: base ^ (UInt64(request) &* 0x9E37_79B9_7F4A_7C15 &* 2 &+ (pickup ? 0 : 0x5851_F42D_4C95_7F2D)))
     }
 
     private func tap(_ van: SimulatedVan, _ stop: DeskStop, _ action: DeskAction, now: Date, log: inout Log) async throws {

@@ -70,7 +70,12 @@ struct RoadSimulation {
         var requestOf: [UUID: Int] = [:]
         var moved = Set<UUID>()
         var alerted = Set<UUID>()
+        /// The ETA of each pickup taken 15 minutes before its window.
         var eta: [UUID: Date] = [:]
+        /// Pickups whose ETA is the benchmark's projection: no van on the road for the ride (``ETAService`` said nil).
+        var etaOffRoad = Set<UUID>()
+        /// Pickups whose ETA is the benchmark's projection: the van on the road, the pickup not among its stops.
+        var etaUnlisted = Set<UUID>()
         var windows: [UUID: DateInterval] = [:]
         var plannedPickups: [UUID: Date] = [:]
         var replans = 0
@@ -85,6 +90,7 @@ struct RoadSimulation {
         var rng = SeededGenerator(seed: options.seed ^ 0x0AD5)
         let replanner = RoadReplanner(pool: database.pool, timeZone: timeZone)
         let rides = RiderRides(pool: database.pool)
+        let etas = ETAService(pool: database.pool, settings: EventSettings(), timeZone: timeZone)
         let estimator = try await ServiceCalendarStore(pool: database.pool, timeZone: timeZone).scheduler(around: day.interval(in: timeZone).start).estimator
         let service = day.interval(in: timeZone)
         // Drivers start at 6:30, an hour before the first rides; bookings before then are made first.
@@ -133,10 +139,7 @@ struct RoadSimulation {
                 if (try? await rides.cancel(id, for: netID, now: now, lateWithin: 3_600)) != nil { log.cancelled += 1 }
             case .eta(let index):
                 guard let id = log.bookedIDs[index] else { break }
-                let projection = try await replanner.projection(day: day, now: now)
-                if let stop = projection.plannedRoutes.values.lazy.flatMap({ $0 }).first(where: { $0.rideID == id && $0.isPickup }) {
-                    log.eta[id] = stop.at
-                }
+                try await takeETA(of: id, etas: etas, replanner: replanner, now: now, log: &log)
             case .replan:
                 if replanning {
                     let outcome = try await replanner.replan(day: day, now: now, actor: "planner")
@@ -169,5 +172,28 @@ struct RoadSimulation {
         }
         log.drivingSeconds = vans.reduce(0) { $0 + $1.driving }
         return log
+    }
+
+    /// Takes the ETA a rider of `ride` would see now: ``ETAService``'s estimate of her pickup on
+    /// the van holding the ride. Where the service has none (no van on the road for it, or its
+    /// pickup not among the van's stops), the projection of the stored routes from the road
+    /// (`RoadReplan.plannedRoutes`), counted apart.
+    func takeETA(of ride: UUID, etas: ETAService, replanner: RoadReplanner, now: Date, log: inout Log) async throws {
+        let vanID = try await database.pool.withConnection { conn in
+            try conn.query("SELECT van_id FROM rides WHERE id = \(ride)" as SQLQuery) { row in try row.decode(Int64?.self, at: 0) }.first ?? nil
+        }
+        if let vanID, let road = try await etas.van(vanID, now: now) {
+            if let pickup = road.estimates.first(where: { $0.stop.rideID == ride && $0.stop.kind == .pickup }) {
+                log.eta[ride] = pickup.arrival
+                return
+            }
+            log.etaUnlisted.insert(ride)
+        } else {
+            log.etaOffRoad.insert(ride)
+        }
+        let projection = try await replanner.projection(day: day, now: now)
+        if let stop = projection.plannedRoutes.values.lazy.flatMap({ $0 }).first(where: { $0.rideID == ride && $0.isPickup }) {
+            log.eta[ride] = stop.at
+        }
     }
 }

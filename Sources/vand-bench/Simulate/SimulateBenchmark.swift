@@ -69,8 +69,9 @@ struct SimulateBenchmark {
             "  no-shows detected: \(f.noShowTaps) tapped by drivers, \(f.dispatcherNoShows) recorded by the dispatcher (van too late for the rule)",
             "  rides moved by re-planning: \(f.moved)",
             "  late alerts raised: \(f.alerts) rides",
-            String(format: "  ETA error 15 min before pickup: %.1f min mean absolute, %.1f min p95 (%d pickups)",
-                   f.etaErrors.mean, f.etaErrors.quantile(0.95), f.etaErrors.count),
+            String(format: "  ETA error 15 min before pickup (ETAService): %.1f min mean absolute, %.1f min p95 (%d pickups;"
+                   + " %d from the projection: %d van not on the road, %d pickup not on the van's stops)",
+                   f.etaErrors.mean, f.etaErrors.quantile(0.95), f.etaErrors.count, f.etaOffRoad + f.etaUnlisted, f.etaOffRoad, f.etaUnlisted),
             f.refusals.isEmpty ? nil : "  taps refused (first few): " + f.refusals.joined(separator: "; "),
             String(format: "  simulated in %.1f s", seconds),
         ].compactMap { $0 }.joined(separator: "\n")

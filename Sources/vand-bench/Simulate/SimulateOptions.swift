@@ -2,7 +2,7 @@ import Foundation
 
 /// Command line of `vand-bench simulate`.
 struct SimulateOptions: Sendable {
-    static let usage = "usage: vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--no-shows RATE] [--cancels RATE] [--replan-every SECONDS]"
+    static let usage = "usage: vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--dwell-noise CV] [--no-shows RATE] [--cancels RATE] [--replan-every SECONDS]"
 
     /// The day's seed (requests, riders not showing, cancellations, travel times).
     var seed: UInt64 = 1
@@ -12,12 +12,18 @@ struct SimulateOptions: Sendable {
     var vans = 8
     /// Coefficient of variation of each leg's driving time around the model's (log-normal).
     var noise = 0.2
+    /// Coefficient of variation of each boarding and alighting time around the model's (log-normal);
+    /// nil: the same as `noise`.
+    var dwellNoise: Double?
     /// Share of riders who do not show.
     var noShows = 0.03
     /// Share of booked rides cancelled late (within the hour before pickup).
     var cancels = 0.03
     /// How often the planner re-plans from the road, simulated seconds (taps make it due too).
     var replanEvery: TimeInterval = 120
+
+    /// The coefficient of variation the dwell times are drawn with: `--dwell-noise`, else `--noise`.
+    var dwellCV: Double { dwellNoise ?? noise }
 
     /// The defaults.
     init() {}
@@ -43,6 +49,7 @@ struct SimulateOptions: Sendable {
             case "--rides": rides = try positive(argument)
             case "--vans": vans = try positive(argument)
             case "--noise": noise = try share(argument, upTo: 2)
+            case "--dwell-noise": dwellNoise = try share(argument, upTo: 2)
             case "--no-shows": noShows = try share(argument, upTo: 1)
             case "--cancels": cancels = try share(argument, upTo: 1)
             case "--replan-every": replanEvery = TimeInterval(try positive(argument))
@@ -53,7 +60,7 @@ struct SimulateOptions: Sendable {
 
     /// The command line that reproduces this run.
     var commandLine: String {
-        "vand-bench simulate --seed \(seed) --rides \(rides) --vans \(vans) --noise \(noise) --no-shows \(noShows) --cancels \(cancels)"
+        "vand-bench simulate --seed \(seed) --rides \(rides) --vans \(vans) --noise \(noise) --dwell-noise \(dwellCV) --no-shows \(noShows) --cancels \(cancels)"
             + " --replan-every \(Int(replanEvery))"
     }
 }

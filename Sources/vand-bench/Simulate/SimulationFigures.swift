@@ -26,6 +26,9 @@ struct SimulationFigures: Sendable {
     var alerts = 0
     /// |ETA − actual arrival| in minutes, the ETA taken 15 minutes before the pickup window.
     var etaErrors: [Double] = []
+    /// Of those, ETAs from the benchmark's projection because ``ETAService`` had none: no van on
+    /// the road for the ride, or the van's stops without the pickup.
+    var etaOffRoad = 0, etaUnlisted = 0
     /// Rides booked, refused, cancelled late.
     var booked = 0, refused = 0, cancelled = 0
     /// Pickups never reached by the end of the run.
@@ -78,7 +81,11 @@ struct SimulationFigures: Sendable {
                 } else {
                     figures.lateMinutes.append(arrived.timeIntervalSince(row.end) / 60)
                 }
-                if let eta = log.eta[row.id] { figures.etaErrors.append(abs(eta.timeIntervalSince(arrived)) / 60) }
+                if let eta = log.eta[row.id] {
+                    figures.etaErrors.append(abs(eta.timeIntervalSince(arrived)) / 60)
+                    if log.etaOffRoad.contains(row.id) { figures.etaOffRoad += 1 }
+                    if log.etaUnlisted.contains(row.id) { figures.etaUnlisted += 1 }
+                }
             } else if let dropped = row.droppedAt {
                 figures.arriveBy += 1
                 if dropped <= row.end { figures.arriveByOnTime += 1 }
