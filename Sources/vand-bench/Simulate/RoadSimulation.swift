@@ -72,6 +72,9 @@ struct RoadSimulation {
         var alerted = Set<UUID>()
         /// The ETA of each pickup taken 15 minutes before its window.
         var eta: [UUID: Date] = [:]
+        /// The same ETA as the time the van pulls up: the later of it and the pickup's opening (the
+        /// simulated drivers wait for the window before pulling up and tapping *arrived*).
+        var etaPullUp: [UUID: Date] = [:]
         /// Pickups whose ETA is the benchmark's projection: no van on the road for the ride (``ETAService`` said nil).
         var etaOffRoad = Set<UUID>()
         /// Pickups whose ETA is the benchmark's projection: the van on the road, the pickup not among its stops.
@@ -185,6 +188,7 @@ struct RoadSimulation {
         if let vanID, let road = try await etas.van(vanID, now: now) {
             if let pickup = road.estimates.first(where: { $0.stop.rideID == ride && $0.stop.kind == .pickup }) {
                 log.eta[ride] = pickup.arrival
+                log.etaPullUp[ride] = max(pickup.arrival, pickup.stop.opensAt ?? pickup.arrival)
                 return
             }
             log.etaUnlisted.insert(ride)
@@ -194,6 +198,7 @@ struct RoadSimulation {
         let projection = try await replanner.projection(day: day, now: now)
         if let stop = projection.plannedRoutes.values.lazy.flatMap({ $0 }).first(where: { $0.rideID == ride && $0.isPickup }) {
             log.eta[ride] = stop.at
+            log.etaPullUp[ride] = stop.at
         }
     }
 }

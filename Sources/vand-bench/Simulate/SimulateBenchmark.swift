@@ -72,6 +72,8 @@ struct SimulateBenchmark {
             String(format: "  ETA error 15 min before pickup (ETAService): %.1f min mean absolute, %.1f min p95 (%d pickups;"
                    + " %d from the projection: %d van not on the road, %d pickup not on the van's stops)",
                    f.etaErrors.mean, f.etaErrors.quantile(0.95), f.etaErrors.count, f.etaOffRoad + f.etaUnlisted, f.etaOffRoad, f.etaUnlisted),
+            String(format: "  ETA as the van pulling up (the later of the ETA and the window's opening, when these drivers pull up): %.1f min mean absolute, %.1f min p95",
+                   f.etaPullUpErrors.mean, f.etaPullUpErrors.quantile(0.95)),
             f.refusals.isEmpty ? nil : "  taps refused (first few): " + f.refusals.joined(separator: "; "),
             String(format: "  simulated in %.1f s", seconds),
         ].compactMap { $0 }.joined(separator: "\n")

@@ -26,6 +26,8 @@ struct SimulationFigures: Sendable {
     var alerts = 0
     /// |ETA − actual arrival| in minutes, the ETA taken 15 minutes before the pickup window.
     var etaErrors: [Double] = []
+    /// The errors of the ETA taken as the time the van pulls up (``RoadSimulation/Log/etaPullUp``).
+    var etaPullUpErrors: [Double] = []
     /// Of those, ETAs from the benchmark's projection because ``ETAService`` had none: no van on
     /// the road for the ride, or the van's stops without the pickup.
     var etaOffRoad = 0, etaUnlisted = 0
@@ -80,6 +82,9 @@ struct SimulationFigures: Sendable {
                     figures.onTime += 1
                 } else {
                     figures.lateMinutes.append(arrived.timeIntervalSince(row.end) / 60)
+                }
+                if let pullUp = log.etaPullUp[row.id] {
+                    figures.etaPullUpErrors.append(abs(pullUp.timeIntervalSince(arrived)) / 60)
                 }
                 if let eta = log.eta[row.id] {
                     figures.etaErrors.append(abs(eta.timeIntervalSince(arrived)) / 60)
