@@ -209,6 +209,9 @@ def driver_flows(args, browser):
         def run_ann_stop(kind):
             if kind == "Pick up":
                 driver.tap("arrived")
+                # The page redraws itself when the no-show wait ends; tap after that redraw, so the
+                # click cannot land on a button the redraw is replacing.
+                driver.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "section.next-stop button.no_show"), "No-show never offered after the wait")
                 driver.tap("boarded")
                 driver.wait(lambda d: "Ann R. is on board" in driver.live(), "boarding was not announced")
                 # Undo: back to arrived, the On board button again; then board again.
