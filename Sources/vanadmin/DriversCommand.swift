@@ -29,10 +29,7 @@ struct DriversCommand: AsyncParsableCommand {
             let who = try actor.resolved()
             try await AccountsTools.run { tools in
                 let invitation = try await DriverAdministration(riders: tools.riders).add(netID, name: name, phone: phone, actor: who)
-                if json { return try printJSON(DriverInvitation(invitation)) }
-                say("added driver \(invitation.netID)")
-                say("temporary password: \(invitation.temporaryPassword)")
-                say("shown only this once; it works until \(tools.format(invitation.expiresAt)) and must be changed at first login")
+                try showInvitation(invitation, verb: "added driver", json: json, tools: tools)
             }
         }
     }
@@ -72,18 +69,6 @@ struct DriversCommand: AsyncParsableCommand {
                 }
             }
         }
-    }
-}
-
-private struct DriverInvitation: Encodable {
-    let net_id: String
-    let temporary_password: String
-    let expires_at: Date
-
-    init(_ invitation: Invitation) {
-        net_id = invitation.netID.rawValue
-        temporary_password = invitation.temporaryPassword
-        expires_at = invitation.expiresAt
     }
 }
 

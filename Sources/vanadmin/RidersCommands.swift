@@ -25,7 +25,8 @@ private struct InvitationOutput: Encodable {
     }
 }
 
-private func show(_ invitation: Invitation, verb: String, json: Bool, tools: AccountsTools) throws {
+/// Prints a new login's temporary password once (riders invite and reset-password, drivers add), or its JSON.
+func showInvitation(_ invitation: Invitation, verb: String, json: Bool, tools: AccountsTools) throws {
     if json {
         try printJSON(InvitationOutput(invitation))
         return
@@ -56,7 +57,7 @@ struct RidersInvite: AsyncParsableCommand {
         let who = try actor.resolved()
         try await AccountsTools.run { tools in
             let invitation = try await tools.riders.invite(netID, name: name, email: email, actor: who)
-            try show(invitation, verb: "invited", json: json, tools: tools)
+            try showInvitation(invitation, verb: "invited", json: json, tools: tools)
         }
     }
 }
@@ -77,7 +78,7 @@ struct RidersResetPassword: AsyncParsableCommand {
         let who = try actor.resolved()
         try await AccountsTools.run { tools in
             let invitation = try await tools.riders.resetPassword(netID, actor: who)
-            try show(invitation, verb: "reset the password of", json: json, tools: tools)
+            try showInvitation(invitation, verb: "reset the password of", json: json, tools: tools)
         }
     }
 }

@@ -197,6 +197,7 @@ def driver_flows(args, browser):
             refusal = driver.el("section.next-stop .refusal").text
             check(re.fullmatch(rf"No-show is possible from \d{{1,2}}:\d{{2}} [AP]M, after the {NO_SHOW_WAIT}-second wait\.", refusal), f"refusal {refusal!r}")
             driver.wait(lambda d: refusal in driver.live(), "the refusal was not announced")
+            check("refused" in (driver.el("#live").get_attribute("class") or "").split(), "the refusal is shown in the success style")
             check(driver.next_stop() == ("Pick up", "Ben S."), "the driver's place was lost after the refusal")
             check("Arrived" in driver.el("section.next-stop").text, "the arrival was lost after the refusal")
             driver.audit("driver-refusal")

@@ -17,9 +17,10 @@
   var busy = false;
   var ticker = null;
 
-  function say(text) {
-    // Cleared first, so the same sentence twice is read twice.
+  function say(text, refused) {
+    // Cleared first, so the same sentence twice is read twice; a refusal is not shown as a success.
     live.textContent = '';
+    live.classList.toggle('refused', !!refused);
     window.setTimeout(function () { live.textContent = text; }, 50);
   }
 
@@ -37,7 +38,7 @@
     // A refusal is what the driver must hear first; else the tap's result.
     var message = run.querySelector('.refusal[data-result]') || run.querySelector('[data-result]');
     if (focusResult && message) {
-      say(message.getAttribute('data-result'));
+      say(message.getAttribute('data-result'), message.classList.contains('refusal'));
       var target = run.querySelector('.refusal') || run.querySelector('.taps button') || message;
       target.focus();
     } else if (focusedKey) {
