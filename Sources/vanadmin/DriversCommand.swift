@@ -44,7 +44,7 @@ struct DriversCommand: AsyncParsableCommand {
                 if json { return try printJSON(drivers.map(DriverOutput.init)) }
                 printTable(["NET ID", "NAME", "PHONE", "STATUS", "ON SHIFT"], drivers.map {
                     [$0.account.netID.rawValue, $0.account.name ?? "", $0.account.phone?.rawValue ?? "",
-                     $0.account.disabled ? "disabled" : ($0.account.mustChangePassword ? "temporary password" : "active"),
+                     StaffOutput.status($0.account),
                      $0.shift?.vanName ?? "-"]
                 })
             }
@@ -81,11 +81,12 @@ private struct DriverOutput: Encodable {
     let van: String?
 
     init(_ summary: DriverAdministration.Summary) {
-        net_id = summary.account.netID.rawValue
-        name = summary.account.name
-        phone = summary.account.phone?.rawValue
-        disabled = summary.account.disabled
-        must_change_password = summary.account.mustChangePassword
+        let account = StaffOutput(summary.account)
+        net_id = account.net_id
+        name = account.name
+        phone = account.phone
+        disabled = account.disabled
+        must_change_password = account.must_change_password
         van = summary.shift?.vanName
     }
 }

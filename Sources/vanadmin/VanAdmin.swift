@@ -19,7 +19,7 @@ struct VanAdmin: AsyncParsableCommand {
             Migrate.self, VansCommand.self, PlacesCommand.self, HoursCommand.self, ClosuresCommand.self,
             SchedulerCommand.self, DemoCommand.self, WhitelistCommand.self, RidersCommand.self,
             RidesCommand.self, ManifestCommand.self, PlanCommand.self, ReportCommand.self,
-            EventsCommand.self, WatchCommand.self, DriversCommand.self, ShiftsCommand.self,
+            EventsCommand.self, WatchCommand.self, DriversCommand.self, DispatchersCommand.self, ShiftsCommand.self,
         ]
     )
 }

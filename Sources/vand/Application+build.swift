@@ -128,7 +128,8 @@ func buildRoutes(
     DriverRoutes(auth: riderAuth, road: road, vans: VanStore(pool: database.pool), clock: serviceClock).register(on: router)
     PositionRoutes(auth: riderAuth, road: road, clock: serviceClock).register(on: router)
     OpenAPIRoute().register(on: router)
-    // The rider web app at `/` and the driver's pages at `/driver` (Sources/vand/Web): the same services, HTML and cookies.
+    // The rider web app at `/`, the driver's pages at `/driver` and the dispatcher's console at
+    // `/dispatch` (Sources/vand/Web): the same services, HTML and cookies.
     WebApp(
         actions: WebRiderActions(
             accounts: riderAuth.accounts, booking: booking, rides: RiderRides(pool: database.pool, routeChanges: routeChanges), inbox: Inbox(pool: database.pool),
@@ -136,6 +137,10 @@ func buildRoutes(
             settings: configuration.booking, time: clock, pages: pages, eta: eta
         ),
         driver: WebDriverActions(road: road, vans: VanStore(pool: database.pool), time: clock),
+        dispatch: WebDispatchActions(
+            dispatch: DispatchService(pool: database.pool, timeZone: configuration.timeZone), booking: booking, road: road, eta: eta,
+            pool: database.pool, settings: configuration.booking, timeZone: configuration.timeZone, time: clock
+        ),
         settings: configuration.web, accounts: configuration.accounts, hotline: configuration.hotline, notifications: notifications
     ).register(on: router)
     routeMethods.load(from: router)

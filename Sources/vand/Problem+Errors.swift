@@ -138,9 +138,13 @@ extension Problem {
             let instead = switch role {
             case .rider: "Book and follow your rides with /v1/rides (or on the web at /)."
             case .driver: "Use the driver's page at /driver, or the driver API under /v1/driver."
-            case .dispatcher: "Keep the day with vanadmin (the dispatcher's console)."
+            case .dispatcher: "Keep the day at the dispatcher's console, /dispatch, or with vanadmin."
             }
-            let what = needs == .driver ? "Only a driver on shift uses this." : "This is for riders."
+            let what = switch needs {
+            case .rider: "This is for riders."
+            case .driver: "Only a driver on shift uses this."
+            case .dispatcher: "Only a dispatcher uses this."
+            }
             return Problem(status: .forbidden, slug: "wrong-role", title: "Not for this kind of account",
                            detail: "You are signed in with \(role.possessive) account. \(what) \(instead)",
                            extensions: ["role": role.rawValue])

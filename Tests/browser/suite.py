@@ -2,10 +2,12 @@
 """The rider web app in a real browser: headless Chromium drives a real `vand` on a
 throwaway PostgreSQL through every flow a rider has, with axe-core on every page.
 
-Usage: suite.py --bin DIR [--screenshots DIR] [--part all|rider|driver]
-  DIR holds the built `vand` and `vanadmin`. Screenshots (390x844) go to docs/screenshots.
-  --part runs only the rider's flows or only the driver's (Tests/browser/driver.py, on a vand
-  of their own); the default runs both.
+Usage: suite.py --bin DIR [--screenshots DIR] [--part all|rider|driver|dispatch]
+  DIR holds the built `vand` and `vanadmin`. Screenshots (390x844; the console's 1280x800) go
+  to docs/screenshots.
+  --part runs only the rider's flows, the driver's (Tests/browser/driver.py) or the
+  dispatcher's console's (Tests/browser/dispatch.py), each on a vand of its own; the default
+  runs all three.
 Prints one line per check and, last, exactly "N passed, N failed" (CI reads it).
 Exits 1 on any failure, or when Chromium cannot start.
 """
@@ -333,10 +335,12 @@ class Suite:
             detail = str(error) if isinstance(error, Failed) else traceback.format_exc(limit=3)
             print(f"FAIL {name}: {detail}", flush=True)
 
-    def audit(self, rider, name):
+    def audit(self, rider, name, desktop=False):
+        """axe (light and dark), the page's weight, reflow at 320 px and 200% text, and the
+        screenshot: 390x844, or 1280x800 for a `desktop` page (the dispatcher's console)."""
         d = rider.d
         os.makedirs(self.screenshots, exist_ok=True)
-        phone(d)
+        phone(d, width=1280, height=800) if desktop else phone(d)
         d.execute_script("window.scrollTo(0, 0)") if rider.javascript else None
         d.save_screenshot(os.path.join(self.screenshots, f"{name}.png"))
         violations = []
@@ -393,7 +397,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
     parser.add_argument("--screenshots", default=os.path.join(ROOT, "docs", "screenshots"))
-    parser.add_argument("--part", choices=("all", "rider", "driver"), default="all")
+    parser.add_argument("--part", choices=("all", "rider", "driver", "dispatch"), default="all")
     args = parser.parse_args()
 
     # Chromium first: if it cannot start, say so before anything else (and fail).
@@ -405,6 +409,9 @@ def main():
         if args.part in ("all", "driver"):
             import driver  # Tests/browser/driver.py: the driver's day, on a vand of its own
             suites.append(driver.driver_flows(args, browser))
+        if args.part in ("all", "dispatch"):
+            import dispatch  # Tests/browser/dispatch.py: the dispatcher's console, on a vand of its own
+            suites.append(dispatch.dispatch_flows(args, browser))
     finally:
         browser.quit()
 

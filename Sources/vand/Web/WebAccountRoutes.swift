@@ -23,7 +23,7 @@ struct WebAccountRoutes: Sendable {
     // MARK: Sign in and out
 
     @Sendable func signInPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        if let session = context.session { throw WebAnswer.redirect(session.mustChangePassword ? "/password" : session.role == .driver ? "/driver" : "/") }
+        if let session = context.session { throw WebAnswer.redirect(session.mustChangePassword ? "/password" : session.role.webHome) }
         let done = request.uri.queryParameters["done"].map(String.init)
         return try await signInForm(request, context, values: [:], errors: [],
                                     flash: done == "signed-out" ? "You are signed out." : nil)
@@ -40,9 +40,9 @@ struct WebAccountRoutes: Sendable {
             let login = try await actions.signIn(netID: netID, password: password, from: context.client)
             // The cookie is replaced: the session it held ends with it, not left live.
             if let previous = context.session { try await actions.signOut(previous) }
-            // A driver lands on her run, a rider on her home page.
+            // A driver lands on her run, a dispatcher on the console, a rider on her home page.
             let home = login.mustChangePassword ? "/password"
-                : try await actions.session(token: login.token.rawValue)?.role == .driver ? "/driver" : "/"
+                : try await actions.session(token: login.token.rawValue)?.role.webHome ?? "/"
             throw WebAnswer.redirect(home, cookies: [
                 pages.cookies.sessionCookie(login.token.rawValue), pages.cookies.seenCookie(0),
             ])

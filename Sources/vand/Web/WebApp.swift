@@ -6,7 +6,7 @@ import VanServices
 import VanScheduler
 import VanPostgres
 
-/// The rider web app at `/` and the driver's pages at `/driver`: server-rendered HTML over the same services as `/v1`, usable
+/// The rider web app at `/`, the driver's pages at `/driver` and the dispatcher's console at `/dispatch`: server-rendered HTML over the same services as `/v1`, usable
 /// with JavaScript off; small self-hosted scripts add location, live notifications and
 /// place search. See docs/webapp.md.
 struct WebApp: Sendable {
@@ -17,10 +17,13 @@ struct WebApp: Sendable {
 
     /// The driver's pages' calls into the road services.
     let driver: WebDriverActions
+    /// The dispatcher's console's calls into the dispatch, booking and road services.
+    let dispatch: WebDispatchActions
 
-    init(actions: WebRiderActions, driver: WebDriverActions, settings: WebSettings, accounts: AccountSettings, hotline: String?, notifications: NotificationRoutes) {
+    init(actions: WebRiderActions, driver: WebDriverActions, dispatch: WebDispatchActions, settings: WebSettings, accounts: AccountSettings, hotline: String?, notifications: NotificationRoutes) {
         self.notifications = notifications
         self.driver = driver
+        self.dispatch = dispatch
         do {
             guard let directory = settings.resolvedDirectory() else {
                 throw WebAppFilesMissing(description: "cannot find the web app's files (web/templates); set VAND_WEB_DIR")
@@ -54,6 +57,8 @@ struct WebApp: Sendable {
         rides.register(signedIn: signedIn)
         WebInfoRoutes(pages: pages, rides: rides, notificationStream: notifications).register(bare: web, public: open, signedIn: signedIn)
         WebDriverRoutes(pages: pages, driver: driver).register(drivers: web.group().add(middleware: WebSignedIn(actions: pages.actions, role: .driver)))
+        WebDispatchRoutes(pages: pages, dispatch: dispatch)
+            .register(dispatchers: web.group().add(middleware: WebSignedIn(actions: pages.actions, role: .dispatcher)))
         // Added after every route, so it wraps only the router's own "no such route" answer.
         router.add(middleware: WebNotFound(pages: pages))
     }

@@ -48,11 +48,12 @@ struct WebPages: Sendable {
         var title: String
         var status: HTTPResponse.Status = .ok
         var values: [String: Any] = [:]
-        /// Which navigation item is this page ("home", "now", "book", "rides", "notifications", "service", "profile").
+        /// Which navigation item is this page ("home", "now", "book", "rides", "notifications", "service", "profile";
+        /// "driver"; the console's "queue", "board", "map", "alerts", "phone").
         var nav: String?
         /// Extra scripts beyond `app.js` (file names in `static/`).
         var scripts: [String] = []
-        /// Extra stylesheets after `app.css` (file names in `static/`; the driver's pages add `driver.css`).
+        /// Extra stylesheets after `app.css` (file names in `static/`; the driver's pages add `driver.css`, the console's `dispatch.css`).
         var styles: [String] = []
         var cookies: [Cookie] = []
         /// The newest notification counted as read, when this page changes it (else the cookie's).
@@ -78,9 +79,10 @@ struct WebPages: Sendable {
             layout["hotline"] = hotline
             layout["hotlineTel"] = Self.tel(hotline)
         }
-        if let session = context.session, !session.mustChangePassword, session.role == .driver {
-            // A driver's navigation: her run; no rider notifications.
-            layout["driver"] = true
+        if let session = context.session, !session.mustChangePassword, session.role != .rider {
+            // A driver's navigation (her run) or a dispatcher's (the console); no rider notifications.
+            layout[session.role.rawValue] = true
+            layout["staff"] = true
             layout["canSignOut"] = true
         } else if let session = context.session, !session.mustChangePassword {
             layout["canSignOut"] = true
@@ -203,7 +205,7 @@ struct WebPages: Sendable {
 /// Puts the cookie session in the context; without one, redirects to the sign-in page.
 /// A temporary-password session may only reach the password page (and sign out). With a
 /// `role`, a session of another role gets the 403 page saying what to use instead (a driver
-/// asking for the riders' home page is sent to `/driver`).
+/// or dispatcher asking for the riders' home page is sent to her own, ``AccountRole/webHome``).
 struct WebSignedIn: RouterMiddleware {
     typealias Context = AppRequestContext
     let actions: WebRiderActions
@@ -219,7 +221,7 @@ struct WebSignedIn: RouterMiddleware {
             do { session = try session.requiringOwnPassword() } catch { throw WebAnswer.redirect("/password") }
         }
         if let role, session.role != role {
-            if session.role == .driver, request.method == .get, request.uri.path == "/" { throw WebAnswer.redirect("/driver") }
+            if session.role != .rider, request.method == .get, request.uri.path == "/" { throw WebAnswer.redirect(session.role.webHome) }
             throw AccountError.wrongRole(session.role, needs: role)
         }
         var context = context
