@@ -15,6 +15,7 @@ struct WebDispatchRoutes: Sendable {
     func register(dispatchers group: RouterGroup<AppRequestContext>) {
         WebDispatchQueueRoutes(console: self).register(group)
         WebDispatchBoardRoutes(console: self).register(group)
+        WebDispatchMapRoutes(console: self).register(group)
         WebDispatchPhoneRoutes(console: self).register(group)
     }
 
