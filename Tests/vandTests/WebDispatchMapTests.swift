@@ -1,0 +1,193 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import VanDomain
+import VanServices
+import VanPostgres
+import VanTestSupport
+@testable import vand
+
+@Suite("The projection of the dispatcher's map")
+struct MapProjectionTests {
+    static func coordinate(_ lat: Double, _ lon: Double) -> Coordinate { try! Coordinate(latitude: lat, longitude: lon) }
+
+    @Test func theBoxsCornersFallOnThePaddedDrawingAndOneSpanFillsIt() {
+        // A box wider than tall: it fills the width between the paddings and is centred in height.
+        let sw = Self.coordinate(41.30, -72.94), ne = Self.coordinate(41.31, -72.90)
+        let p = MapProjection(fitting: [sw, ne, Self.coordinate(41.305, -72.92)], width: 800, heights: 200...1000, padding: 40)
+        let nw = p.point(Self.coordinate(41.31, -72.94)), se = p.point(Self.coordinate(41.30, -72.90))
+        #expect(abs(nw.x - 40) < 1e-9 && abs(se.x - 760) < 1e-9)
+        #expect(abs(nw.y - 40) < 1e-9 && abs(se.y - (p.height - 40)) < 1e-9)
+        #expect(p.point(sw).x == nw.x && p.point(sw).y == se.y && p.point(ne).x == se.x && p.point(ne).y == nw.y)
+        // The height follows the box's aspect: 0.01° of latitude against 0.04° of longitude at cos(41.305°).
+        let expected = 720 * 0.01 / (0.04 * cos(41.305 * .pi / 180)) + 80
+        #expect(abs(p.height - expected) < 1e-6)
+    }
+
+    @Test func aMetreEastIsDrawnAsLongAsAMetreNorth() {
+        let a = Self.coordinate(41.31, -72.93)
+        let p = MapProjection(fitting: [a, Self.coordinate(41.32, -72.90)])
+        let north = p.point(Self.coordinate(41.311, -72.93)), east = p.point(Self.coordinate(41.31, -72.93 + 0.001 / cos(41.315 * .pi / 180)))
+        let origin = p.point(a)
+        #expect(abs((origin.y - north.y) - (east.x - origin.x)) < 1e-6)
+        #expect(north.y < origin.y && east.x > origin.x && north.x == origin.x && east.y == origin.y)
+    }
+
+    @Test func aTallBoxIsCentredAcrossAndClampedInHeight() {
+        let p = MapProjection(fitting: [Self.coordinate(41.0, -72.0), Self.coordinate(42.0, -72.001)], width: 800, heights: 320...640, padding: 48)
+        #expect(p.height == 640)
+        let top = p.point(Self.coordinate(42.0, -72.001)), bottom = p.point(Self.coordinate(41.0, -72.0))
+        #expect(abs(top.y - 48) < 1e-9 && abs(bottom.y - 592) < 1e-9)
+        #expect(abs((top.x + bottom.x) / 2 - 400) < 1e-9)
+    }
+
+    @Test func onePlaceIsDrawnInTheMiddle() {
+        let only = Self.coordinate(41.31, -72.93)
+        let p = MapProjection(fitting: [only], width: 800, heights: 320...640, padding: 48)
+        let point = p.point(only)
+        #expect(abs(point.x - 400) < 1e-9 && abs(point.y - p.height / 2) < 1e-9 && p.unitsPerDegree.isFinite)
+    }
+
+    @Test func numbersForAttributesHaveOneDecimal() {
+        #expect(MapProjection.number(12) == "12" && MapProjection.number(12.345) == "12.3" && MapProjection.number(-0.04) == "0")
+    }
+}
+
+@Suite("The dispatcher's map on the real router and a real database")
+struct WebDispatchMapTests {
+    /// Where the SVG draws the place labelled `short` (its dot's centre).
+    static func place(_ short: String, in body: String) throws -> (x: String, y: String) {
+        let pattern = try Regex(#"<circle class="place" cx="([-\d.]+)" cy="([-\d.]+)" r="5"/><text class="place-label"[^>]*>"# + NSRegularExpression.escapedPattern(for: short) + "</text>")
+        let match = try #require(body.firstMatch(of: pattern), "no place \(short)")
+        return (String(match.output[1].substring!), String(match.output[2].substring!))
+    }
+
+    /// The van marker's group for van `id`: its class and centre.
+    static func van(_ id: Int64, in body: String) -> (classes: String, x: String, y: String, label: String)? {
+        guard let match = body.firstMatch(of: try! Regex(#"<g class="van ([^"]+)" data-van="\#(id)"><circle cx="([-\d.]+)" cy="([-\d.]+)" r="11"/><text class="van-label"[^>]*>([^<]*)</text>"#)) else { return nil }
+        return (String(match.output[1].substring!), String(match.output[2].substring!), String(match.output[3].substring!), String(match.output[4].substring!))
+    }
+
+    /// The table's row for `van`.
+    static func row(_ van: String, in body: String) throws -> String {
+        let match = try #require(body.firstMatch(of: try Regex(#"<tr><th scope="row"><span class="swatch [^"]*" aria-hidden="true"></span>\#(van)</th>.*?</tr>"#)), "no row for \(van)")
+        return String(match.output[0].substring!)
+    }
+
+    /// The road services on the world's database and clock, as vand builds them.
+    static func road(_ w: ConsoleWorld) -> Road {
+        Road(pool: w.f.database.pool, clock: w.f.clock, settings: w.configuration.road, timeZone: w.configuration.timeZone)
+    }
+
+    static func vanID(_ w: ConsoleWorld, _ name: String) async throws -> Int64 {
+        try await w.f.database.pool.withConnection { try $0.query("SELECT id FROM vans WHERE name = \(name)").first!.decode(Int64.self, at: 0) }
+    }
+
+    /// ann1's ride from SAS to Bass at 08:00 today, approved on Van 1; its reference and planned pickup.
+    static func ride(_ w: ConsoleWorld, _ client: some TestClientProtocol) async throws -> (ref: String, pickupAt: Date) {
+        let token = try await client.token("ann1", "correct horse battery")
+        let booked = try await client.book(token, ["pickup": "SAS", "dropoff": "Bass", "pickup_at": "2026-11-29T08:00"])
+        let id = try #require(booked.body["id"] as? String, "booking answered \(booked.status): \(booked.body)")
+        let ride = try await DispatchService(pool: w.f.database.pool, timeZone: w.configuration.timeZone)
+            .approve(id, van: "Van 1", actor: "test", now: w.f.clock.now)
+        return (ride.ref.rawValue, ride.pickupAt)
+    }
+
+    @Test func theMapDrawsEveryPlaceAndAVanOnShiftAtItsPositionThroughItsNextStops() async throws {
+        let w = try await ConsoleWorld()
+        let road = Self.road(w)
+        let van1 = try await Self.vanID(w, "Van 1"), van2 = try await Self.vanID(w, "Van 2")
+        try await w.application().test(.router) { client in
+            let ride = try await Self.ride(w, client)
+            _ = try await road.shifts.start(driver: try NetID("dana1"), vanID: van1)
+            _ = try await road.positions.record(try PositionFix(lat: 41.31112, lon: -72.92880, accuracyMeters: 8), vanID: van1, from: .driver(try NetID("dana1")))
+            // Van 2 has an old position but no shift: not on the road.
+            try await w.f.database.pool.withConnection { conn in
+                try conn.execute("INSERT INTO van_positions (van_id, at, lat, lon, source) VALUES (\(van2), \(w.f.clock.now), 41.30409, -72.93628, 'tracker')")
+            }
+
+            var jar = WebJar()
+            _ = try await client.webSignIn("dee1", jar: &jar)
+            let page = try await client.web("/dispatch/map", jar: &jar)
+            #expect(page.status == .ok)
+            let body = page.body
+            #expect(body.contains(#"role="img" aria-labelledby="map-title map-desc""#))
+            for place in DemoData.places { _ = try Self.place(place.1.first ?? place.0, in: body) }
+
+            // Van 1 is drawn where the position is: on SML's dot, fresh, named beside its marker.
+            let marker = try #require(Self.van(van1, in: body), "Van 1 is not drawn")
+            let smlDot = try Self.place("SML", in: body)
+            #expect(marker.x == smlDot.x && marker.y == smlDot.y)
+            #expect(!marker.classes.contains("stale") && marker.label == "Van 1")
+            // Its line starts at the van and runs through the pickup (SAS) then the drop-off (Bass).
+            let sas = try Self.place("SAS", in: body), bass = try Self.place("Bass", in: body)
+            #expect(body.contains(#"<path d="M\#(marker.x) \#(marker.y) L\#(sas.x) \#(sas.y) L\#(bass.x) \#(bass.y)"/>"#))
+            #expect(body.contains("Van 1: near SML, under 1 min old; next stop pickup at SAS."))
+            // Van 2, without a shift, is not drawn on the road, and the table says so.
+            #expect(Self.van(van2, in: body) == nil)
+            #expect(try Self.row("Van 2", in: body).contains("<td>Not on shift</td><td>Not on the road</td>"))
+            #expect(body.contains("Van 2 is not on shift."))
+
+            // The table carries the same facts: driver, position and its age, next stops with times, lateness.
+            let row = try Self.row("Van 1", in: body)
+            let words = WebTimeWords(timeZone: w.configuration.timeZone)
+            #expect(row.contains("<td>Dana Driver (dana1)</td>"))
+            #expect(row.contains("<td>near SML, under 1 min old</td>"))
+            #expect(row.contains("<li>\(words.time(ride.pickupAt)) pickup Ann R. at SAS, expected "), "\(row)")
+            #expect(row.contains("drop-off Ann R. at Bass") && row.contains(#"<span class="ref">\#(ride.ref)</span>"#))
+            #expect(row.contains("<td>On time</td>"))
+        }
+        await w.f.close()
+    }
+
+    @Test func aStalePositionIsDrawnFadedWithItsAgeAndALateVanSaysByHowMuch() async throws {
+        let w = try await ConsoleWorld()
+        let road = Self.road(w)
+        let van1 = try await Self.vanID(w, "Van 1")
+        try await w.application().test(.router) { client in
+            let ride = try await Self.ride(w, client)
+            _ = try await road.shifts.start(driver: try NetID("dana1"), vanID: van1)
+            _ = try await road.positions.record(try PositionFix(lat: 41.31112, lon: -72.92880, accuracyMeters: 8), vanID: van1, from: .driver(try NetID("dana1")))
+            var jar = WebJar()
+            _ = try await client.webSignIn("dee1", jar: &jar)
+            // Inside the stale limit the position is known; past it, drawn faded with its age.
+            w.f.clock.advance(by: w.configuration.road.positionStale)
+            #expect(Self.van(van1, in: try await client.web("/dispatch/map", jar: &jar).body)?.classes.contains("stale") == false)
+            w.f.clock.set(w.start.addingTimeInterval(4 * 60 + 30))
+            let body = try await client.web("/dispatch/map", jar: &jar).body
+            let marker = try #require(Self.van(van1, in: body))
+            #expect(marker.classes.contains("stale") && marker.label == "Van 1 · position 4 min old")
+            let row = try Self.row("Van 1", in: body)
+            #expect(row.contains(#"<td class="stale-text">unknown: position 4 min old (near SML)</td>"#))
+            // No fresh fix, so no ETA: the plan alone; past the planned pickup, the minutes behind it.
+            #expect(!row.contains("expected"))
+            w.f.clock.set(ride.pickupAt.addingTimeInterval(12 * 60 + 10))
+            let late = try Self.row("Van 1", in: try await client.web("/dispatch/map/part", jar: &jar).body)
+            #expect(late.contains(#"<td class="late">12 min late</td>"#), "\(late)")
+        }
+        await w.f.close()
+    }
+
+    @Test func thePageHasNoInlineStyleOrScriptAndThePartHasNoLayout() async throws {
+        let w = try await ConsoleWorld()
+        try await w.application().test(.router) { client in
+            var jar = WebJar()
+            _ = try await client.webSignIn("dee1", jar: &jar)
+            let page = try await client.web("/dispatch/map", jar: &jar)
+            #expect(page.status == .ok)
+            #expect(!page.body.contains("style="))
+            #expect(page.body.firstMatch(of: #/<script(?![^>]*\bsrc=)/#) == nil)
+            #expect(page.body.contains("/static/dispatch-map.js?v=") && page.body.contains("/static/dispatch-map.css?v="))
+            #expect(page.body.contains(#"<div id="map-live" data-part="/dispatch/map/part">"#))
+            // No van on shift: nothing drawn on the road, every van listed as not on shift.
+            #expect(!page.body.contains("data-van="))
+            for van in ["Van 1", "Van 2", "Van 3"] { #expect(try Self.row(van, in: page.body).contains("Not on shift")) }
+
+            let part = try await client.web("/dispatch/map/part", jar: &jar)
+            #expect(part.status == .ok && part.body.hasPrefix(#"<p id="map-asof""#))
+            #expect(!part.body.contains("<html") && part.body.contains(#"<table id="map-table""#) && part.body.contains(#"<svg class="fleet-map""#))
+        }
+        await w.f.close()
+    }
+}

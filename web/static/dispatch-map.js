@@ -1,0 +1,57 @@
+// The dispatcher's map, live: the page works without this file (the map and table as of the
+// page load). With it, the map and its table are fetched again from /dispatch/map/part on the
+// console's stream (/dispatch/stream events "van" and "ride"), at most once per debounce, and
+// every minute so positions' ages stay true. Without the stream (not there, or refused), the
+// part is fetched every 10 s instead. Focus never moves: only the drawing, the table and the
+// "as of" line are swapped, inside containers that stay.
+(function () {
+  'use strict';
+  var live = document.getElementById('map-live');
+  if (!live) return;
+  var url = live.getAttribute('data-part');
+  var timer = null, busy = false, again = false, polling = null;
+
+  function swap(html) {
+    var page = new DOMParser().parseFromString('<div>' + html + '</div>', 'text/html');
+    ['map-asof', 'map-drawing', 'map-table'].forEach(function (id) {
+      var fresh = page.getElementById(id), old = document.getElementById(id);
+      if (fresh && old) old.replaceWith(document.adoptNode(fresh));
+    });
+  }
+
+  function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    fetch(url, { credentials: 'same-origin', headers: { accept: 'text/html' } })
+      .then(function (r) { return r.ok && !r.redirected ? r.text() : null; })
+      .then(function (html) { if (html !== null) swap(html); })
+      .catch(function () {})
+      .then(function () {
+        busy = false;
+        if (again) { again = false; soon(); }
+      });
+  }
+
+  function soon() {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(refresh, 500);
+  }
+
+  function poll() {
+    if (!polling) polling = window.setInterval(refresh, 10000);
+  }
+
+  window.setInterval(refresh, 60000);
+  if (!window.EventSource) { poll(); return; }
+  var stream = new EventSource('/dispatch/stream');
+  stream.addEventListener('van', soon);
+  stream.addEventListener('ride', soon);
+  stream.addEventListener('open', function () {
+    if (polling) { window.clearInterval(polling); polling = null; }
+    soon();
+  });
+  stream.addEventListener('error', function () {
+    // Closed for good (no stream on this server, or refused): poll. Reconnecting: poll meanwhile.
+    poll();
+  });
+})();
