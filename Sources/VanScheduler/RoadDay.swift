@@ -9,7 +9,7 @@ import VanDomain
 /// The problem comes in two strengths: ``strictWindows`` are the promises (each rider's window
 /// and ride-time limit), and ``problem(latestPickup:latestDropoff:maxRide:)`` builds one with
 /// some of them widened, for rides whose promise can no longer be kept (see
-/// ``Scheduler/replanFromRoad(vans:starts:rides:now:)``).
+/// ``Scheduler/replanFromRoad(vans:starts:rides:now:margin:atRisk:)``).
 struct RoadDay {
     /// Time zero.
     let origin: Date
@@ -168,8 +168,10 @@ struct RoadDay {
     }
 
     /// The problem with every promise as given, but for each request its pickup's and drop-off's
-    /// latest times and its ride-time limit raised to at least the given ones (nil: as promised).
-    func problem(latestPickup: [Double?] = [], latestDropoff: [Double?] = [], maxRide: [Double?] = []) -> RoutingProblem {
+    /// latest times and its ride-time limit raised to at least the given ones (nil: as promised),
+    /// and then its promised stop's latest time (the pickup's, or an arrive-by drop-off's) brought
+    /// forward by `spare` seconds (never before the window's start): the slack it must keep.
+    func problem(latestPickup: [Double?] = [], latestDropoff: [Double?] = [], maxRide: [Double?] = [], spare: [Double] = []) -> RoutingProblem {
         var nodes = baseNodes
         var requests = self.requests
         for index in requests.indices {
@@ -178,6 +180,11 @@ struct RoadDay {
             }
             if index < latestDropoff.count, let latest = latestDropoff[index] {
                 nodes[requests[index].dropoff].window.latest = max(strictDropoff[index].latest, latest)
+            }
+            if index < spare.count, spare[index] > 0 {
+                let node = rides[index].ride.promise.kind == .arriveBy ? requests[index].dropoff : requests[index].pickup
+                let window = nodes[node].window
+                if window.latest.isFinite { nodes[node].window.latest = max(window.earliest, window.latest - spare[index]) }
             }
             if index < maxRide.count, let limit = maxRide[index] {
                 requests[index].maxRideTime = max(strictRide[index], limit)

@@ -80,6 +80,14 @@ public struct RoadETA: Sendable {
         /// Whether the van is at the stop now (the driver tapped "arrived").
         public var here: Bool
 
+        /// When the van is at the stop ready to serve it: the later of its arrival and the stop's
+        /// opening (a van early for a pickup window waits at the door for it; drivers pull up at
+        /// the window's start). The time a rider is told to be ready for.
+        public var ready: Date { max(arrival, stop.opensAt ?? arrival) }
+
+        /// Whether the van arrives before the stop opens and waits for it (``ready`` later than ``arrival``).
+        public var waitsForOpening: Bool { ready > arrival }
+
         /// How far the arrival falls after the promised window's end (0 inside it, or with no window here).
         public var lateBy: TimeInterval {
             stop.windowEnd.map { max(0, arrival.timeIntervalSince($0)) } ?? 0

@@ -15,12 +15,22 @@ extension Scheduler {
     /// place, on any van, that keeps its own promise and every deadline of the others; if there is
     /// none it goes back where it was. A ride that keeps its promise as planned keeps it after.
     ///
+    /// With a `margin` (seconds), a move must be robust to the road's noise: the moved ride is
+    /// served at least `margin` before its promised window ends on its new route, and the move
+    /// takes no other ride's last `margin` of slack (a ride with less keeps what it has). A move
+    /// that would only just make it (a van due in the window's last seconds, late again at the
+    /// next check) is not made, so rides do not hop between vans on each projection. With `atRisk`
+    /// (seconds), a ride on time as planned but served in its window's last `atRisk` seconds (one
+    /// slow leg from late) is tried too, with the late ones in window order, and moves only where
+    /// it keeps the margin; it is not late, so it raises no alert.
+    ///
     /// The answer writes new planned times (and vans) only for rides that keep their promise, each
     /// inside its window and ride-time limit, and checks the vans' loads as the database's route
     /// check counts them (planned times; a late ride at its old ones): a van whose written plan
     /// would fail it keeps its old plan. `rides` are the rides holding vans (not completed, not
     /// shown); rides on vans not in `vans` are left alone. Pure: `now` is time zero, no clock read.
-    public func replanFromRoad(vans: [Van], starts: [Int64: VanStart], rides: [RoadRide], now: Date) -> RoadReplan {
+    public func replanFromRoad(vans: [Van], starts: [Int64: VanStart], rides: [RoadRide], now: Date, margin: TimeInterval = 0,
+                               atRisk: TimeInterval = 0) -> RoadReplan {
         let day = RoadDay(vans: vans, starts: starts, rides: rides, now: now, estimator: estimator)
         let count = day.rides.count
         guard count > 0 else { return RoadReplan() }
@@ -59,10 +69,32 @@ extension Scheduler {
         var problem = day.problem(latestPickup: latestPickup, latestDropoff: latestDropoff, maxRide: maxRide)
         var plan = basePlan
         var relaxed = Set(broken)
+        // The slack each ride that keeps its promise must keep through the moves: the margin, or
+        // what it has as planned if less (half a second absorbs float error).
+        var spare = [Double](repeating: 0, count: count)
+        if margin > 0 {
+            for request in 0..<count where !relaxed.contains(request) {
+                guard let times = baseline.times[request] else { continue }
+                let arriveBy = day.rides[request].ride.promise.kind == .arriveBy
+                if !arriveBy && day.rides[request].isAboard { continue }
+                let slack = arriveBy ? day.strictDropoff[request].latest - times.dropoff : day.strictPickup[request].latest - times.pickup
+                spare[request] = min(margin, max(0, slack - 0.5))
+            }
+        }
 
-        // 2. Each late ride not yet picked up, earliest window first: to a place that keeps its
-        // promise, on a route whose planned times can say its order.
-        let movable = late.filter { day.rides[$0].progress == .waiting && baseline.runs[day.vehicleOf[$0]] }
+        // 2. Each late or at-risk ride not yet picked up, earliest window first: to a place that
+        // keeps its promise, on a route whose planned times can say its order. At risk: on time as
+        // planned, but served in the window's last `atRisk` seconds.
+        var atRiskRides: [Int] = []
+        if atRisk > 0 {
+            for request in 0..<count where !relaxed.contains(request) && day.rides[request].progress == .waiting {
+                guard let times = baseline.times[request] else { continue }
+                let arriveBy = day.rides[request].ride.promise.kind == .arriveBy
+                let slack = arriveBy ? day.strictDropoff[request].latest - times.dropoff : day.strictPickup[request].latest - times.pickup
+                if slack < atRisk { atRiskRides.append(request) }
+            }
+        }
+        let movable = (late + atRiskRides).filter { day.rides[$0].progress == .waiting && baseline.runs[day.vehicleOf[$0]] }
             .sorted { (day.rides[$0].ride.promise.window.start, $0) < (day.rides[$1].ride.promise.window.start, $1) }
         for request in movable {
             var without = plan
@@ -72,18 +104,23 @@ extension Scheduler {
             var pickup = latestPickup, dropoff = latestDropoff, ride = maxRide
             (pickup[request], dropoff[request], ride[request]) = (nil, nil, nil)
             let strict = day.problem(latestPickup: pickup, latestDropoff: dropoff, maxRide: ride)
+            // The search keeps the margin: the moved ride's, and every other ride's slack.
+            var kept = spare
+            kept[request] = margin
+            let guarded = margin > 0 ? day.problem(latestPickup: pickup, latestDropoff: dropoff, maxRide: ride, spare: kept) : strict
             without.unassigned = [request]
-            let prepared = PreparedRoutes(plan: without, problem: strict)
+            let prepared = PreparedRoutes(plan: without, problem: guarded)
             var fixed = relaxed
             fixed.remove(request)
             var excluded = Set<Int>()
-            while let option = prepared.bestInsertion(of: request, problem: strict, excluding: excluded) {
+            while let option = prepared.bestInsertion(of: request, problem: guarded, excluding: excluded) {
                 let candidate = option.applied(to: without, request: request)
                 let touched = Set([vehicle, option.vehicle])
-                if touched.allSatisfy({ Self.sayable(candidate.routes[$0], in: strict, fixed: fixed, day) }) {
+                if touched.allSatisfy({ Self.sayable(candidate.routes[$0], in: guarded, fixed: fixed, day) }) {
                     plan = candidate
                     problem = strict
                     relaxed = fixed
+                    spare = kept
                     (latestPickup, latestDropoff, maxRide) = (pickup, dropoff, ride)
                     break
                 }

@@ -103,7 +103,7 @@ func buildRoutes(
         configuration: database.pool.configuration, service: eta,
         reminders: Reminders(pool: database.pool, lead: configuration.events.reminderLead, positionStale: configuration.events.positionStale,
                              timeZone: configuration.timeZone),
-        alerts: LateAlerts(pool: database.pool), clock: clock
+        alerts: LateAlerts(pool: database.pool), clock: clock, routeChanges: routeChanges
     )
     let riderAuth = makeRiderAuth(configuration: configuration, database: database, clock: clock, pages: pages)
     let serviceClock = ServiceTime(timeZone: configuration.timeZone)

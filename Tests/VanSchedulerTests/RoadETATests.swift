@@ -49,6 +49,15 @@ import VanDomain
         #expect(estimates[0].departure == at(720))
         #expect(estimates[1].arrival == at(1_188))
         #expect(estimates[2].arrival == at(1_308))
+        // Ready for Ann when her window opens (the van waits at her door); for Bea, on arrival.
+        #expect(estimates[0].ready == at(600) && estimates[0].waitsForOpening)
+        #expect(estimates[1].ready == at(1_188) && !estimates[1].waitsForOpening)
+    }
+
+    @Test func aVanDueAfterTheOpeningIsReadyOnArrival() {
+        let estimates = engine.estimates(from: .init(location: origin, at: t0), through: route(annOpens: 100), now: t0)
+        #expect(estimates[0].ready == at(234))
+        #expect(!estimates[0].waitsForOpening)
     }
 
     @Test func lateBeyondTheWindowsEnd() {

@@ -119,6 +119,31 @@ import VanTestSupport
         #expect(tick?.written == true && tick?.ridesChanged == 0)
     }
 
+    /// The loop re-plans from the road every interval; a van running late brings it forward to
+    /// the late gap after the last re-plan, once.
+    @Test func aVanRunningLateBringsTheRoadReplanForward() async throws {
+        try await onTheRoad(vans: ["Van 1", "Van 2"])
+        let clock = ManualClock(f.monday(9, 42))
+        var settings = ImprovementSettings()
+        settings.seconds = 0.05
+        let improver = RouteImprover(optimizer: PlanOptimizer(pool: f.db.pool, timeZone: f.zone), timeZone: f.zone, settings: settings,
+                                     clock: clock, road: RoadReplanner(pool: f.db.pool, timeZone: f.zone))
+        #expect(try #require(improver.roadReplanDue) <= clock.now, "never re-planned: due at once")
+        let first = await improver.replanRoad()
+        #expect(first?.moved == [late])
+        #expect(improver.roadReplanDue == clock.now.addingTimeInterval(settings.roadInterval))
+        improver.roadRunsLate()
+        #expect(improver.roadReplanDue == clock.now.addingTimeInterval(settings.lateGap))
+        clock.advance(by: settings.lateGap)
+        #expect(try #require(improver.roadReplanDue) <= clock.now)
+        _ = await improver.replanRoad()
+        #expect(improver.roadReplanDue == clock.now.addingTimeInterval(settings.roadInterval), "the late signal is used up")
+        // Off without road re-planning.
+        let plain = RouteImprover(optimizer: PlanOptimizer(pool: f.db.pool, timeZone: f.zone), timeZone: f.zone, settings: settings, clock: clock)
+        plain.roadRunsLate()
+        #expect(plain.roadReplanDue == nil)
+    }
+
     @Test func aVanWithoutADriverTakesNothing() async throws {
         try await onTheRoad(vans: ["Van 1"])
         let outcome = try await RoadReplanner(pool: f.db.pool, timeZone: f.zone)

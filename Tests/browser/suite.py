@@ -676,8 +676,12 @@ def rider_flows(args, browser):
             check(re.fullmatch(r"The van is about 8 minutes away, your stop is next\.", region.text), f"the ETA reads {region.text!r}")
             rider.wait(lambda d: d.execute_script("return document.body.dataset.after !== undefined"), "no live stream")
             rider.audit("ride-eta")
-            position(300)  # the next position: about a minute away, on the page without reloading it
-            rider.wait(lambda d: re.fullmatch(r"The van is (about 1 minute|less than a minute) away, your stop is next\.", d.find_element(By.ID, "eta").text),
+            # The next position: about a minute away, on the page without reloading it (if her window
+            # opens later than that, the van waits at her stop for it, and the ETA says so).
+            position(300)
+            rider.wait(lambda d: re.fullmatch(r"The van is (about 1 minute|less than a minute) away, your stop is next\."
+                                              r"|The van will be at your stop when your window opens, in (about \d+ minutes?|less than a minute), your stop is next\.",
+                                              d.find_element(By.ID, "eta").text),
                        "the ETA did not follow the van live")
             server.sql("INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at) SELECT gen_random_uuid(), s.id, '%s', 'pickup', 'arrived', now() "
                        "FROM shifts s WHERE s.driver_net_id = 'drv9' AND s.ended_at IS NULL" % state["now"])

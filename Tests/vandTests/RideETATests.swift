@@ -82,12 +82,23 @@ struct RideETATests {
             w.f.clock.advance(by: 11 * 60)
             try await Self.position(w, Self.davenport)
             answer = try await client.get("/v1/rides/\(ann)", token)
-            let eta = try #require(answer.body["eta"] as? [String: Any])
-            let minutes = Self.minutesFromDavenport
-            #expect(eta["minutes"] as? Int == minutes)
+            var eta = try #require(answer.body["eta"] as? [String: Any])
+            // The van is a few minutes away and her window opens in 29: it waits at her stop for it.
+            #expect(Self.minutesFromDavenport < 29)
+            #expect(eta["minutes"] as? Int == 29)
             #expect(eta["stops_before"] as? Int == 0)
             #expect(eta["van_here"] as? Bool == false)
             #expect(eta["late_minutes"] as? Int == 0)
+            #expect(eta["message"] as? String == "The van will be at your stop when your window opens, in about 29 minutes, your stop is next.")
+            #expect((eta["at"] as? String)?.hasSuffix("-05:00") == true)
+
+            // Her window open, the van still at Davenport: its arrival is her ETA.
+            w.f.clock.advance(by: 30 * 60)
+            try await Self.position(w, Self.davenport)
+            answer = try await client.get("/v1/rides/\(ann)", token)
+            eta = try #require(answer.body["eta"] as? [String: Any])
+            let minutes = Self.minutesFromDavenport
+            #expect(eta["minutes"] as? Int == minutes)
             #expect(eta["message"] as? String == "The van is about \(minutes) minutes away, your stop is next.")
             #expect((eta["at"] as? String)?.hasSuffix("-05:00") == true)
             // Another rider's ride: 404 as ever, and no word of the van.
@@ -110,13 +121,14 @@ struct RideETATests {
 
     @Test func theRidePageSaysWhereHerVanIs() async throws {
         let (w, _) = try await Self.world()
-        let ann = try await Self.ride(w, pickupIn: 20)
+        let ann = try await Self.ride(w, pickupIn: 2)
         try await Self.position(w, Self.davenport)
         try await w.f.application().test(.router) { client in
             var jar = WebJar()
             _ = try await client.webSignIn("ann1", jar: &jar)
             let page = try await client.web("/rides/\(ann)", jar: &jar).body
             #expect(page.contains(#"role="status" aria-live="polite""#))
+            #expect(Self.minutesFromDavenport > 2)
             #expect(page.contains("The van is about \(Self.minutesFromDavenport) minutes away, your stop is next."))
         }
         await w.f.close()

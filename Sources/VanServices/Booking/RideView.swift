@@ -97,7 +97,8 @@ public struct RideView: Encodable, Sendable {
 
 /// A rider's van on the road as the API shows it (``RiderETA``).
 public struct ETAView: Encodable, Sendable, Hashable {
-    /// When the van is expected at her pickup (when it arrived, if it is there), with the zone's offset.
+    /// When the van is expected at her pickup ready for her: the later of its arrival and her
+    /// window's start (when it arrived, if it is there), with the zone's offset.
     public let at: String
     /// Whole minutes until then (0 when it is there or due).
     public let minutes: Int

@@ -23,6 +23,7 @@ public struct RiderETAUpdate: Sendable, Hashable {
 /// (``LateAlerts``, once per ride whatever the nodes) and fires reminders from the ETA
 /// (``Reminders/fire(fromETAs:now:)``, once per ride). Every ``EventSettings/etaSweep`` it works
 /// out every van with an open shift again: a van whose phone went quiet grows later with the clock.
+/// A van found late is said to the background planner (``RouteChangeHook/roadRunsLate()``).
 public final class ETAFeed: Service, Sendable {
     private struct Subscriber {
         let netID: String
@@ -46,19 +47,23 @@ public final class ETAFeed: Service, Sendable {
     private let alerts: LateAlerts?
     private let clock: any TimeSource
     private let logger: Logger
+    private let routeChanges: RouteChangeHook
     private let state = Mutex(State())
     private let wake = WakeSignal()
 
     /// A feed listening with `configuration` (its own connection), working ETAs out with `service`
-    /// as of `clock`; with `reminders` it fires reminders from the ETA, with `alerts` it raises late alerts.
+    /// as of `clock`; with `reminders` it fires reminders from the ETA, with `alerts` it raises late
+    /// alerts; it tells `routeChanges` each time a van's ETAs pass a window's end (the background
+    /// planner then re-plans the day from the road at once).
     public init(configuration: PGConfiguration, service: ETAService, reminders: Reminders?, alerts: LateAlerts?,
-                clock: any TimeSource = SystemTimeSource(), logger: Logger = Logger(label: "vand.eta")) {
+                clock: any TimeSource = SystemTimeSource(), logger: Logger = Logger(label: "vand.eta"), routeChanges: RouteChangeHook = .none) {
         self.configuration = configuration
         self.service = service
         self.reminders = reminders
         self.alerts = alerts
         self.clock = clock
         self.logger = logger
+        self.routeChanges = routeChanges
     }
 
     /// ETA updates for `netID`'s rides: first what this node last showed her, then each change.
@@ -92,6 +97,7 @@ public final class ETAFeed: Service, Sendable {
         let etas = try await service.van(vanID, now: now)
         publish(etas, van: vanID)
         guard let etas else { return }
+        if !etas.late.isEmpty { routeChanges.roadRunsLate() }
         if let alerts {
             let known = state.withLock { $0.raised }
             let late = etas.late.filter { !known.contains($0.rideID) }
@@ -117,7 +123,12 @@ public final class ETAFeed: Service, Sendable {
             let before = state.shown[vanID] ?? [:]
             state.shown[vanID] = now.isEmpty ? nil : now
             var updates: [(String, RiderETAUpdate)] = now.map { ($0.value.netID, RiderETAUpdate(rideID: $0.key, eta: $0.value.eta)) }
-            for (rideID, shown) in before where now[rideID] == nil { updates.append((shown.netID, RiderETAUpdate(rideID: rideID, eta: nil))) }
+            // A ride gone from this van's riders: nothing to see, unless another van now shows it
+            // (re-planning moved it there; that van's ETA is what she sees).
+            for (rideID, shown) in before where now[rideID] == nil
+                && !state.shown.contains(where: { $0.key != vanID && $0.value[rideID] != nil }) {
+                updates.append((shown.netID, RiderETAUpdate(rideID: rideID, eta: nil)))
+            }
             return updates.flatMap { netID, update in
                 (state.byRider[netID] ?? []).compactMap { state.subscribers[$0].map { ($0.continuation, update) } }
             }

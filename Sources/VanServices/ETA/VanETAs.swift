@@ -78,7 +78,8 @@ public struct VanETAs: Sendable {
         self.now = now
     }
 
-    /// What the rider of `rideID` may see: her pickup's ETA, from `lead` before her wait begins
+    /// What the rider of `rideID` may see: her pickup's ETA (when the van is at her pickup ready
+    /// for her, ``RoadETA/Estimate/ready``: an early van waits there for her window), from `lead` before her wait begins
     /// until she is on board (her pickup is no longer among the stops), only while the ride is
     /// approved. Nil otherwise.
     public func rider(_ rideID: UUID, lead: TimeInterval) -> RiderETA? {
@@ -86,8 +87,8 @@ public struct VanETAs: Sendable {
               let pickup = estimates.first(where: { $0.stop.rideID == rideID && $0.stop.kind == .pickup }) else { return nil }
         // The promise is on the pickup, or on the drop-off for an arrive-by ride.
         let promised = estimates.first { $0.stop.rideID == rideID && $0.stop.windowEnd != nil }
-        return RiderETA(rideID: rideID, vanID: vanID, at: pickup.arrival, now: now, stopsBefore: pickup.stopsBefore, vanHere: pickup.here,
-                        lateBy: promised?.lateBy ?? 0)
+        return RiderETA(rideID: rideID, vanID: vanID, at: pickup.here ? pickup.arrival : pickup.ready, now: now, stopsBefore: pickup.stopsBefore, vanHere: pickup.here,
+                        lateBy: promised?.lateBy ?? 0, atWindowStart: !pickup.here && pickup.waitsForOpening)
     }
 
     /// Every rider who may see her ETA now (``rider(_:lead:)``), with her net ID.
@@ -104,25 +105,29 @@ public struct VanETAs: Sendable {
         }
     }
 
-    /// Approved rides not yet reminded whose pickup the van is expected at within `lead` (the
-    /// reminder's), with that ETA.
+    /// Approved rides not yet reminded whose pickup the van is expected at, ready for the rider
+    /// (``RoadETA/Estimate/ready``), within `lead` (the reminder's), with that ETA.
     public func dueReminders(lead: TimeInterval) -> [(rideID: UUID, eta: Date)] {
         estimates.compactMap { estimate in
             guard estimate.stop.kind == .pickup, let ride = rides[estimate.stop.rideID], ride.status == .approved, !ride.reminded,
-                  estimate.arrival <= now.addingTimeInterval(lead) else { return nil }
-            return (estimate.stop.rideID, estimate.arrival)
+                  estimate.ready <= now.addingTimeInterval(lead) else { return nil }
+            return (estimate.stop.rideID, estimate.ready)
         }
     }
 }
 
-/// What a rider sees of her van on the road: when it reaches her pickup and how many stops come first.
+/// What a rider sees of her van on the road: when it is at her pickup ready for her and how many
+/// stops come first.
 public struct RiderETA: Sendable, Hashable {
     /// The ride.
     public var rideID: UUID
     /// The van.
     public var vanID: Int64
-    /// When the van is expected at her pickup (when it arrived, if it is there).
+    /// When the van is expected at her pickup ready for her: the later of its arrival and her
+    /// window's start (when it arrived, if it is there).
     public var at: Date
+    /// Whether the van is due at her pickup before her window and waits there for it (`at` is the window's start).
+    public var atWindowStart: Bool
     /// Whole minutes from now until then, rounded (0 when it is there or due).
     public var minutes: Int
     /// Stops the van makes before hers.
@@ -132,21 +137,27 @@ public struct RiderETA: Sendable, Hashable {
     /// Whole minutes (rounded up) her promised stop's ETA falls after its window; 0 on time.
     public var lateMinutes: Int
 
-    /// The rider's view of an estimate `at` as of `now`.
-    public init(rideID: UUID, vanID: Int64, at: Date, now: Date, stopsBefore: Int, vanHere: Bool, lateBy: TimeInterval) {
+    /// The rider's view of an estimate `at` as of `now`; `atWindowStart`: the van is early and `at` is her window's start.
+    public init(rideID: UUID, vanID: Int64, at: Date, now: Date, stopsBefore: Int, vanHere: Bool, lateBy: TimeInterval,
+                atWindowStart: Bool = false) {
         self.rideID = rideID
         self.vanID = vanID
         self.at = at
+        self.atWindowStart = atWindowStart && !vanHere
         minutes = vanHere ? 0 : max(0, Int((at.timeIntervalSince(now) / 60).rounded()))
         self.stopsBefore = stopsBefore
         self.vanHere = vanHere
         lateMinutes = lateBy > 0 ? Int((lateBy / 60).rounded(.up)) : 0
     }
 
-    /// "The van is here", or "The van is about 6 minutes away, 2 stops before yours".
+    /// "The van is here", "The van is about 6 minutes away, 2 stops before yours", or for a van
+    /// early for her window, "The van will be at your stop when your window opens, in about 20
+    /// minutes, 2 stops before yours".
     public var sentence: String {
         if vanHere { return "The van is here." }
-        let away = minutes < 1 ? "The van is less than a minute away" : "The van is about \(minutes) minute\(minutes == 1 ? "" : "s") away"
+        let inMinutes = minutes < 1 ? "in less than a minute" : "in about \(minutes) minute\(minutes == 1 ? "" : "s")"
+        let away = atWindowStart ? "The van will be at your stop when your window opens, \(inMinutes)"
+            : minutes < 1 ? "The van is less than a minute away" : "The van is about \(minutes) minute\(minutes == 1 ? "" : "s") away"
         let stops = switch stopsBefore {
         case 0: "your stop is next"
         case 1: "1 stop before yours"

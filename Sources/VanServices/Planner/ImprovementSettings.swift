@@ -23,6 +23,11 @@ public struct ImprovementSettings: Sendable, Hashable {
     /// How often, at least, the day in progress is re-planned from the road while the improver runs
     /// (default 60 s); 0 turns re-planning from the road off.
     public var roadInterval: TimeInterval = 60
+    /// The least time between two re-plans from the road when a van runs late (default 30 s): a
+    /// van whose ETAs pass a window's end (``RouteImprover/roadRunsLate()``) has the day re-planned
+    /// at once, not at the next interval, but a van late on every position does not re-plan it on
+    /// every position.
+    public var lateGap: TimeInterval = 30
     /// Who the audit log and the ride events name.
     public var actor = "planner"
 

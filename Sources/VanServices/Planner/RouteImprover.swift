@@ -27,7 +27,8 @@ import VanScheduler
 /// the improvement, every van on shift starts from where it is, done stops stay, and a ride its
 /// van can no longer keep may move to another van that keeps it. The day falls due for that on
 /// ``roadChanged()`` (a tap, a position), and the loop re-plans it from the road alone
-/// (``replanRoad()``) at least every ``ImprovementSettings/roadInterval``.
+/// (``replanRoad()``) at least every ``ImprovementSettings/roadInterval``, and at once when a van
+/// runs late (``roadRunsLate()``, from the ETAs), no more often than ``ImprovementSettings/lateGap``.
 ///
 /// Several vand processes may each run one against the same database: the optimizer writes only
 /// after locking every van-day row of the day (in van order, so two improvers never deadlock)
@@ -69,6 +70,8 @@ public final class RouteImprover: Service, Sendable {
     private let wake = WakeSignal()
     /// When the road last made today due.
     private let roadSignalled = Mutex<Date?>(nil)
+    /// Whether a van ran late since the last re-plan from the road.
+    private let runningLate = Atomic<Bool>(false)
     private let stopping = Atomic<Bool>(false)
 
     /// An improver of the routes in `pool`, for a service in `timeZone`.
@@ -100,12 +103,12 @@ public final class RouteImprover: Service, Sendable {
     }
 
     /// The hook to create ``BookingService`` and ``RiderRides`` with: each committed booking or
-    /// cancellation names the local day of its pickup.
+    /// cancellation names the local day of its pickup; ``ETAFeed`` says through it when a van runs late.
     public var hook: RouteChangeHook {
-        RouteChangeHook { [weak self] time in
+        RouteChangeHook({ [weak self] time in
             guard let self else { return }
             self.dayChanged(LocalDate(containing: time, in: self.timeZone))
-        }
+        }, late: { [weak self] in self?.roadRunsLate() })
     }
 
     /// Says `day`'s routes changed: the day falls due after the quiet period (each signal starts
@@ -134,12 +137,31 @@ public final class RouteImprover: Service, Sendable {
         dayChanged(LocalDate(containing: now, in: timeZone))
     }
 
+    /// Says a van on the road runs late (its ETAs pass a promised window's end): the day in
+    /// progress is re-planned from the road at once (``roadReplanDue``), or as soon as
+    /// ``ImprovementSettings/lateGap`` has passed since the last re-plan. Cheap, never blocks.
+    public func roadRunsLate() {
+        guard road != nil, settings.enabled, settings.roadInterval > 0 else { return }
+        if !runningLate.exchange(true, ordering: .relaxed) { wake.signal() }
+    }
+
+    /// When the loop next re-plans the day in progress from the road: the interval after the last
+    /// time, or ``ImprovementSettings/lateGap`` after it once a van runs late; nil without road
+    /// re-planning.
+    public var roadReplanDue: Date? {
+        guard road != nil, settings.roadInterval > 0 else { return nil }
+        let gap = runningLate.load(ordering: .relaxed) ? min(settings.lateGap, settings.roadInterval) : settings.roadInterval
+        return roadSignalled.withLock { $0?.addingTimeInterval(gap) } ?? .distantPast
+    }
+
     /// Re-plans the day in progress from the road now (no improvement); nil without a road
     /// re-planner or when the run failed (logged).
     @discardableResult
     public func replanRoad() async -> RoadReplanner.Outcome? {
         guard let road else { return nil }
         let now = clock.now
+        roadSignalled.withLock { $0 = now }
+        runningLate.store(false, ordering: .relaxed)
         do {
             let outcome = try await road.replan(day: LocalDate(containing: now, in: timeZone), now: now, actor: settings.actor)
             if outcome.ridesChanged > 0 || !outcome.written {
@@ -258,14 +280,12 @@ public final class RouteImprover: Service, Sendable {
             if stopping.load(ordering: .relaxed) { break }
             // The road moves on whether or not anyone taps: the day in progress is re-planned from it
             // at least every interval (the re-plan alone: with no van on shift it reads and writes nothing).
-            if road != nil, settings.roadInterval > 0,
-               roadSignalled.withLock({ $0.map { clock.now.timeIntervalSince($0) >= settings.roadInterval } ?? true }) {
-                let now = clock.now
-                roadSignalled.withLock { $0 = now }
+            // A van running late brings it forward (``roadRunsLate()``).
+            if let due = roadReplanDue, due <= clock.now {
                 await replanRoad()
             }
             // Until the next retry falls due, or a signal (at most an hour: a safety net).
-            let roadWait = road != nil && settings.roadInterval > 0 ? settings.roadInterval : 3_600
+            let roadWait = roadReplanDue.map { max(0, $0.timeIntervalSince(clock.now)) } ?? 3_600
             let wait = min(nextDue.map { $0.timeIntervalSince(clock.now) } ?? 3_600, roadWait, 3_600)
             if wait > 0 { await wake.wait(upTo: .milliseconds(Int64(wait * 1_000) + 1)) }
         }

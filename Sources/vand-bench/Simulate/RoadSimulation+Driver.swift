@@ -133,6 +133,8 @@ extension RoadSimulation {
     private func tap(_ van: SimulatedVan, _ stop: DeskStop, _ action: DeskAction, now: Date, log: inout Log) async throws {
         if let refusal = try await desk.tap(driver: van.driver, ride: stop.rideID, pickup: stop.pickup, action: action, at: stop.place, now: now) {
             log.refusals.append("\(action): \(refusal)")
+        } else {
+            log.taps += 1
         }
     }
 

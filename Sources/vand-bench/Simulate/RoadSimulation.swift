@@ -70,11 +70,9 @@ struct RoadSimulation {
         var requestOf: [UUID: Int] = [:]
         var moved = Set<UUID>()
         var alerted = Set<UUID>()
-        /// The ETA of each pickup taken 15 minutes before its window.
+        /// The ETA each rider of a pickup is shown 15 minutes before her window (``RiderETA/at``: when
+        /// the van is at her pickup ready for her, the later of its arrival and the window's start).
         var eta: [UUID: Date] = [:]
-        /// The same ETA as the time the van pulls up: the later of it and the pickup's opening (the
-        /// simulated drivers wait for the window before pulling up and tapping *arrived*).
-        var etaPullUp: [UUID: Date] = [:]
         /// Pickups whose ETA is the benchmark's projection: no van on the road for the ride (``ETAService`` said nil).
         var etaOffRoad = Set<UUID>()
         /// Pickups whose ETA is the benchmark's projection: the van on the road, the pickup not among its stops.
@@ -86,12 +84,36 @@ struct RoadSimulation {
         var cancelled = 0
         var refused = 0
         var booked = 0
+        /// Taps the driver services took.
+        var taps = 0
+        /// Re-plans made at once because a tap showed its van running late.
+        var promptReplans = 0
+        /// When the road was last re-planned.
+        var lastReplan: Date?
+        /// Pickups whose ETA was taken again after a move to another van (the fresh ETA the move pushes).
+        var etaRetaken = Set<UUID>()
+    }
+
+    /// Re-plans the day from the road now (``RoadReplanner``) and records what it came to; a ride
+    /// moved after her ETA was taken is shown the new van's ETA, which replaces the one taken.
+    func replan(_ replanner: RoadReplanner, etas: ETAService, now: Date, log: inout Log) async throws {
+        let outcome = try await replanner.replan(day: day, now: now, actor: "planner")
+        log.moved.formUnion(outcome.moved)
+        log.alerted.formUnion(outcome.lateAsPlanned)
+        log.replans += 1
+        log.lastReplan = now
+        // A ride moved to another van after her ETA was taken: she is pushed the new van's ETA.
+        for id in outcome.moved.sorted(by: { $0.uuidString < $1.uuidString }) where log.eta[id] != nil {
+            try await takeETA(of: id, etas: etas, replanner: replanner, now: now, log: &log)
+            log.etaRetaken.insert(id)
+        }
     }
 
     func run() async throws -> Log {
         var log = Log()
         var rng = SeededGenerator(seed: options.seed ^ 0x0AD5)
         let replanner = RoadReplanner(pool: database.pool, timeZone: timeZone)
+        let lateGap = ImprovementSettings().lateGap
         let rides = RiderRides(pool: database.pool)
         let etas = ETAService(pool: database.pool, settings: EventSettings(), timeZone: timeZone)
         let estimator = try await ServiceCalendarStore(pool: database.pool, timeZone: timeZone).scheduler(around: day.interval(in: timeZone).start).estimator
@@ -145,10 +167,7 @@ struct RoadSimulation {
                 try await takeETA(of: id, etas: etas, replanner: replanner, now: now, log: &log)
             case .replan:
                 if replanning {
-                    let outcome = try await replanner.replan(day: day, now: now, actor: "planner")
-                    log.moved.formUnion(outcome.moved)
-                    log.alerted.formUnion(outcome.lateAsPlanned)
-                    log.replans += 1
+                    try await replan(replanner, etas: etas, now: now, log: &log)
                 } else {
                     log.alerted.formUnion(try await replanner.projection(day: day, now: now).lateAsPlanned)
                 }
@@ -157,8 +176,16 @@ struct RoadSimulation {
                 guard holding > 0 else { break loop }
                 events.add(.replan, at: now.addingTimeInterval(options.replanEvery))
             case .van(let index):
+                let taps = log.taps
                 if let next = try await step(&vans[index], now: now, estimator: estimator, rng: &rng, log: &log) {
                     events.add(.van(index), at: next)
+                }
+                // As the ETA feed tells the background planner (``RouteImprover/roadRunsLate()``): a tap
+                // whose van's ETAs pass a window's end has the day re-planned at once, at most every late gap.
+                if replanning, log.taps != taps, now.timeIntervalSince(log.lastReplan ?? .distantPast) >= lateGap,
+                   let road = try await etas.van(vans[index].id, now: now), !road.late.isEmpty {
+                    try await replan(replanner, etas: etas, now: now, log: &log)
+                    log.promptReplans += 1
                 }
             }
             // New bookings bring their ETA samples and late cancellations.
@@ -178,17 +205,17 @@ struct RoadSimulation {
     }
 
     /// Takes the ETA a rider of `ride` would see now: ``ETAService``'s estimate of her pickup on
-    /// the van holding the ride. Where the service has none (no van on the road for it, or its
-    /// pickup not among the van's stops), the projection of the stored routes from the road
-    /// (`RoadReplan.plannedRoutes`), counted apart.
+    /// the van holding the ride, as she is shown it (``VanETAs/rider(_:lead:)``: the later of the
+    /// van's arrival and her window's start). Where the service has none (no van on the road for
+    /// it, or its pickup not among the van's stops), the projection of the stored routes from the
+    /// road (`RoadReplan.plannedRoutes`, the later of the stop's time and the window's start), counted apart.
     func takeETA(of ride: UUID, etas: ETAService, replanner: RoadReplanner, now: Date, log: inout Log) async throws {
         let vanID = try await database.pool.withConnection { conn in
             try conn.query("SELECT van_id FROM rides WHERE id = \(ride)" as SQLQuery) { row in try row.decode(Int64?.self, at: 0) }.first ?? nil
         }
         if let vanID, let road = try await etas.van(vanID, now: now) {
-            if let pickup = road.estimates.first(where: { $0.stop.rideID == ride && $0.stop.kind == .pickup }) {
-                log.eta[ride] = pickup.arrival
-                log.etaPullUp[ride] = max(pickup.arrival, pickup.stop.opensAt ?? pickup.arrival)
+            if let shown = road.rider(ride, lead: .infinity) {
+                log.eta[ride] = shown.at
                 return
             }
             log.etaUnlisted.insert(ride)
@@ -197,8 +224,7 @@ struct RoadSimulation {
         }
         let projection = try await replanner.projection(day: day, now: now)
         if let stop = projection.plannedRoutes.values.lazy.flatMap({ $0 }).first(where: { $0.rideID == ride && $0.isPickup }) {
-            log.eta[ride] = stop.at
-            log.etaPullUp[ride] = stop.at
+            log.eta[ride] = max(stop.at, log.windows[ride]?.start ?? stop.at)
         }
     }
 }

@@ -48,7 +48,7 @@ struct SimulateBenchmark {
             let figures = try await SimulationFigures.measure(database, day: generator.day.interval(in: timeZone), log: log,
                                                               estimator: scheduler.estimator, drivingSeconds: log.drivingSeconds)
             let elapsed = ContinuousClock.now - started
-            print(Self.render(figures, replanning: replanning, replans: log.replans,
+            print(Self.render(figures, replanning: replanning, replans: log.replans, promptReplans: log.promptReplans,
                               seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
             shares[replanning] = figures.onTimeShare
             await database.close()
@@ -56,10 +56,11 @@ struct SimulateBenchmark {
         print(String(format: "on-time pickups: %.1f%% with re-planning, %.1f%% without", shares[true] ?? 0, shares[false] ?? 0))
     }
 
-    static func render(_ f: SimulationFigures, replanning: Bool, replans: Int, seconds: Double) -> String {
+    static func render(_ f: SimulationFigures, replanning: Bool, replans: Int, promptReplans: Int, seconds: Double) -> String {
         func pct(_ a: Int, _ b: Int) -> String { b == 0 ? "–" : String(format: "%.1f%%", Double(a) / Double(b) * 100) }
         return [
-            replanning ? "with re-planning from the road (every run of the planner re-plans; \(replans) runs):" : "without re-planning (the plan as booked):",
+            replanning ? "with re-planning from the road (every run of the planner re-plans; \(replans) runs, \(promptReplans) of them at once on a tap"
+                + " whose van ran late):" : "without re-planning (the plan as booked):",
             "  rides booked \(f.booked), refused \(f.refused), cancelled late \(f.cancelled)",
             "  on-time pickups: \(pct(f.onTime, f.pickups)) of \(f.pickups) (never reached: \(f.neverReached))",
             String(format: "  late pickups: %d, late by %.1f min mean, %.1f min p95", f.lateMinutes.count, f.lateMinutes.mean, f.lateMinutes.quantile(0.95)),
@@ -69,11 +70,11 @@ struct SimulateBenchmark {
             "  no-shows detected: \(f.noShowTaps) tapped by drivers, \(f.dispatcherNoShows) recorded by the dispatcher (van too late for the rule)",
             "  rides moved by re-planning: \(f.moved)",
             "  late alerts raised: \(f.alerts) rides",
-            String(format: "  ETA error 15 min before pickup (ETAService): %.1f min mean absolute, %.1f min p95 (%d pickups;"
-                   + " %d from the projection: %d van not on the road, %d pickup not on the van's stops)",
-                   f.etaErrors.mean, f.etaErrors.quantile(0.95), f.etaErrors.count, f.etaOffRoad + f.etaUnlisted, f.etaOffRoad, f.etaUnlisted),
-            String(format: "  ETA as the van pulling up (the later of the ETA and the window's opening, when these drivers pull up): %.1f min mean absolute, %.1f min p95",
-                   f.etaPullUpErrors.mean, f.etaPullUpErrors.quantile(0.95)),
+            String(format: "  ETA error 15 min before pickup (the rider's ETA from ETAService against the arrived tap): %.1f min mean absolute,"
+                   + " %.1f min p95 (%d pickups; %d re-taken when a move pushed a fresh one; %d from the projection: %d van not on the road,"
+                   + " %d pickup not on the van's stops)",
+                   f.etaErrors.mean, f.etaErrors.quantile(0.95), f.etaErrors.count, f.etaRetaken, f.etaOffRoad + f.etaUnlisted, f.etaOffRoad,
+                   f.etaUnlisted),
             f.refusals.isEmpty ? nil : "  taps refused (first few): " + f.refusals.joined(separator: "; "),
             String(format: "  simulated in %.1f s", seconds),
         ].compactMap { $0 }.joined(separator: "\n")

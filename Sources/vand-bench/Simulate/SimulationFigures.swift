@@ -24,13 +24,14 @@ struct SimulationFigures: Sendable {
     var moved = 0
     /// Rides projected late at some point (the dispatcher's `late` alert).
     var alerts = 0
-    /// |ETA − actual arrival| in minutes, the ETA taken 15 minutes before the pickup window.
+    /// |ETA − *arrived* tap| in minutes, the rider's ETA (when the van is at her pickup ready for
+    /// her) taken 15 minutes before the pickup window.
     var etaErrors: [Double] = []
-    /// The errors of the ETA taken as the time the van pulls up (``RoadSimulation/Log/etaPullUp``).
-    var etaPullUpErrors: [Double] = []
     /// Of those, ETAs from the benchmark's projection because ``ETAService`` had none: no van on
     /// the road for the ride, or the van's stops without the pickup.
     var etaOffRoad = 0, etaUnlisted = 0
+    /// Of those, ETAs taken again when re-planning moved the ride to another van (the fresh one the move pushes).
+    var etaRetaken = 0
     /// Rides booked, refused, cancelled late.
     var booked = 0, refused = 0, cancelled = 0
     /// Pickups never reached by the end of the run.
@@ -83,13 +84,11 @@ struct SimulationFigures: Sendable {
                 } else {
                     figures.lateMinutes.append(arrived.timeIntervalSince(row.end) / 60)
                 }
-                if let pullUp = log.etaPullUp[row.id] {
-                    figures.etaPullUpErrors.append(abs(pullUp.timeIntervalSince(arrived)) / 60)
-                }
                 if let eta = log.eta[row.id] {
                     figures.etaErrors.append(abs(eta.timeIntervalSince(arrived)) / 60)
                     if log.etaOffRoad.contains(row.id) { figures.etaOffRoad += 1 }
                     if log.etaUnlisted.contains(row.id) { figures.etaUnlisted += 1 }
+                    if log.etaRetaken.contains(row.id) { figures.etaRetaken += 1 }
                 }
             } else if let dropped = row.droppedAt {
                 figures.arriveBy += 1

@@ -72,10 +72,10 @@ struct ETAFixture {
     /// The ETA service on this database (ETA lead 30 min, positions stale after 120 s).
     var service: ETAService { ETAService(pool: db.pool, settings: EventSettings(), timeZone: events.zone) }
 
-    /// A feed on this database and clock, raising alerts and firing reminders.
-    func feed() -> ETAFeed {
+    /// A feed on this database and clock, raising alerts and firing reminders, telling `routeChanges` of late vans.
+    func feed(routeChanges: RouteChangeHook = .none) -> ETAFeed {
         ETAFeed(configuration: db.pool.configuration, service: service,
                 reminders: Reminders(pool: db.pool, lead: 15 * 60, positionStale: 120, timeZone: events.zone),
-                alerts: LateAlerts(pool: db.pool), clock: clock, logger: TestCluster.quietLogger)
+                alerts: LateAlerts(pool: db.pool), clock: clock, logger: TestCluster.quietLogger, routeChanges: routeChanges)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import VanDomain
 import VanScheduler
@@ -126,6 +127,48 @@ struct ETAServiceTests {
         #expect(alert.stop == "pickup")
         try await f.events.loop().runOnce(now: f.now)
         #expect(try await f.events.inbox("ann1").contains("Your van is running late: it now expects to reach you at SCL at about 7:39 AM (promised by 7:20 AM)."))
+        await f.db.close()
+    }
+
+    /// Each working-out that finds the van late tells the planner (it re-plans from the road at
+    /// once); a van on time tells it nothing.
+    @Test func aLateVanTellsThePlannerEachTimeItIsWorkedOut() async throws {
+        let f = try await ETAFixture()
+        try await f.shift()
+        try await f.shift(van: 2, driver: "drv2")
+        try await f.ride(pickupIn: 5)
+        try await f.ride(rider: "bob2", pickupIn: 5, van: 2)
+        try await f.position(f.north(of: f.scl, meters: 10_000))  // van 1: 39 minutes away, promised within 20
+        try await f.position(f.davenport, van: 2)
+        let told = Atomic<Int>(0)
+        let feed = f.feed(routeChanges: RouteChangeHook({ _ in }, late: { told.add(1, ordering: .relaxed) }))
+        try await feed.refresh(van: 2)
+        #expect(told.load(ordering: .relaxed) == 0)
+        try await feed.refresh(van: 1)
+        try await feed.refresh(van: 1)
+        #expect(told.load(ordering: .relaxed) == 2, "raised once, but the planner is told on every working-out that finds it late")
+        await f.db.close()
+    }
+
+    /// Re-planning moves her ride to another van: she is shown that van's ETA, and the old van,
+    /// worked out after, does not blank it.
+    @Test func aRideMovedToAnotherVanKeepsShowingAnETA() async throws {
+        let f = try await ETAFixture()
+        try await f.shift()
+        try await f.shift(van: 2, driver: "drv2")
+        let ride = try await f.ride(pickupIn: 10)
+        try await f.position(f.north(of: f.scl, meters: 3_000))
+        try await f.position(f.davenport, van: 2)
+        let feed = f.feed()
+        var updates = feed.updates(for: "ann1").makeAsyncIterator()
+        try await feed.refresh(van: 1)
+        #expect(await updates.next()?.eta?.vanID == 1)
+        try await f.events.sql("UPDATE rides SET van_id = 2 WHERE id = \(ride)")
+        try await feed.refresh(van: 2)
+        try await feed.refresh(van: 1)
+        try await feed.refresh(van: 2)
+        let next = [await updates.next(), await updates.next()]
+        #expect(next.map { $0?.eta?.vanID } == [2, 2], "the new van's ETA, never nothing in between")
         await f.db.close()
     }
 

@@ -34,7 +34,10 @@ import VanScheduler
         let (etas, id) = etas(now: 0)
         #expect(etas.late == [VanETAs.LateStop(rideID: id, stop: .dropoff, eta: t0.addingTimeInterval(1_554), windowEnd: t0.addingTimeInterval(1_500))])
         let shown = try! #require(etas.rider(id, lead: 30 * 60))
-        #expect(shown.at == t0)  // the van is at her pickup place, before her time
+        // The van is at her pickup place before her time: it is ready for her at her planned pickup.
+        #expect(shown.at == t0.addingTimeInterval(1_200))
+        #expect(shown.atWindowStart && shown.minutes == 20)
+        #expect(shown.sentence == "The van will be at your stop when your window opens, in about 20 minutes, your stop is next.")
         #expect(shown.lateMinutes == 1)
     }
 
@@ -46,12 +49,18 @@ import VanScheduler
     }
 
     @Test func aReminderIsDueOnlyWithinTheLeadAndOnce() {
+        // The van is at her pickup place already, ready for her at her planned pickup, 20 minutes
+        // from now: the reminder comes 15 minutes before that, not now.
         let (etas, id) = etas(now: 0)
-        #expect(etas.dueReminders(lead: 15 * 60).map(\.rideID) == [id])  // the van is there already
+        #expect(etas.dueReminders(lead: 15 * 60).isEmpty)
+        #expect(etas.dueReminders(lead: 20 * 60).map(\.rideID) == [id])
+        #expect(etas.dueReminders(lead: 20 * 60).map(\.eta) == [t0.addingTimeInterval(1_200)])
+        let (later, laterID) = self.etas(now: 300)
+        #expect(later.dueReminders(lead: 15 * 60).map(\.rideID) == [laterID])
         var reminded = etas
         reminded = VanETAs(vanID: 1, fix: etas.fix, source: .position, estimates: etas.estimates,
                            rides: etas.rides.mapValues { var ride = $0; ride.reminded = true; return ride }, now: etas.now)
-        #expect(reminded.dueReminders(lead: 15 * 60).isEmpty)
+        #expect(reminded.dueReminders(lead: 20 * 60).isEmpty)
     }
 
     @Test func theSentences() {
@@ -62,5 +71,12 @@ import VanScheduler
         #expect(eta(1, stops: 1) == "The van is about 1 minute away, 1 stop before yours.")
         #expect(eta(0.2, stops: 0) == "The van is less than a minute away, your stop is next.")
         #expect(eta(0, stops: 0, here: true) == "The van is here.")
+        func early(_ minutes: TimeInterval, stops: Int) -> String {
+            RiderETA(rideID: UUID(), vanID: 1, at: t0.addingTimeInterval(minutes * 60), now: t0, stopsBefore: stops, vanHere: false, lateBy: 0,
+                     atWindowStart: true).sentence
+        }
+        #expect(early(20, stops: 2) == "The van will be at your stop when your window opens, in about 20 minutes, 2 stops before yours.")
+        #expect(early(1, stops: 0) == "The van will be at your stop when your window opens, in about 1 minute, your stop is next.")
+        #expect(early(0.2, stops: 0) == "The van will be at your stop when your window opens, in less than a minute, your stop is next.")
     }
 }
