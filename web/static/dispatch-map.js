@@ -50,6 +50,11 @@
     if (polling) { window.clearInterval(polling); polling = null; }
     soon();
   });
+  stream.addEventListener('closed', function () {
+    // The server ended the stream for good (the session ended, or too many streams open): poll.
+    stream.close();
+    poll();
+  });
   stream.addEventListener('error', function () {
     // Closed for good (no stream on this server, or refused): poll. Reconnecting: poll meanwhile.
     poll();
