@@ -51,11 +51,23 @@ def flows(console):
         state["van"] = int(shift.get("van_id") or shift["van"]["id"])
         state["name"] = server.sql(f"SELECT name FROM vans WHERE id = {state['van']}")
         post_position(SML)
+        # A rider's ride on demand (about 5 minutes out) from SAS to Bass, approved on the van.
+        status, ride = server.api("POST", "/v1/rides", {"kind": "on_demand", "pickup": "SAS", "dropoff": "Bass"},
+                                  console.rider_token(*console.rider_account))
+        check(status == 201, f"booking answered {status}: {ride}")
+        state["ride"] = ride["ref"]
+        server.admin("rides", "approve", ride["ref"], "--van", state["name"])
         d.go("/dispatch/map")
         d.wait(lambda _: marker(d) is not None, f"{state['name']} is not drawn on the map")
         label = d.el(f"#map-drawing g.van[data-van='{state['van']}'] text").text
         check(label == state["name"], f"the van's marker is labelled {label!r}")
         d.wait(lambda _: "near SML" in row() and driver_name in row(), f"the table's row reads {row()!r}")
+        rider = console.rider_account[1].split()[0]
+        check(f"pickup {rider}" in row() and "at SAS" in row() and "at Bass" in row() and state["ride"] in row(),
+              f"the van's next stops are not listed: {row()!r}")
+        # The line from the van runs through its next stops (the pickup, then the drop-off).
+        route = d.d.find_elements(By.CSS_SELECTOR, "#map-drawing g.route path")
+        check(len(route) == 1 and route[0].get_attribute("d").count("L") == 2, f"the van's route is drawn as {[r.get_attribute('d') for r in route]}")
         svg = d.el("#map-drawing svg")
         check(svg.get_attribute("role") == "img" and state["name"] in d.el("#map-desc").get_attribute("textContent"),
               "the map's description does not name the van")
@@ -84,6 +96,8 @@ def flows(console):
         d.go("/dispatch/map")
         d.wait(lambda _: marker(d) is not None, "the van is not drawn")
         d.audit("dispatch-map")
+        if state.get("ride"):
+            server.admin("rides", "cancel", state["ride"], "--reason", "Browser suite: the map's flows are done")
         if state.get("started"):
             status, body = server.api("DELETE", "/v1/driver/shift", None, driver_token())
             check(status == 200, f"ending the shift answered {status}: {body}")

@@ -22,11 +22,15 @@
   function refresh() {
     if (busy) { again = true; return; }
     busy = true;
-    fetch(url, { credentials: 'same-origin', headers: { accept: 'text/html' } })
+    // A fetch that hangs is given up after 8 s, so one stuck request never stops the redraws.
+    var control = window.AbortController ? new AbortController() : null;
+    var guard = control ? window.setTimeout(function () { control.abort(); }, 8000) : null;
+    fetch(url, { credentials: 'same-origin', headers: { accept: 'text/html' }, signal: control ? control.signal : undefined })
       .then(function (r) { return r.ok && !r.redirected ? r.text() : null; })
       .then(function (html) { if (html !== null) swap(html); })
       .catch(function () {})
       .then(function () {
+        window.clearTimeout(guard);
         busy = false;
         if (again) { again = false; soon(); }
       });
@@ -49,6 +53,11 @@
   stream.addEventListener('open', function () {
     if (polling) { window.clearInterval(polling); polling = null; }
     soon();
+  });
+  stream.addEventListener('closed', function () {
+    // The server ended the stream for good (the session ended, or too many streams open): poll.
+    stream.close();
+    poll();
   });
   stream.addEventListener('error', function () {
     // Closed for good (no stream on this server, or refused): poll. Reconnecting: poll meanwhile.

@@ -45,7 +45,14 @@ struct WebDispatchMapView {
                     "stops": stops.map { ["cx": MapProjection.number($0.x), "cy": MapProjection.number($0.y)] },
                 ])
             }
-            var marker = label(at: start, projection: projection, offset: 14)
+            // The van's name goes above its marker, clear of the label of a place it stands at,
+            // running towards the middle of the drawing.
+            let west = start.x < projection.width / 2
+            var marker: [String: Any] = [
+                "cx": MapProjection.number(start.x), "cy": MapProjection.number(start.y),
+                "lx": MapProjection.number(start.x + (west ? -8 : 8)), "ly": MapProjection.number(start.y - 18),
+                "anchor": west ? "start" : "end",
+            ]
             marker["colour"] = colour[van.id]!
             marker["van"] = String(van.id)
             marker["label"] = van.status.positionKnown ? van.name : "\(van.name) · position \(Self.age(van.status.positionAgeSeconds ?? 0)) old"
@@ -63,7 +70,7 @@ struct WebDispatchMapView {
 
     /// The label's anchor beside a point: to the right, or to the left near the drawing's east edge.
     private func label(at point: (x: Double, y: Double), projection: MapProjection, offset: Double) -> [String: Any] {
-        let east = point.x > projection.width - 140
+        let east = point.x > projection.width - 160
         return [
             "cx": MapProjection.number(point.x), "cy": MapProjection.number(point.y),
             "lx": MapProjection.number(point.x + (east ? -offset : offset)), "ly": MapProjection.number(point.y + 5),
