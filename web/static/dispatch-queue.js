@@ -12,9 +12,11 @@
   var timer = null, fetching = false, again = false, held = false;
 
   function items(root) { return Array.prototype.slice.call(root.querySelectorAll(marker)); }
-  // A reason being typed is never thrown away: the refresh waits until the field is left empty or sent.
+  // A reason being typed, or a field's error message, is never thrown away: the refresh waits
+  // until the field is left empty or the form is sent.
   function typing() {
-    return Array.prototype.some.call(part.querySelectorAll('input[type="text"]'), function (input) { return input.value !== ''; });
+    return !!part.querySelector('.invalid') ||
+      Array.prototype.some.call(part.querySelectorAll('input[type="text"]'), function (input) { return input.value !== ''; });
   }
   function words(item) {
     return isQueue ? 'New ride waiting: ' + item.getAttribute('data-ref') + ' for ' + item.getAttribute('data-rider') + '.'
@@ -63,6 +65,8 @@
   part.addEventListener('focusout', function () { if (held && !typing()) { held = false; soon(); } });
 
   var source = new EventSource('/dispatch/stream');
+  source.addEventListener('open', function () { part.setAttribute('data-live', 'open'); });
+  source.addEventListener('error', function () { part.removeAttribute('data-live'); });
   source.addEventListener('ride', soon);
   if (!isQueue) {
     source.addEventListener('alert', soon);
