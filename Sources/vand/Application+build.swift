@@ -99,7 +99,7 @@ func buildRoutes(
     let streams = streams ?? StreamSessions(pool: database.pool, clock: clock, perRider: configuration.accounts.streamsPerRider)
     // The console's live stream: its own streams (dispatchers), ended with their sessions as riders' are.
     let dispatchLive = WebDispatchLive(
-        feed: DispatchFeed(pool: database.pool, timeZone: configuration.timeZone),
+        feed: DispatchFeed(pool: database.pool, timeZone: configuration.timeZone, clock: clock, pendingAfter: configuration.booking.pendingAlert),
         streams: StreamSessions(pool: database.pool, clock: clock, perRider: WebDispatchLive.perDispatcher)
     )
     let riderChanges = RiderChangeListener(followers: [pages, streams, dispatchLive.streams], configuration: database.pool.configuration)

@@ -256,6 +256,25 @@ struct WebDispatchQueueTests {
         await w.f.close()
     }
 
+    /// What no notification announces, the feed finds by the clock, once each.
+    @Test func theFeedAnnouncesARideCrossingThePendingLimitAndADeliveryParkedOnce() async throws {
+        let w = try await ConsoleWorld()
+        let t0 = w.f.clock.now
+        let feed = DispatchFeed(pool: w.f.database.pool, timeZone: w.configuration.timeZone, clock: w.f.clock, pendingAfter: 600)
+        try await w.application().test(.router) { client in
+            _ = try await Self.book(w, client, at: "2026-11-30T15:00")
+        }
+        #expect(try await feed.timedAlerts(since: t0, now: t0 + 300).isEmpty)
+        #expect(try await feed.timedAlerts(since: t0 + 300, now: t0 + 660) == [.alert("pending")])
+        #expect(try await feed.timedAlerts(since: t0 + 660, now: t0 + 900).isEmpty)
+        try await w.f.database.pool.withConnection { conn in
+            try conn.execute("UPDATE deliveries SET parked_at = \(t0 + 700), attempts = 8 WHERE sink = 'webhook'")
+        }
+        #expect(try await feed.timedAlerts(since: t0 + 660, now: t0 + 900) == [.alert("parked")])
+        #expect(try await feed.timedAlerts(since: t0 + 900, now: t0 + 1200).isEmpty)
+        await w.f.close()
+    }
+
     @Test func theStreamRefusesRidersAndDrivers() async throws {
         let w = try await ConsoleWorld()
         try await w.application().test(.router) { client in

@@ -18,7 +18,9 @@ public enum DispatchUpdate: Sendable, Hashable {
 /// Carries ride events, van positions and alerts to the dispatchers' open streams:
 /// `LISTEN vand_ride_events, vand_van_positions` on a connection of its own for as long as
 /// ``run()`` runs (a `Service`). Each ride event is read once (its ride, van and day) however
-/// many dispatchers watch; a subscriber that falls behind keeps the newest updates.
+/// many dispatchers watch; a subscriber that falls behind keeps the newest updates. What no
+/// notification announces — a ride crossing the pending limit, a delivery parked — is looked
+/// for every ``tick`` while anyone watches.
 public final class DispatchFeed: Service, Sendable {
     private let configuration: PGConfiguration
     private let pool: PGPool
@@ -28,15 +30,24 @@ public final class DispatchFeed: Service, Sendable {
     private let pendingEvents = Mutex<Set<Int64>>([])
     private let wake = WakeSignal()
     private let listening = Mutex(false)
+    private let clock: any TimeSource
+    private let pendingAfter: TimeInterval
+    /// How often the feed looks for alerts no notification announces.
+    public let tick: Duration
 
     /// Updates kept for a subscriber that has not read them yet (the oldest are dropped).
     public static let buffer = 256
 
-    /// A feed listening with `pool`'s configuration on a connection of its own; events read through `pool`.
-    public init(pool: PGPool, timeZone: TimeZone, logger: Logger = Logger(label: "vand.dispatch-feed")) {
+    /// A feed listening with `pool`'s configuration on a connection of its own; events read through
+    /// `pool`. A ride pending longer than `pendingAfter` seconds (by `clock`) is an alert.
+    public init(pool: PGPool, timeZone: TimeZone, clock: any TimeSource = SystemTimeSource(), pendingAfter: TimeInterval = 600,
+                tick: Duration = .seconds(30), logger: Logger = Logger(label: "vand.dispatch-feed")) {
         self.configuration = pool.configuration
         self.pool = pool
         self.timeZone = timeZone
+        self.clock = clock
+        self.pendingAfter = pendingAfter
+        self.tick = tick
         self.logger = logger
     }
 
@@ -68,6 +79,20 @@ public final class DispatchFeed: Service, Sendable {
                 group.addTask {
                     for await event in events { self.heard(event) }
                     self.wake.signal()
+                }
+                group.addTask {
+                    var since = self.clock.now
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: self.tick)
+                        let now = self.clock.now
+                        guard self.subscriberCount > 0 else { since = now; continue }
+                        do {
+                            for update in try await self.timedAlerts(since: since, now: now) { self.publish(update) }
+                            since = now
+                        } catch {
+                            if !Task.isCancelled { self.logger.warning("cannot look for the console's alerts", metadata: ["error": "\(error)"]) }
+                        }
+                    }
                 }
                 while !Task.isCancelled && !Task.isShuttingDownGracefully {
                     let ids = self.pendingEvents.withLock { ids -> [Int64] in
@@ -113,6 +138,23 @@ public final class DispatchFeed: Service, Sendable {
             } else if note.payload == "replay" {
                 publish(.alert("parked"))  // parked deliveries were sent again
             }
+        }
+    }
+
+    /// The alerts that arose in (`since`, `now`] without a notification: a ride crossing the
+    /// pending limit (`pending`), a webhook delivery parked (`parked`).
+    public func timedAlerts(since: Date, now: Date) async throws -> [DispatchUpdate] {
+        let pendingAfter = self.pendingAfter
+        return try await pool.withConnection { conn in
+            let row = try conn.query("""
+                SELECT EXISTS (SELECT 1 FROM rides WHERE status = 'pending'
+                                 AND requested_at > \(since.addingTimeInterval(-pendingAfter)) AND requested_at <= \(now.addingTimeInterval(-pendingAfter))),
+                       EXISTS (SELECT 1 FROM deliveries WHERE parked_at > \(since) AND parked_at <= \(now) AND delivered_at IS NULL)
+                """).first!
+            var updates: [DispatchUpdate] = []
+            if try row.decode(Bool.self, at: 0) { updates.append(.alert("pending")) }
+            if try row.decode(Bool.self, at: 1) { updates.append(.alert("parked")) }
+            return updates
         }
     }
 
