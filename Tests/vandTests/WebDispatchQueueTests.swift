@@ -165,7 +165,7 @@ struct WebDispatchQueueTests {
             let gone = try await Self.follow(try await client.web("/dispatch/approve", form: [("csrf", csrf), ("ride", cancelled)], jar: &jar), client, jar: &jar)
             #expect(gone.body.contains("\(cancelled) for Ann Rivera was cancelled; nothing changed."))
             let unknown = try await Self.follow(try await client.web("/dispatch/approve", form: [("csrf", csrf), ("ride", "ZZZ-ZZZ")], jar: &jar), client, jar: &jar)
-            #expect(unknown.body.contains("There is no ride ZZZ-ZZZ; nothing changed."))
+            #expect(unknown.body.contains("There is no ride “ZZZ-ZZZ”; nothing changed."))
         }
         #expect(try await w.auditActors("ride.approve") == ["Bo (bo1)"])
         #expect(try await w.auditActors("ride.reject").isEmpty)
@@ -252,6 +252,30 @@ struct WebDispatchQueueTests {
             let closed = try await stream.waitFor { $0.event == "closed" }
             #expect(closed.data.contains("session_ended"))
             stream.close()
+        }
+        await w.f.close()
+    }
+
+    /// A dispatcher holds at most four streams: the fifth closes her oldest.
+    @Test func aDispatchersFifthStreamClosesHerOldest() async throws {
+        let w = try await ConsoleWorld()
+        let routes = w.routes()
+        let live = try #require(routes.dispatchLive)
+        try await w.f.application(routes).test(.live) { client in
+            let port = try #require(client.port)
+            var jar = WebJar()
+            _ = try await client.webSignIn("dee1", jar: &jar)
+            let cookie = try #require(jar.cookies[WebSession.sessionCookie])
+            var streams: [DispatchStreamReader] = []
+            for count in 1...WebDispatchLive.perDispatcher {
+                streams.append(try await DispatchStreamReader.open(port: port, cookie: cookie))
+                try await withTimeout(seconds: 10) { while live.streams.openCount < count { try await Task.sleep(for: .milliseconds(10)) } }
+            }
+            let fifth = try await DispatchStreamReader.open(port: port, cookie: cookie)
+            let closed = try await streams[0].waitFor { $0.event == "closed" }
+            #expect(closed.data.contains("too_many_streams"))
+            #expect(live.streams.openCount == WebDispatchLive.perDispatcher)
+            for stream in streams + [fifth] { stream.close() }
         }
         await w.f.close()
     }

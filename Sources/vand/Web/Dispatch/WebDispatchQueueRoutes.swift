@@ -75,7 +75,7 @@ struct WebDispatchQueueRoutes: Sendable {
     @Sendable func approve(_ request: Request, context: AppRequestContext) async throws -> Response {
         let session = try WebPages.session(context)
         let form = try await console.pages.form(request)
-        let ref = form["ride"], back = Self.back(form["back"])
+        let ref = Self.ref(form["ride"]), back = Self.back(form["back"])
         let actor = try await actions.actor(session)
         do {
             let ride = try await actions.approve(ref, actor: actor)
@@ -88,7 +88,7 @@ struct WebDispatchQueueRoutes: Sendable {
     @Sendable func reject(_ request: Request, context: AppRequestContext) async throws -> Response {
         let session = try WebPages.session(context)
         let form = try await console.pages.form(request)
-        let ref = form["ride"], reason = form.raw("reason"), back = Self.back(form["back"])
+        let ref = Self.ref(form["ride"]), reason = form.raw("reason"), back = Self.back(form["back"])
         guard !reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             let shown = (try? RideRef(validating: ref).rawValue) ?? ref
             let error = WebDispatchQueueView.RejectError(ref: shown, reason: reason, message: "Give the reason the rider will read, then reject \(shown)")
@@ -121,7 +121,7 @@ struct WebDispatchQueueRoutes: Sendable {
     /// cancelled by the rider), no longer fits, or is not there. Nothing changed.
     private func refusal(_ error: DispatchService.DispatchError, ref: String, doing: String) async throws -> WebDispatchFlash {
         guard let ride = try await actions.ride(ref) else {
-            return WebDispatchFlash(warning: true, title: "There is no ride \(ref); nothing changed.")
+            return WebDispatchFlash(warning: true, title: "There is no ride “\(ref)”; nothing changed.")
         }
         let who = "\(ride.ref.rawValue) for \(try await actions.riderName(ride.netID))"
         switch error {
@@ -142,6 +142,11 @@ struct WebDispatchQueueRoutes: Sendable {
         default:
             return WebDispatchFlash(warning: true, title: "\(who) was not \(doing): \(error.description)")
         }
+    }
+
+    /// The ride a form names, as far as a message repeats it (a reference is 7 characters, an id 36).
+    static func ref(_ text: String) -> String {
+        String(text.prefix(40))
     }
 
     /// Where an action returns: the page it was sent from (the queue or the alerts), nowhere else.
