@@ -97,7 +97,7 @@ struct WebDispatchQueueRoutes: Sendable {
         let actor = try await actions.actor(session)
         do {
             let ride = try await actions.reject(ref, reason: reason, actor: actor)
-            throw done(WebDispatchFlash(title: "Rejected \(ride.ref.rawValue) for \(try await actions.riderName(ride.netID)). She reads: “\(ride.reason ?? reason)”"), to: back)
+            throw done(WebDispatchFlash(title: "Rejected \(ride.ref.rawValue) for \(try await actions.riderName(ride.netID)). The rider reads: “\(ride.reason ?? reason)”"), to: back)
         } catch let error as DispatchService.DispatchError {
             throw done(try await refusal(error, ref: ref, doing: "rejected"), to: back)
         }
