@@ -68,6 +68,8 @@ struct VandRoutes {
     let services: [any Service]
     /// The feed carrying ETAs to riders' streams (one of ``services``; tests drive it).
     var etaFeed: ETAFeed? = nil
+    /// The console's live feed and streams (two of ``services``; tests drive them).
+    var dispatchLive: WebDispatchLive? = nil
 }
 
 /// The routes, for the application and for in-process tests. Bookings and cancellations tell
@@ -95,7 +97,12 @@ func buildRoutes(
     // drop theirs at once. Tests pass their own, to watch it.
     let pages = pages ?? RiderReadCache<ByteBuffer>(budget: configuration.readCacheBytes)
     let streams = streams ?? StreamSessions(pool: database.pool, clock: clock, perRider: configuration.accounts.streamsPerRider)
-    let riderChanges = RiderChangeListener(followers: [pages, streams], configuration: database.pool.configuration)
+    // The console's live stream: its own streams (dispatchers), ended with their sessions as riders' are.
+    let dispatchLive = WebDispatchLive(
+        feed: DispatchFeed(pool: database.pool, timeZone: configuration.timeZone, clock: clock, pendingAfter: configuration.booking.pendingAlert),
+        streams: StreamSessions(pool: database.pool, clock: clock, perRider: WebDispatchLive.perDispatcher)
+    )
+    let riderChanges = RiderChangeListener(followers: [pages, streams, dispatchLive.streams], configuration: database.pool.configuration)
     let feed = InboxFeed(configuration: database.pool.configuration)
     // ETAs from the road: worked out once per van on each position and tap, carried to riders' streams.
     let eta = ETAService(pool: database.pool, settings: configuration.events, timeZone: configuration.timeZone)
@@ -139,12 +146,13 @@ func buildRoutes(
         driver: WebDriverActions(road: road, vans: VanStore(pool: database.pool), time: clock),
         dispatch: WebDispatchActions(
             dispatch: DispatchService(pool: database.pool, timeZone: configuration.timeZone), booking: booking, road: road, eta: eta,
-            pool: database.pool, settings: configuration.booking, timeZone: configuration.timeZone, time: clock
+            pool: database.pool, settings: configuration.booking, timeZone: configuration.timeZone, time: clock, live: dispatchLive
         ),
         settings: configuration.web, accounts: configuration.accounts, hotline: configuration.hotline, notifications: notifications
     ).register(on: router)
     routeMethods.load(from: router)
-    return VandRoutes(router: router, services: [riderChanges, feed, streams, etaFeed], etaFeed: etaFeed)
+    return VandRoutes(router: router, services: [riderChanges, feed, streams, etaFeed, dispatchLive.feed, dispatchLive.streams],
+                      etaFeed: etaFeed, dispatchLive: dispatchLive)
 }
 
 /// Accounts and the rider checks, as the routes use them.

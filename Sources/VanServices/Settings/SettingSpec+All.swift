@@ -11,7 +11,7 @@ extension SettingSpec {
         dbAcquireTimeout, dbStatementTimeout, dbIdleInTransactionTimeout,
         dbKeepalivesIdle, dbKeepalivesInterval, dbKeepalivesCount, dbTCPUserTimeout, readCacheMB,
         host, port, logLevel, metricsAddress, headTimeout, idleTimeout, maxConnections,
-        timeZone, hotline, formsURL, autoApprove, bookingHorizonDays, serviceCenter, serviceRadiusKm,
+        timeZone, hotline, formsURL, autoApprove, pendingAlert, bookingHorizonDays, serviceCenter, serviceRadiusKm,
         lateCancelMinutes, onDemandMinutes, secureCookies,
         bcryptCost, sessionIdleDays, temporaryPasswordDays, streamsPerRider, trustedProxies,
         reminderLead, etaLead, webhookURL, webhookSecret, webhookMaxAttempts,
@@ -121,6 +121,9 @@ extension SettingSpec {
     public static let autoApprove = SettingSpec(
         "VAND_AUTO_APPROVE", default: "false", accepts: .boolean, group: .riders,
         help: "Approve bookings at once instead of waiting for the dispatcher.")
+    public static let pendingAlert = SettingSpec(
+        "VAND_PENDING_ALERT", default: "10", accepts: .number(1...1_440), group: .riders,
+        help: "Minutes a ride may wait for the dispatcher's decision before the console lists it as an alert.")
     public static let bookingHorizonDays = SettingSpec(
         "VAND_BOOKING_HORIZON_DAYS", default: "14", accepts: .number(1...365), group: .riders,
         help: "How many days ahead riders may book.")

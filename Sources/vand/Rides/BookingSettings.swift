@@ -8,6 +8,8 @@ struct BookingSettings: Sendable {
     var policy = BookingPolicy(serviceCenter: BookingPolicy.yaleCenter)
     /// New rides are approved at once instead of waiting for the dispatcher.
     var autoApprove = false
+    /// Seconds a ride may wait for the dispatcher before the console lists it as an alert (VAND_PENDING_ALERT, in minutes).
+    var pendingAlert: TimeInterval = 600
     /// Where riders find the office's forms, if configured.
     var formsURL: String?
 
@@ -17,6 +19,7 @@ struct BookingSettings: Sendable {
     static func fromEnvironment(_ environment: [String: String]) throws(SettingError) -> BookingSettings {
         var settings = BookingSettings()
         settings.autoApprove = try SettingSpec.autoApprove.boolean(environment)
+        settings.pendingAlert = try SettingSpec.pendingAlert.number(environment) * 60
         settings.policy.horizon = try SettingSpec.bookingHorizonDays.number(environment) * 86_400
         settings.policy.serviceRadius = try SettingSpec.serviceRadiusKm.number(environment) * 1_000
         settings.policy.lateCancellation = try SettingSpec.lateCancelMinutes.number(environment) * 60

@@ -24,6 +24,8 @@ struct WebDispatchActions: Sendable {
     let timeZone: TimeZone
     /// The current time (a manual clock in tests).
     let time: any TimeSource
+    /// The live stream's feed and its open streams (`GET /dispatch/stream`; nil: not live).
+    var live: WebDispatchLive? = nil
 
     var now: Date { time.now }
 

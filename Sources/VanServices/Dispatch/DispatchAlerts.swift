@@ -1,0 +1,84 @@
+import Foundation
+import VanDomain
+import VanPostgres
+
+/// What needs the dispatcher now: rides running late today, today's no-shows, webhook
+/// deliveries parked after their last attempt, and rides waiting for a decision longer
+/// than `VAND_PENDING_ALERT`.
+public struct DispatchAlerts: Sendable {
+    let pool: PGPool
+    let timeZone: TimeZone
+
+    /// Alerts over `pool`, "today" read in `timeZone`.
+    public init(pool: PGPool, timeZone: TimeZone) {
+        self.pool = pool
+        self.timeZone = timeZone
+    }
+
+    /// A ride whose van runs past its promise (a `ride_alerts` row, sql/0030).
+    public struct Late: Sendable {
+        /// The ride, its rider's name and phone.
+        public let listing: RideQueries.Listing
+        /// Which stop's ETA passed its window.
+        public let stop: Manifest.Stop.Action
+        /// The ETA when the alert was raised.
+        public let eta: Date
+        /// The end of the promised window it passed.
+        public let windowEnd: Date
+        /// When it was raised.
+        public let raisedAt: Date
+    }
+
+    /// Everything on the alerts page, each list oldest first.
+    public struct Snapshot: Sendable {
+        /// Late rides still on the road (approved, picked up today).
+        public var late: [Late] = []
+        /// Rides marked no-show today.
+        public var noShows: [RideQueries.Listing] = []
+        /// Parked webhook deliveries.
+        public var parked: [FailedDelivery] = []
+        /// Rides pending longer than the setting.
+        public var pending: [RideQueries.Listing] = []
+
+        /// How many alerts in all.
+        public var count: Int { late.count + noShows.count + parked.count + pending.count }
+    }
+
+    /// At most this many of each kind are listed.
+    public static let limit = 100
+
+    /// The alerts at `now`; a ride asked for more than `pendingAfter` seconds ago and still pending is one.
+    public func snapshot(now: Date, pendingAfter: TimeInterval) async throws -> Snapshot {
+        let today = LocalDate(containing: now, in: timeZone).interval(in: timeZone)
+        var snapshot = try await pool.withConnection { conn in
+            var snapshot = Snapshot()
+            let late = try conn.query("""
+                SELECT a.ride_id, a.stop, a.eta, a.window_end, a.raised_at FROM ride_alerts a JOIN rides r ON r.id = a.ride_id
+                WHERE a.kind = 'late' AND r.status = 'approved' AND r.pickup_at >= \(today.start) AND r.pickup_at < \(today.end)
+                ORDER BY a.raised_at, a.ride_id LIMIT \(Self.limit)
+                """).map { row in
+                (id: try row.decode(UUID.self, at: 0), stop: try row.decode(String.self, at: 1), eta: try row.decode(Date.self, at: 2),
+                 windowEnd: try row.decode(Date.self, at: 3), raisedAt: try row.decode(Date.self, at: 4))
+            }
+            if !late.isEmpty {
+                let list = "{" + late.map { $0.id.uuidString.lowercased() }.joined(separator: ",") + "}"
+                let listings = Dictionary(uniqueKeysWithValues: try RideQueries.listings(conn, where: "r.id = ANY(\(list)::uuid[])").map { ($0.ride.id, $0) })
+                snapshot.late = late.compactMap { alert in
+                    listings[alert.id].map {
+                        Late(listing: $0, stop: alert.stop == "dropoff" ? .dropoff : .pickup, eta: alert.eta, windowEnd: alert.windowEnd, raisedAt: alert.raisedAt)
+                    }
+                }
+            }
+            snapshot.noShows = try RideQueries.listings(conn, where: """
+                r.status = 'no_show' AND r.pickup_at >= \(today.start) AND r.pickup_at < \(today.end)
+                """).suffix(Self.limit).map { $0 }
+            snapshot.pending = try RideQueries.listings(conn, where: """
+                r.id IN (SELECT id FROM rides WHERE status = 'pending' AND requested_at <= \(now.addingTimeInterval(-pendingAfter))
+                         ORDER BY requested_at, created_at, id LIMIT \(Self.limit))
+                """).sorted(by: PendingQueue.bookedFirst)
+            return snapshot
+        }
+        snapshot.parked = Array(try await DeliveryQueue(pool: pool).failedWebhooks().prefix(Self.limit))
+        return snapshot
+    }
+}

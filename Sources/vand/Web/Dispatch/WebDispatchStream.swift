@@ -1,0 +1,109 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+import VanDomain
+import VanServices
+
+/// The console's live feed and the streams open on it: a dispatcher holds at most
+/// ``StreamSessions/perRider`` (the oldest closes), the process at most ``maxStreams``; each
+/// ends soon after its session does (a sign-out ends everything).
+struct WebDispatchLive: Sendable {
+    /// Ride events, van positions and alerts (a `Service` in vand's group).
+    let feed: DispatchFeed
+    /// The dispatchers' open streams and their sessions (a `Service`, a rider-change follower).
+    let streams: StreamSessions
+    /// Most streams one dispatcher holds open (several screens and tabs); the next closes the oldest.
+    static let perDispatcher = 4
+    /// Most streams open at once on this vand, all dispatchers together.
+    var maxStreams = 64
+    /// How often an idle stream sends a keep-alive comment.
+    var heartbeat: Duration = .seconds(15)
+}
+
+/// `GET /dispatch/stream`: server-sent events for dispatchers (docs/dispatch.md), each `data:` a
+/// small JSON object:
+/// - `event: ride`  `{"ride": "<uuid>", "kind": "<ride event kind>", "van": <id or null>, "day": "YYYY-MM-DD"}`
+/// - `event: van`   `{"van": <id>}`
+/// - `event: alert` `{"kind": "late|no_show|parked|pending"}`
+/// It ends with `event: closed` (`session_ended`, or `too_many_streams` for the oldest past the cap).
+struct WebDispatchStream: Sendable {
+    let console: WebDispatchRoutes
+
+    @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let session = try WebPages.session(context)
+        guard let live = console.dispatch.live else { throw WebErrorPage(status: .serviceUnavailable, title: "Live updates are off", detail: "Reload the page to see what changed.") }
+        guard live.streams.openCount < live.maxStreams else {
+            var response = Response(status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .retryAfter: "60"],
+                                    body: .init(byteBuffer: ByteBuffer(string: "Too many live streams are open; reload the page to see what changed.\n")))
+            response.headers[.cacheControl] = "no-store"
+            throw WebAnswer(response: response)
+        }
+        let body = ResponseBody { writer in
+            let endings = live.streams.open(session)
+            let updates = live.feed.updates()
+            let heartbeat = live.heartbeat
+            let (signals, signal) = AsyncStream.makeStream(of: Signal.self, bufferingPolicy: .bufferingNewest(DispatchFeed.buffer))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                defer { group.cancelAll() }
+                group.addTask {
+                    for await update in updates { signal.yield(.update(update)) }
+                }
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: heartbeat)
+                        signal.yield(.beat)
+                    }
+                }
+                group.addTask {
+                    for await ending in endings {
+                        signal.yield(.end(ending))
+                        signal.finish()
+                    }
+                }
+                try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
+                try await withGracefulShutdownHandler {
+                    signals: for await next in signals {
+                        switch next {
+                        case .beat:
+                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                        case .end(let ending):
+                            try await writer.write(ByteBuffer(string: NotificationRoutes.closing(ending)))
+                            break signals
+                        case .update(let update):
+                            try await writer.write(ByteBuffer(string: Self.event(update)))
+                        }
+                    }
+                } onGracefulShutdown: {
+                    signal.finish()
+                }
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
+            body: body
+        )
+    }
+
+    private enum Signal: Sendable {
+        case update(DispatchUpdate)
+        case beat
+        case end(StreamSessions.Ending)
+    }
+
+    /// The server-sent event of `update`.
+    static func event(_ update: DispatchUpdate) -> String {
+        switch update {
+        case .ride(let id, let kind, let van, let day):
+            let kindJSON = kind.allSatisfy { $0.isLetter || $0 == "_" } ? kind : "updated"
+            return "event: ride\ndata: {\"ride\":\"\(id.uuidString.lowercased())\",\"kind\":\"\(kindJSON)\",\"van\":\(van.map(String.init) ?? "null"),\"day\":\"\(day)\"}\n\n"
+        case .van(let van):
+            return "event: van\ndata: {\"van\":\(van)}\n\n"
+        case .alert(let kind):
+            let kindJSON = kind.allSatisfy { $0.isLetter || $0 == "_" } ? kind : "pending"
+            return "event: alert\ndata: {\"kind\":\"\(kindJSON)\"}\n\n"
+        }
+    }
+}
