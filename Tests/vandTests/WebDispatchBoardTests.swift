@@ -107,6 +107,13 @@ struct WebDispatchBoardTests {
             #expect(annRow[4].hasPrefix("Ann Rivera"))
             #expect(annRow[5] == "\(clock.text(ann.promise.window.start, .clockTime))–\(clock.text(ann.promise.window.end, .clockTime))")
             #expect(annRow[3] == "Sterling Chemistry Lab")
+            // Nothing absent is shown as present: no empty anchors, no driver, no phone, no actual time.
+            #expect(!page.body.contains(#"id="""#))
+            #expect(page.body.contains("No driver on shift; no position."))
+            let bobPage = try await client.web("/dispatch/rides/\(bob.ref.rawValue)", jar: &jar)
+            #expect(bobPage.body.contains("Bob Okafor (bob2), no phone on file"))
+            #expect(bobPage.body.contains("pickup: not yet; drop-off: not yet"))
+            #expect(bobPage.body.contains("Wheelchair"))
         }
         await w.f.close()
     }
@@ -142,6 +149,8 @@ struct WebDispatchBoardTests {
             #expect(rows[1][7].hasPrefix("ETA "), "\(rows[1])")
             #expect(page.body.contains("Driven by Dana Driver (dana1)"))
             #expect(page.body.contains("on the road"))
+            let ridePage = try await client.web("/dispatch/rides/\(ride.ref.rawValue)", jar: &jar)
+            #expect(ridePage.body.contains("pickup: arrived \(clock.text(arrived, .clockTime)); drop-off: not yet"))
         }
         await w.f.close()
     }

@@ -26,18 +26,18 @@ struct WebDispatchBoardView {
             var values: [String: Any] = [
                 "id": String(van.id), "name": van.name, "rides": count(van.rideCount, "ride"),
                 "capacity": "\(count(van.seats, "seat")), \(count(van.wheelchairPositions, "wheelchair position"))",
-                "driver": van.driver.map { driver in van.driverName.map { "\($0) (\(driver))" } ?? driver } ?? "",
                 "position": position(van.positionAt),
                 "onRoad": van.onRoad,
                 "hasStops": !van.stops.isEmpty,
             ]
+            // Mustache reads an empty string as true: absent keys for what is not there.
+            if let driver = van.driver { values["driver"] = van.driverName.map { "\($0) (\(driver))" } ?? driver }
             var anchored = Set<UUID>()
             values["stops"] = van.stops.map { stop -> [String: Any] in
                 let ride = stop.ride
                 // One anchor a ride, on its first stop (the pickup).
                 let anchor = anchored.insert(ride.id).inserted
-                return [
-                    "anchor": anchor ? "ride-\(ride.ref.rawValue)" : "",
+                var row: [String: Any] = [
                     "planned": time(stop.plannedAt),
                     "actual": actual(stop),
                     "kind": stop.kind == .pickup ? "Pickup" : "Drop-off",
@@ -51,6 +51,8 @@ struct WebDispatchBoardView {
                     "late": lateness(stop),
                     "isLate": (stop.secondsLate ?? 0) >= 60,
                 ]
+                if anchor { row["anchor"] = "ride-\(ride.ref.rawValue)" }
+                return row
             }
             return values
         }

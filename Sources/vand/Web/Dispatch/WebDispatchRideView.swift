@@ -18,7 +18,6 @@ struct WebDispatchRideView {
         var values: [String: Any] = [
             "ref": ride.ref.rawValue, "refSpelled": ride.ref.spelled,
             "rider": listing.riderName ?? ride.netID.rawValue, "netID": ride.netID.rawValue,
-            "phone": listing.riderPhone ?? "", "tel": listing.riderPhone.map(WebPages.tel) ?? "",
             "status": Self.status(ride.status),
             "from": ride.pickup.displayName, "to": ride.dropoff.displayName,
             "day": day.description, "dayWords": WebDispatchBoardRoutes.dayWords(day),
@@ -29,11 +28,18 @@ struct WebDispatchRideView {
             "needs": Self.needs(ride),
             "movable": ride.status.holdsVan,
         ]
-        values["pickupActual"] = [actuals.pickupArrived.map { "arrived \(view.time($0))" },
+        // Mustache reads an empty string as true: absent keys for what is not there.
+        if let phone = listing.riderPhone, !phone.isEmpty {
+            values["phone"] = phone
+            values["tel"] = WebPages.tel(phone)
+        }
+        let pickupActual = [actuals.pickupArrived.map { "arrived \(view.time($0))" },
                                   actuals.pickupDone.map { (actuals.pickupOutcome == .noShow ? "no-show " : "boarded ") + view.time($0) }]
             .compactMap { $0 }.joined(separator: ", ")
-        values["dropoffActual"] = [actuals.dropoffArrived.map { "arrived \(view.time($0))" }, actuals.dropoffDone.map { "dropped off \(view.time($0))" }]
+        if !pickupActual.isEmpty { values["pickupActual"] = pickupActual }
+        let dropoffActual = [actuals.dropoffArrived.map { "arrived \(view.time($0))" }, actuals.dropoffDone.map { "dropped off \(view.time($0))" }]
             .compactMap { $0 }.joined(separator: ", ")
+        if !dropoffActual.isEmpty { values["dropoffActual"] = dropoffActual }
         values["vans"] = vans.map { ["name": $0, "chosen": $0 == chosenVan, "current": $0 == ride.vanName] }
         values["history"] = history.map { entry -> [String: String] in
             ["at": full.text(entry.at, .shortDayAndTime), "actor": entry.actor, "action": Self.action(entry.action)]
