@@ -8,9 +8,9 @@ import VanScheduler
 /// aboard after the stop, and how late the stop runs against its promised window: the actual
 /// arrival once tapped, else (on a van on the road today) the ETA from ``ETAService``.
 ///
-/// Read in two queries whatever the day holds (the vans with their open shifts and positions;
-/// the day's rides with their riders and actuals), plus ``ETAService/van(_:now:)`` once for
-/// each van on the road when the day is today.
+/// Read in three statements whatever the day holds (the vans with their open shifts and
+/// positions; the day's rides with their riders; those rides' actual times), plus the reads of
+/// ``ETAService/van(_:now:)`` for each van on a shift when the day is today, on one connection.
 public struct DayBoard: Sendable {
     /// One stop of a van's route.
     public struct Stop: Sendable {
@@ -106,34 +106,55 @@ public struct DayBoard: Sendable {
                  driver: try row.decode(String?.self, "driver_net_id"), driverName: try row.decode(String?.self, "driver_name"),
                  positionAt: try row.decode(Date?.self, "position_at"))
             }
-            let rides = try conn.query("""
-                SELECT base.*, ri.name AS rider_name,
-                       pa.arrived_at AS p_arrived, pa.departed_at AS p_done, pa.outcome AS p_outcome,
-                       da.arrived_at AS d_arrived, da.departed_at AS d_done, da.outcome AS d_outcome
+            // The hot read of the board: prepared, results in binary, columns by position (the
+            // ride's columns, then its rider's name); the stops' actual times in a second statement
+            // by ride id (the view's grouping column: an index scan of those rides' taps).
+            let rideQuery: SQLQuery = """
+                SELECT ri.name, base.*
                 FROM (\(RideRecord.select)
                       WHERE r.van_id IS NOT NULL AND r.status IN ('pending', 'approved', 'completed', 'no_show')
                         AND r.pickup_at >= \(interval.start) AND r.pickup_at < \(interval.end)) AS base
                 LEFT JOIN riders ri ON ri.net_id = base.net_id
-                LEFT JOIN LATERAL (SELECT * FROM stop_actuals a WHERE a.ride_id = base.id AND a.stop = 'pickup') pa ON true
-                LEFT JOIN LATERAL (SELECT * FROM stop_actuals a WHERE a.ride_id = base.id AND a.stop = 'dropoff') da ON true
-                """).map { row in
-                (ride: try RideRecord.ride(row), riderName: try row.decode(String?.self, "rider_name"),
-                 pickup: Actual(arrived: try row.decode(Date?.self, "p_arrived"), done: try row.decode(Date?.self, "p_done"),
-                                outcome: try row.decode(String?.self, "p_outcome").flatMap(TapAction.init(rawValue:))),
-                 dropoff: Actual(arrived: try row.decode(Date?.self, "d_arrived"), done: try row.decode(Date?.self, "d_done"),
-                                 outcome: try row.decode(String?.self, "d_outcome").flatMap(TapAction.init(rawValue:))))
+                """
+            let rides = try conn.query(rideQuery.prepared(), results: .binary) { row in
+                (ride: try RideRecord.ride(row, from: 1), riderName: try row.decode(String?.self, at: 0))
             }
-            return (vans, rides)
+            var actuals: [RideStop: Actual] = [:]
+            if !rides.isEmpty {
+                let ids = "{" + rides.map { $0.ride.id.uuidString }.joined(separator: ",") + "}"
+                let actualQuery: SQLQuery = """
+                    SELECT ride_id, stop, arrived_at, departed_at, outcome FROM stop_actuals WHERE ride_id = ANY(\(ids)::uuid[])
+                    """
+                for (key, actual) in try conn.query(actualQuery.prepared(), results: .binary, rows: { row in
+                    (RideStop(ride: try row.decode(at: 0), kind: StopKind(rawValue: try row.decode(String.self, at: 1)) ?? .pickup),
+                     Actual(arrived: try row.decode(at: 2), done: try row.decode(at: 3),
+                            outcome: try row.decode(String?.self, at: 4).flatMap(TapAction.init(rawValue:))))
+                }) {
+                    actuals[key] = actual
+                }
+            }
+            let none = Actual(arrived: nil, done: nil, outcome: nil)
+            let entries = rides.map { entry in
+                (ride: entry.ride, riderName: entry.riderName,
+                 pickup: actuals[RideStop(ride: entry.ride.id, kind: .pickup)] ?? none,
+                 dropoff: actuals[RideStop(ride: entry.ride.id, kind: .dropoff)] ?? none)
+            }
+            return (vans, entries)
         }
         var etas: [Int64: [RideStop: Date]] = [:]
         if let eta, LocalDate(containing: now, in: timeZone) == day {
-            for van in vanRows where van.driver != nil {
-                guard let road = try await eta.van(van.id, now: now) else { continue }
+            // Every van on a shift, worked out as ``ETAService/van(_:now:)`` does, on one connection.
+            let onShift = vanRows.filter { $0.driver != nil }.map(\.id)
+            let stale = eta.settings.positionStale
+            let roads = try await pool.withConnection { conn in
+                try onShift.compactMap { try ETAService.van(conn, vanID: $0, now: now, stale: stale, timeZone: timeZone) }
+            }
+            for road in roads {
                 var byStop: [RideStop: Date] = [:]
                 for estimate in road.estimates {
                     byStop[RideStop(ride: estimate.stop.rideID, kind: estimate.stop.kind == .pickup ? .pickup : .dropoff)] = estimate.arrival
                 }
-                etas[van.id] = byStop
+                etas[road.vanID] = byStop
             }
         }
         var byVan: [Int64: [(at: Date, kind: StopKind, index: Int)]] = [:]

@@ -52,6 +52,19 @@ struct BoardBenchmark {
         print("day \(day): \(setup.rides) rides on \(options.vans) vans (booked in \(String(format: "%.1f", booking.seconds)) s), "
               + "\(options.onRoad) on the road with \(setup.tapped) stops tapped")
 
+        // The board's reads alone, in this process (no HTTP, no HTML): what the database and the ETAs cost.
+        let eta = ETAService(pool: database.pool, settings: EventSettings(), timeZone: timeZone)
+        for (label, service) in [("reads", Optional(eta)), ("reads without ETAs", nil)] {
+            var reads: [Double] = []
+            for round in 0..<(options.renders / 4 + 5) {
+                let started = ContinuousClock.now
+                _ = try await DayBoard.load(pool: database.pool, day: day, timeZone: timeZone, now: Date(), eta: service)
+                if round >= 5 { reads.append(Self.ms(ContinuousClock.now - started)) }
+            }
+            let figures = Figures(reads)
+            print(String(format: "DayBoard.load (the board's %@, in process): p50 %.1f ms, p95 %.1f ms", label, figures.p50, figures.p95))
+        }
+
         let port = 18_000 + Int(pid % 1_000)
         let server = try VandProcess.start(path: options.vand ?? VandProcess.besideThisBinary(), port: port, environment: [
             "DATABASE_URL": url, "VAND_TIMEZONE": timeZone.identifier, "VAND_LOG_LEVEL": "warning",
