@@ -13,6 +13,8 @@ import VanScheduler
 //   their notification streams, against a running vand (scripts/bench-fanout prepares it).
 // `vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--no-shows RATE]`: that day driven on the road by
 //   simulated drivers, with and without re-planning from the road; last line: on-time pickups with and without.
+// `vand-bench board [--seed N] [--rides N] [--vans N] [--on-road N] [--renders N]`: the dispatcher's day board
+//   of that day (300 rides on 8 vans, 3 on the road) served by the release vand next to this binary: p50/p95/max ms.
 
 let arguments = CommandLine.arguments.dropFirst()
 let which = arguments.first ?? "scheduler"
@@ -24,6 +26,7 @@ let usages = [
     "campus": CampusBenchOptions.usage,
     "fanout": FanoutBenchmark.usage,
     "simulate": SimulateOptions.usage,
+    "board": BoardBenchOptions.usage,
 ]
 // `-h`/`--help` after a benchmark's name prints its usage and succeeds; alone, every usage.
 if ["-h", "--help", "help"].contains(which) {
@@ -87,6 +90,14 @@ case "simulate":
         try await SimulateBenchmark(options: try SimulateOptions(arguments: Array(arguments.dropFirst()))).run()
     } catch {
         FileHandle.standardError.write(Data("vand-bench simulate: \(error)\n".utf8))
+        exit(2)
+    }
+case "board":
+    do {
+        let ok = try await BoardBenchmark(options: try BoardBenchOptions(arguments: Array(arguments.dropFirst()))).run()
+        exit(ok ? 0 : 1)
+    } catch {
+        FileHandle.standardError.write(Data("vand-bench board: \(error)\n".utf8))
         exit(2)
     }
 case "events":

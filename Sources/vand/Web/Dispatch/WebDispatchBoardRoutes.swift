@@ -3,17 +3,162 @@ import Hummingbird
 import VanDomain
 import VanServices
 
-/// The day board (`/dispatch/board`: each van's route over a day, a ride found by its
-/// reference, moved with `vanadmin rides move`'s checks).
+/// The day board (`/dispatch/board`: each van's route over a day), a ride found by its
+/// reference as spoken (`/dispatch/find`), and the ride's page with its move form
+/// (`/dispatch/rides/{ref}`, moved with `vanadmin rides move`'s checks). `dispatch-board.js`
+/// redraws the board from `/dispatch/board/part` on the console's stream events.
 struct WebDispatchBoardRoutes: Sendable {
     let console: WebDispatchRoutes
 
     func register(_ group: RouterGroup<AppRequestContext>) {
         group.get("dispatch/board", use: board)
+        group.get("dispatch/board/part", use: boardPart)
+        group.get("dispatch/find", use: find)
+        group.get("dispatch/rides/:ref", use: ride)
+        group.post("dispatch/rides/:ref/move", use: move)
     }
 
+    private var actions: WebDispatchActions { console.dispatch }
+    private var view: WebDispatchBoardView { WebDispatchBoardView(timeZone: actions.timeZone, now: actions.now) }
+
+    // MARK: The board
+
     @Sendable func board(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let page = console.page("dispatch-board", title: "Day board", nav: "board")
+        let text = request.uri.queryParameters["day"].map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
+        guard let day = text.isEmpty ? actions.today : try? LocalDate(text) else {
+            return try await boardPage(request, context, day: actions.today, dayText: text, status: .unprocessableContent,
+                                       errors: [.init(field: "day", message: "Enter the day as a date, like \(actions.today.description)")])
+        }
+        return try await boardPage(request, context, day: day)
+    }
+
+    /// The board's tables alone (no layout), for `dispatch-board.js` to redraw in place.
+    @Sendable func boardPart(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let text = request.uri.queryParameters["day"].map(String.init) ?? ""
+        guard let day = text.isEmpty ? actions.today : try? LocalDate(text) else {
+            throw WebErrorPage(status: .unprocessableContent, title: "No such day", detail: "Give the day as a date, like \(actions.today.description).")
+        }
+        let values = view.board(try await actions.board(day))
+        return console.pages.html(console.pages.assets.render("dispatch-board-part", values), status: .ok, cookies: [])
+    }
+
+    /// Finds a ride by its reference as typed: a good one goes to the ride's page; a malformed
+    /// or unknown one is the board again with the message by the field and the input kept.
+    @Sendable func find(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        // A GET form sends a space as "+" (form encoding), which the query parameters keep.
+        let typed = String((query["ref"].map(String.init) ?? "").replacingOccurrences(of: "+", with: " ").prefix(40))
+        let day = query["day"].flatMap { try? LocalDate(String($0)) } ?? actions.today
+        let message: String, status: HTTPResponse.Status
+        do {
+            let ref = try RideRef(validating: typed)
+            if try await actions.ride(ref) != nil { throw WebAnswer.redirect(Self.ridePath(ref)) }
+            (message, status) = ("No ride has the reference \(ref.rawValue). Check it with the rider and try again", .notFound)
+        } catch let error as ValidationError {
+            message = typed.trimmingCharacters(in: .whitespaces).isEmpty
+                ? "Enter the ride's reference, like K7M-3QX"
+                : "That is not a ride reference: " + error.reason
+            status = .unprocessableContent
+        }
+        return try await boardPage(request, context, day: day, refText: typed, status: status,
+                                   errors: [.init(field: "ref", message: message)])
+    }
+
+    private func boardPage(_ request: Request, _ context: AppRequestContext, day: LocalDate, dayText: String? = nil, refText: String = "",
+                           status: HTTPResponse.Status = .ok, errors: [WebBookingForm.FieldError] = []) async throws -> Response {
+        let board = try await actions.board(day)
+        let heading = day == actions.today ? "Day board: today" : "Day board"
+        var page = console.page("dispatch-board", title: (errors.isEmpty ? "" : "Error: ") + heading + ", " + Self.dayWords(day),
+                                nav: "board", styles: ["dispatch-board.css"], scripts: ["dispatch-board.js"])
+        page.status = status
+        page.values = WebDispatchBoardView.merge(view.board(board), WebPages.formValues(["day": dayText ?? day.description, "ref": refText], errors: errors))
+        page.values["dayWords"] = Self.dayWords(day)
+        page.values["isToday"] = day == actions.today
+        page.values["previous"] = LocalDate(dayNumber: day.dayNumber - 1).description
+        page.values["next"] = LocalDate(dayNumber: day.dayNumber + 1).description
+        page.values["previousWords"] = Self.dayWords(LocalDate(dayNumber: day.dayNumber - 1))
+        page.values["nextWords"] = Self.dayWords(LocalDate(dayNumber: day.dayNumber + 1))
         return try await console.pages.render(page, request: request, context: context)
+    }
+
+    /// "Sunday, November 29, 2026".
+    static func dayWords(_ day: LocalDate) -> String {
+        let names = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+        return "\(names[(day.weekday - 1) % 7]), \(months[day.month - 1]) \(day.day), \(day.year)"
+    }
+
+    static func ridePath(_ ref: RideRef) -> String { "/dispatch/rides/\(ref.rawValue)" }
+
+    // MARK: The ride
+
+    @Sendable func ride(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let ref = try Self.ref(context)
+        let flash = request.uri.queryParameters["done"] == "moved" ? "The ride is moved; the rider is told the new time." : nil
+        return try await ridePage(request, context, ref: ref, flash: flash)
+    }
+
+    @Sendable func move(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let session = try WebPages.session(context)
+        let ref = try Self.ref(context)
+        let form = try await console.pages.form(request)
+        guard let current = try await actions.ride(ref) else { throw Self.noRide(ref) }
+        let values = ["at": String(form["at"].prefix(40)), "van": String(form["van"].prefix(80))]
+        func refuse(_ field: String, _ message: String, _ status: HTTPResponse.Status) async throws -> Response {
+            try await ridePage(request, context, ref: ref, values: values, errors: [.init(field: field, message: message)], status: status)
+        }
+        let van = values["van"]!.isEmpty || values["van"] == current.vanName ? nil : values["van"]
+        var time: Date?
+        if !values["at"]!.isEmpty {
+            do {
+                time = try ServiceTime(timeZone: actions.timeZone).parse(values["at"]!, field: "at", sameDayAs: current.pickupAt)
+            } catch {
+                return try await refuse("at", "Enter the new time like 15:30 or 3:30 PM, or a day and time like 2026-11-30 15:30", .unprocessableContent)
+            }
+        }
+        guard time != nil || van != nil else {
+            return try await refuse("at", "Enter a new time, choose another van, or both", .unprocessableContent)
+        }
+        do {
+            _ = try await actions.move(ref, at: time, van: van, actor: try await actions.actor(session))
+        } catch let error as DispatchService.DispatchError {
+            switch error {
+            case .doesNotFit(let sentence): return try await refuse(time == nil ? "van" : "at", "It does not fit: " + sentence, .conflict)
+            case .unknownVan: return try await refuse("van", "Choose one of the vans in the list", .unprocessableContent)
+            case .transition(let transition): return try await refuse("at", "This ride cannot be moved: \(transition.description)", .conflict)
+            default: return try await refuse("at", error.description, .conflict)
+            }
+        } catch let error as ValidationError {
+            return try await refuse("at", "The new time is not possible: " + error.reason, .unprocessableContent)
+        }
+        throw WebAnswer.redirect(Self.ridePath(ref) + "?done=moved")
+    }
+
+    private func ridePage(_ request: Request, _ context: AppRequestContext, ref: RideRef, values: [String: String] = [:],
+                          errors: [WebBookingForm.FieldError] = [], status: HTTPResponse.Status = .ok, flash: String? = nil) async throws -> Response {
+        guard let (listing, history, actuals) = try await actions.rideDetails(ref) else { throw Self.noRide(ref) }
+        let vans = try await actions.vanNames()
+        var page = console.page("dispatch-ride", title: (errors.isEmpty ? "" : "Error: ") + "Ride \(ref.rawValue)", nav: "board",
+                                styles: ["dispatch-board.css"])
+        page.status = status
+        var form = values
+        form["at"] = form["at"] ?? ""
+        form["van"] = form["van"] ?? ""
+        page.values = WebDispatchBoardView.merge(
+            WebDispatchRideView(view: view, now: actions.now).ride(listing, history: history, actuals: actuals, vans: vans, chosenVan: form["van"]!),
+            WebPages.formValues(form, errors: errors))
+        page.values["flash"] = flash
+        return try await console.pages.render(page, request: request, context: context)
+    }
+
+    private static func ref(_ context: AppRequestContext) throws -> RideRef {
+        guard let text = context.parameters.get("ref"), let ref = try? RideRef(validating: text) else {
+            throw WebErrorPage.notFound("No such ride", detail: "That is not a ride reference. Find the ride on the day board.")
+        }
+        return ref
+    }
+
+    private static func noRide(_ ref: RideRef) -> WebErrorPage {
+        WebErrorPage.notFound("No such ride", detail: "No ride has the reference \(ref.rawValue). Find the ride on the day board.")
     }
 }

@@ -1,0 +1,101 @@
+import Foundation
+import VanDomain
+import VanPostgres
+import VanServices
+
+/// Readies a booked campus day for the board benchmark: exactly `rides` rides, approved; a
+/// dispatcher with a web session; some vans on the road with their first stops tapped.
+struct BoardDay {
+    let pool: PGPool
+    let day: LocalDate
+    let timeZone: TimeZone
+    let now: Date
+
+    /// What the day holds once ready.
+    struct Setup {
+        /// Rides on the board.
+        var rides: Int
+        /// Stops tapped (arrived and done).
+        var tapped: Int
+        /// Rides whose pickup was tapped a no-show (their drop-off is no stop).
+        var noShowDropoffs: Int
+        /// The dispatcher's session token (the `vand_session` cookie).
+        var sessionToken: String
+    }
+
+    /// Cuts the day to `rides` (the last booked go), approves them, signs a dispatcher in and puts
+    /// `vansOnRoad` vans on the road: a driver's open shift, a position now at its first stop, and
+    /// the first third of its stops in route order tapped (arrived a minute after the planned
+    /// time, done a minute later; every seventh pickup a no-show).
+    func prepare(rides: Int, vansOnRoad: Int) async throws -> Setup {
+        let interval = day.interval(in: timeZone)
+        let token = SessionToken.generate()
+        let now = self.now
+        return try await pool.withTransaction { conn in
+            try conn.execute("""
+                DELETE FROM rides WHERE id IN (SELECT id FROM rides ORDER BY created_at DESC, id DESC
+                                               OFFSET \(rides))
+                """)
+            try conn.execute("UPDATE rides SET status = 'approved', decided_by = 'vand-bench', decided_at = \(now) WHERE status = 'pending'")
+            let count = try conn.query("""
+                SELECT count(*) FROM rides WHERE status = 'approved' AND pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
+                """).first!.decode(Int.self, at: 0)
+            try conn.execute("""
+                INSERT INTO riders (net_id, name, password_hash, must_change_password, role)
+                VALUES ('benchdee', 'Bench Dispatcher', 'x', false, 'dispatcher')
+                """)
+            try SessionStore(conn).insert(token, netID: try NetID("benchdee"), now: now, expiresAt: now.addingTimeInterval(86_400))
+            let vans = try conn.query("""
+                SELECT v.id FROM vans v WHERE EXISTS (SELECT 1 FROM rides r WHERE r.van_id = v.id) ORDER BY v.name LIMIT \(vansOnRoad)
+                """).map { try $0.decode(Int64.self, at: 0) }
+            var tapped = 0, noShows = 0
+            for (index, van) in vans.enumerated() {
+                let driver = "benchdrv\(index + 1)"
+                try conn.execute("INSERT INTO riders (net_id, name, password_hash, must_change_password, role) VALUES (\(driver), \("Driver \(index + 1)"), 'x', false, 'driver')")
+                let shift = try conn.query("""
+                    INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES (\(driver), \(van), \(interval.start)) RETURNING id
+                    """).first!.decode(Int64.self, at: 0)
+                typealias Stop = (ride: UUID, kind: String, at: Date, lat: Double, lon: Double)
+                var stops: [Stop] = []
+                for row in try conn.query("""
+                    SELECT id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon FROM rides
+                    WHERE van_id = \(van) AND status = 'approved' AND pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
+                    """) {
+                    let id: UUID = try row.decode(at: 0)
+                    stops.append((id, "pickup", try row.decode(at: 1), try row.decode(at: 3), try row.decode(at: 4)))
+                    stops.append((id, "dropoff", try row.decode(at: 2), try row.decode(at: 5), try row.decode(at: 6)))
+                }
+                stops.sort { a, b in a.at != b.at ? a.at < b.at : (a.kind == "dropoff" && b.kind == "pickup") }
+                guard let first = stops.first else { continue }
+                try conn.execute("""
+                    INSERT INTO van_positions (van_id, at, lat, lon, source) VALUES (\(van), \(now), \(first.lat), \(first.lon), 'tracker')
+                    """)
+                var missed = Set<UUID>()
+                var pickups = 0
+                for stop in stops.prefix(stops.count / 3) where !missed.contains(stop.ride) {
+                    var outcome = stop.kind == "pickup" ? "boarded" : "dropped_off"
+                    if stop.kind == "pickup" {
+                        pickups += 1
+                        if pickups % 7 == 0 {
+                            outcome = "no_show"
+                            missed.insert(stop.ride)
+                            noShows += 1
+                        }
+                    }
+                    try conn.execute("""
+                        INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at, lat, lon) VALUES
+                          (\(UUID()), \(shift), \(stop.ride), \(stop.kind), 'arrived', \(stop.at.addingTimeInterval(60)), \(stop.lat), \(stop.lon)),
+                          (\(UUID()), \(shift), \(stop.ride), \(stop.kind), \(outcome), \(stop.at.addingTimeInterval(120)), \(stop.lat), \(stop.lon))
+                        """)
+                    tapped += 1
+                }
+            }
+            return Setup(rides: count, tapped: tapped, noShowDropoffs: noShows, sessionToken: token.rawValue)
+        }
+    }
+
+    /// Marks every van position as taken now (so they stay fresh for the renders).
+    static func refreshPositions(_ pool: PGPool) async throws {
+        try await pool.withConnection { conn in _ = try conn.execute("UPDATE van_positions SET at = \(Date())") }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import VanDomain
+import VanPostgres
+import VanServices
+
+/// The day board's reads and the ride page's move: ``DayBoard`` and ``RideQueries`` for the
+/// reads, ``DispatchService/move(_:at:van:actor:now:)`` for the move (`vanadmin rides move`'s checks).
+extension WebDispatchActions {
+    /// Today's local date in the service zone.
+    var today: LocalDate { LocalDate(containing: now, in: timeZone) }
+
+    /// The board of `day`, with ETAs on the vans on the road when it is today.
+    func board(_ day: LocalDate) async throws -> DayBoard {
+        try await DayBoard.load(pool: pool, day: day, timeZone: timeZone, now: now, eta: eta)
+    }
+
+    /// The ride with reference `ref` (already validated), or nil.
+    func ride(_ ref: RideRef) async throws -> Ride? {
+        try await RideQueries(pool: pool).find(ref.rawValue)
+    }
+
+    /// Everything the ride's page shows: the ride with its rider, its history, and its actual times.
+    func rideDetails(_ ref: RideRef) async throws -> (RideQueries.Listing, [RideQueries.HistoryEntry], DayBoard.RideActuals)? {
+        guard try await ride(ref) != nil else { return nil }
+        let (listing, history) = try await RideQueries(pool: pool).show(ref.rawValue)
+        return (listing, history, try await DayBoard.actuals(pool: pool, ride: listing.ride.id))
+    }
+
+    /// The active vans' names, for the move form.
+    func vanNames() async throws -> [String] {
+        try await pool.withConnection { conn in
+            try conn.query("SELECT name FROM vans WHERE active ORDER BY name").map { try $0.decode(String.self, at: 0) }
+        }
+    }
+
+    /// Moves ride `ref` to `at` and/or van `van`, audited as `actor` (`vanadmin rides move --as`).
+    func move(_ ref: RideRef, at time: Date?, van: String?, actor: String) async throws -> Ride {
+        try await dispatch.move(ref.rawValue, at: time, van: van, actor: actor, now: now)
+    }
+}

@@ -1,0 +1,67 @@
+// The day board: server-rendered and complete without this file. With it, the board redraws
+// itself from GET /dispatch/board/part?day=… when the console's stream (/dispatch/stream) says
+// a ride of the day or a van changed: debounced, keeping focus on the same link or table and
+// each table's sideways scroll. Without the stream (or if it fails) the page stays as loaded.
+(function () {
+  'use strict';
+  var part = document.getElementById('board-part');
+  if (!part || !window.EventSource || !window.fetch) return;
+  var day = part.getAttribute('data-day');
+  var timer = null;
+  var busy = false;
+  var again = false;
+
+  function identity(element) {
+    if (!element || !part.contains(element)) return null;
+    if (element.id) return '#' + element.id;
+    if (element.getAttribute('href')) return 'a[href="' + element.getAttribute('href') + '"]';
+    var region = element.closest('[aria-labelledby]');
+    return region ? '[aria-labelledby="' + region.getAttribute('aria-labelledby') + '"]' : null;
+  }
+
+  function redraw() {
+    if (busy) { again = true; return; }
+    busy = true;
+    fetch('/dispatch/board/part?day=' + encodeURIComponent(day), { credentials: 'same-origin', headers: { Accept: 'text/html' } })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        if (html === null) return;
+        var focused = identity(document.activeElement);
+        var scrolls = {};
+        part.querySelectorAll('.board-scroll').forEach(function (box) { scrolls[box.getAttribute('aria-labelledby')] = box.scrollLeft; });
+        var fresh = new DOMParser().parseFromString(html, 'text/html');
+        part.replaceChildren.apply(part, Array.prototype.slice.call(fresh.body.childNodes));
+        part.querySelectorAll('.board-scroll').forEach(function (box) {
+          var left = scrolls[box.getAttribute('aria-labelledby')];
+          if (left) box.scrollLeft = left;
+        });
+        if (focused) {
+          var target = part.querySelector(focused);
+          if (target) target.focus({ preventScroll: true });
+        }
+      })
+      .catch(function () {})
+      .then(function () {
+        busy = false;
+        if (again) { again = false; schedule(); }
+      });
+  }
+
+  function schedule() {
+    if (timer) window.clearTimeout(timer);
+    timer = window.setTimeout(function () { timer = null; redraw(); }, 500);
+  }
+
+  var stream = new EventSource('/dispatch/stream');
+  stream.addEventListener('ride', function (event) {
+    try {
+      var data = JSON.parse(event.data);
+      if (!data.day || data.day === day) schedule();
+    } catch (e) { schedule(); }
+  });
+  stream.addEventListener('van', schedule);
+  stream.addEventListener('error', function () {
+    // No stream (not served yet, or the session ended): the page stays as loaded.
+    if (stream.readyState === EventSource.CLOSED) stream.close();
+  });
+})();
