@@ -10,6 +10,7 @@ import re
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 from suite import Failed, check, next_weekday
 
@@ -23,6 +24,7 @@ def flows(console):
     d = console.dispatcher
     day = next_weekday(3)
     taken = f"{day.isoformat()}T14:00"
+    TAKEN = {"pickup": "SCL", "dropoff": "YNHH", "pickup_at": taken, "needs_wheelchair": True, "companions": 2}
     state = {"tokens": {}, "blockers": []}
 
     def token(key):
@@ -34,21 +36,25 @@ def flows(console):
         for key in RIDERS:
             token(key)
         server.invite(*NOT_CLEARED, whitelist=False)
-        # Other riders book SCL to Davenport at 14:00 until a booking there is refused: the time is taken.
+        # Other riders book the same ride at 14:00 (a wheelchair and two companions: few vans hold
+        # more than one) until one is refused: the time is taken.
         for n in range(12):
             blocker = console.rider_token(f"pb{410 + n}", f"Blocker {n}")
-            status, body = server.api("POST", "/v1/rides", {"pickup": "SCL", "dropoff": "Davenport", "pickup_at": taken}, blocker)
+            status, body = server.api("POST", "/v1/rides", TAKEN, blocker)
             if status == 409:
                 return
             check(status == 201, f"a blocking booking answered {status}: {body}")
             state["blockers"].append(blocker)
         raise Failed("14:00 was never taken")
 
-    def fill(browser, hour, minute):
+    def fill(browser, hour, minute, like_the_taken=False):
         browser.type("#pickup", "SCL")
-        browser.type("#dropoff", "Davenport")
+        browser.type("#dropoff", "YNHH" if like_the_taken else "Davenport")
         browser.set_date("#date", day)
         browser.set_time("#time", hour, minute)
+        if like_the_taken:
+            browser.click("#wheelchair")
+            Select(browser.el("#companions")).select_by_value("2")
 
     def confirmation(browser, net_id):
         browser.wait_text("Read the reference out to the rider")
@@ -90,14 +96,14 @@ def flows(console):
 
     def taken_time_and_a_suggestion():
         d.go("/dispatch/book/pr401")
-        fill(d, 14, 0)
+        fill(d, 14, 0, like_the_taken=True)
         d.click("form[action='/dispatch/book/pr401'] button[type=submit]")
         d.wait_text("That time is taken")
         check("conflict" in (d.focused().get_attribute("class") or ""), "focus did not move to the sentence")
         sentence = d.el(".conflict .sentence").text
         check("2:00 PM" in sentence, f"the sentence reads {sentence!r}")
         # The rider's own sentence for the same request.
-        status, body = server.api("POST", "/v1/rides", {"pickup": "SCL", "dropoff": "Davenport", "pickup_at": taken}, token("phone"))
+        status, body = server.api("POST", "/v1/rides", TAKEN, token("phone"))
         check(status == 409 and body.get("detail") == sentence, f"the rider herself is told {status} {body.get('detail')!r}, the console {sentence!r}")
         d.audit("dispatch-book-conflict")
         buttons = d.d.find_elements(By.CSS_SELECTOR, ".conflict form button")
@@ -126,7 +132,7 @@ def flows(console):
         check(plain.el("#note").get_attribute("value") == "Side door", "the note was lost")
         check(plain.el("#dropoff").get_attribute("aria-invalid") == "true", "the destination is not marked invalid")
         check(server.sql("SELECT count(*) FROM rides WHERE net_id = 'pq402'") == "0", "a ride was written")
-        fill(plain, 14, 0)
+        fill(plain, 14, 0, like_the_taken=True)
         plain.click("form[action='/dispatch/book/pq402'] button[type=submit]")
         plain.wait_text("That time is taken")
         plain.d.find_elements(By.CSS_SELECTOR, ".conflict form button")[-1].click()
@@ -152,11 +158,15 @@ def flows(console):
         keys(Keys.ENTER)
         d.wait_path(r"^dispatch/book/pk403$")
         tab_to(lambda e: e.get_attribute("id") == "pickup", "the pick-up place")
-        keys("SCL", Keys.TAB, "Davenport", Keys.TAB, day.strftime("%m%d%Y"))
+        keys("SCL", Keys.TAB, "YNHH", Keys.TAB, day.strftime("%m%d%Y"))
         tab_to(lambda e: e.get_attribute("id") == "time", "the time")
         keys("0200PM")
+        tab_to(lambda e: e.get_attribute("id") == "wheelchair", "the wheelchair box")
+        keys(Keys.SPACE, Keys.TAB, "2")
+        check(d.el("#wheelchair").is_selected() and d.el("#companions").get_attribute("value") == "2", "the details were not set")
         check(d.el("#time").get_attribute("value") == "14:00", f"the time reads {d.el('#time').get_attribute('value')!r}")
         check(d.el("#date").get_attribute("value") == day.isoformat(), f"the date reads {d.el('#date').get_attribute('value')!r}")
+        tab_to(lambda e: e.tag_name == "button" and e.text.startswith("Book this ride"), "the submit button")
         keys(Keys.ENTER)
         d.wait_text("That time is taken")
         check("conflict" in (d.focused().get_attribute("class") or ""), "focus did not move to the sentence")
