@@ -111,6 +111,9 @@ struct WebDispatchPhoneTests {
                     && byNetID.body.contains("<td>203-555-0111</td>"))
             #expect(byNetID.body.contains(#"<a href="/dispatch/book/ann1">Book for Ann Rivera</a>"#))
             #expect(byNetID.body.contains("1 rider matching"))
+            // As a browser's GET form sends a name: a space as "+".
+            let fullName = try await client.web("/dispatch/book?q=ann+RIVERA", jar: &jar)
+            #expect(fullName.body.contains("1 rider matching") && fullName.body.contains(#"<th scope="row">Ann Rivera</th>"#))
 
             let byName = try await client.web("/dispatch/book?q=rIVe", jar: &jar)
             #expect(byName.status == .ok)

@@ -26,7 +26,8 @@ struct WebDispatchPhoneRoutes: Sendable {
     // MARK: Find the rider
 
     @Sendable func find(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let q = String((request.uri.queryParameters["q"].map(String.init) ?? "").prefix(RiderDirectory.maxSearchLength))
+        // Read as a form: a GET form sends a space as "+".
+        let q = String(WebForm(encoded: request.uri.query ?? "")["q"].prefix(RiderDirectory.maxSearchLength))
         var page = console.page("dispatch-book", title: "Book for a rider", nav: "phone", styles: ["dispatch-phone.css"])
         page.values["q"] = q
         let searched = !q.trimmingCharacters(in: .whitespaces).isEmpty
