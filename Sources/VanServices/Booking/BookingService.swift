@@ -96,15 +96,16 @@ public struct BookingService: Sendable {
         return outcomes
     }
 
-    /// Like ``bookSeries(_:now:)``, guarded by an idempotency key: the first request books and
+    /// Like ``bookSeries(_:now:bookedBy:)``, guarded by an idempotency key: the first request books and
     /// remembers what it made in the same transaction; a retry with the key gets that back
     /// instead of booking again. Render the fresh answer after this returns (the van-day locks
-    /// are released by then) and record it with ``recordAnswer(_:for:)``.
-    public func bookSeries(_ rides: [NewRide], now: Date, idempotencyKey: IdempotencyKey) async throws -> IdempotentBooking {
+    /// are released by then) and record it with ``recordAnswer(_:for:)``. A dispatcher booking
+    /// for a rider names herself as `bookedBy`, as in ``bookSeries(_:now:bookedBy:)``.
+    public func bookSeries(_ rides: [NewRide], now: Date, idempotencyKey: IdempotencyKey, bookedBy: String? = nil) async throws -> IdempotentBooking {
         let timeZone = calendar.timeZone
         let booking = try await pool.withTransaction { conn -> IdempotentBooking in
             if let earlier = try IdempotencyStore.claim(idempotencyKey, conn) { return .replay(earlier) }
-            let outcomes = try Self.bookAll(rides, now: now, timeZone: timeZone, conn)
+            let outcomes = try Self.bookAll(rides, now: now, timeZone: timeZone, bookedBy: bookedBy, conn)
             try IdempotencyStore.remember(idempotencyKey, RememberedBooking(outcomes, seriesID: rides.first?.seriesID), conn)
             return .fresh(outcomes)
         }

@@ -85,13 +85,14 @@ struct WebRiderActions: Sendable {
     }
 
     /// Books one ride or a standing series (each occurrence on its own merits).
-    func book(_ rides: [NewRide]) async throws -> [BookingOutcome] {
-        try await booking.bookSeries(rides, now: now)
+    func book(_ rides: [NewRide], bookedBy: String? = nil) async throws -> [BookingOutcome] {
+        try await booking.bookSeries(rides, now: now, bookedBy: bookedBy)
     }
 
     /// Books as ``book(_:)`` once per `key`: the same form sent again gets what the first made.
-    func book(_ rides: [NewRide], key: IdempotencyKey) async throws -> IdempotentBooking {
-        try await booking.bookSeries(rides, now: now, idempotencyKey: key)
+    /// A dispatcher booking for a rider names herself as `bookedBy` (the audit log and the ride's events).
+    func book(_ rides: [NewRide], key: IdempotencyKey, bookedBy: String? = nil) async throws -> IdempotentBooking {
+        try await booking.bookSeries(rides, now: now, idempotencyKey: key, bookedBy: bookedBy)
     }
 
     /// Keeps what the first sending of a form was told, for the same form sent again.
