@@ -6,8 +6,6 @@ import VanServices
 /// The day board's reads and the ride page's move: ``DayBoard`` and ``RideQueries`` for the
 /// reads, ``DispatchService/move(_:at:van:actor:now:)`` for the move (`vanadmin rides move`'s checks).
 extension WebDispatchActions {
-    /// Today's local date in the service zone.
-    var today: LocalDate { LocalDate(containing: now, in: timeZone) }
 
     /// The board of `day`, with ETAs on the vans on the road when it is today.
     func board(_ day: LocalDate) async throws -> DayBoard {

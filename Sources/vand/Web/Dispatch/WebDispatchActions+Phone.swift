@@ -5,8 +5,6 @@ import VanServices
 /// The reads of booking for a rider who phones: finding her, and the rides booked for her.
 /// The booking itself goes through the rider's own form path (``WebBookingFlow``).
 extension WebDispatchActions {
-    /// The service's date today.
-    var today: LocalDate { LocalDate(containing: now, in: timeZone) }
 
     /// Riders whose net ID or name contains `text` (``RiderDirectory/find(_:today:)``).
     func findRiders(_ text: String) async throws -> [RiderDirectory.Listing] {

@@ -29,6 +29,9 @@ struct WebDispatchActions: Sendable {
 
     var now: Date { time.now }
 
+    /// Today in the service's time zone.
+    var today: LocalDate { LocalDate(containing: now, in: timeZone) }
+
     /// The name the audit log records for the console's actions: the dispatcher's name and
     /// net ID ("Dee Dispatcher (dee1)"), as `vanadmin --as` records a name.
     func actor(_ session: AuthenticatedSession) async throws -> String {
