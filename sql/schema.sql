@@ -1329,6 +1329,12 @@ CREATE INDEX rides_due_reminder ON public.rides USING btree (pickup_at) WHERE ((
 CREATE INDEX rides_holding_van ON public.rides USING btree (pickup_at, estimated_dropoff_at) WHERE (public.ride_holds_van(status) AND (van_id IS NOT NULL));
 
 --
+-- Name: rides_pending; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX rides_pending ON public.rides USING btree (requested_at, created_at, id) WHERE (status = 'pending'::text);
+
+--
 -- Name: rides_pickup; Type: INDEX; Schema: public; Owner: -
 --
 

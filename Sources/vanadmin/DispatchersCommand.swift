@@ -23,13 +23,8 @@ struct DispatchersCommand: AsyncParsableCommand {
         @OptionGroup var actor: ActorOptions
 
         func run() async throws {
-            let netID = try parseNetID(self.netID)
-            let phone: PhoneNumber?
-            do { phone = try self.phone.map { try PhoneNumber($0, field: "--phone") } } catch { throw CLIError("\(error)") }
-            let who = try actor.resolved()
-            try await AccountsTools.run { tools in
-                let invitation = try await DispatcherAdministration(riders: tools.riders).add(netID, name: name, phone: phone, actor: who)
-                try showInvitation(invitation, verb: "added dispatcher", json: json, tools: tools)
+            try await addStaff(netID: netID, phone: phone, actor: actor, verb: "added dispatcher", json: json) { tools, netID, phone, who in
+                try await DispatcherAdministration(riders: tools.riders).add(netID, name: name, phone: phone, actor: who)
             }
         }
     }
@@ -66,6 +61,21 @@ struct DispatchersCommand: AsyncParsableCommand {
                 }
             }
         }
+    }
+}
+
+/// `drivers add` and `dispatchers add`: reads the net ID, phone and actor, runs `add`, and prints
+/// the new login's temporary password once (or its JSON); misuse is one line and exit 1.
+func addStaff(
+    netID text: String, phone phoneText: String?, actor: ActorOptions, verb: String, json: Bool,
+    add: @escaping @Sendable (AccountsTools, NetID, PhoneNumber?, String) async throws -> Invitation
+) async throws {
+    let netID = try parseNetID(text)
+    let phone: PhoneNumber?
+    do { phone = try phoneText.map { try PhoneNumber($0, field: "--phone") } } catch { throw CLIError("\(error)") }
+    let who = try actor.resolved()
+    try await AccountsTools.run { tools in
+        try showInvitation(try await add(tools, netID, phone, who), verb: verb, json: json, tools: tools)
     }
 }
 

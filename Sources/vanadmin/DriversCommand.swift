@@ -23,13 +23,8 @@ struct DriversCommand: AsyncParsableCommand {
         @OptionGroup var actor: ActorOptions
 
         func run() async throws {
-            let netID = try parseNetID(self.netID)
-            let phone: PhoneNumber?
-            do { phone = try self.phone.map { try PhoneNumber($0, field: "--phone") } } catch { throw CLIError("\(error)") }
-            let who = try actor.resolved()
-            try await AccountsTools.run { tools in
-                let invitation = try await DriverAdministration(riders: tools.riders).add(netID, name: name, phone: phone, actor: who)
-                try showInvitation(invitation, verb: "added driver", json: json, tools: tools)
+            try await addStaff(netID: netID, phone: phone, actor: actor, verb: "added driver", json: json) { tools, netID, phone, who in
+                try await DriverAdministration(riders: tools.riders).add(netID, name: name, phone: phone, actor: who)
             }
         }
     }

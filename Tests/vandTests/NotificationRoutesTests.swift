@@ -117,6 +117,15 @@ final class EventStreamReader: Sendable {
         let data: String
     }
 
+    /// One event as sent: its `event:` name and its `data:`.
+    struct Block: Sendable {
+        let event: String
+        let data: String
+    }
+
+    /// Every event with data, in order.
+    private let blocks = Mutex<[Block]>([])
+
     private let events = Mutex<[Event]>([])
     /// The `eta` events' data, in order.
     private let etas = Mutex<[String]>([])
@@ -128,7 +137,6 @@ final class EventStreamReader: Sendable {
 
     /// Opens the API's stream with a bearer token, or the web app's (`/notifications/stream`) with the session cookie.
     static func open(port: Int, token: String, lastEventID: Int64?, web: Bool = false) async throws -> EventStreamReader {
-        let reader = EventStreamReader()
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(web ? "" : "/v1")/notifications/stream")
         if web {
             request.headers.add(name: "Cookie", value: "\(WebSession.sessionCookie)=\(token)")
@@ -136,6 +144,18 @@ final class EventStreamReader: Sendable {
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
         }
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: String(lastEventID)) }
+        return try await open(request)
+    }
+
+    /// Opens another stream of the web app (`/dispatch/stream`) with the session cookie.
+    static func open(port: Int, path: String, cookie: String) async throws -> EventStreamReader {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.headers.add(name: "Cookie", value: "\(WebSession.sessionCookie)=\(cookie)")
+        return try await open(request)
+    }
+
+    private static func open(_ request: HTTPClientRequest) async throws -> EventStreamReader {
+        let reader = EventStreamReader()
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         guard response.status == .ok, response.headers.first(name: "content-type") == "text/event-stream" else {
             throw TestFailure("stream answered \(response.status)")
@@ -167,6 +187,7 @@ final class EventStreamReader: Sendable {
             if line.hasPrefix("event: ") { kind = String(line.dropFirst(7)) }
             if line.hasPrefix("data: ") { data += line.dropFirst(6) }
         }
+        if !data.isEmpty { blocks.withLock { $0.append(Block(event: kind, data: data)) } }
         if kind == "closed" {
             let object = (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:]
             closedReason.withLock { $0 = object["reason"] as? String ?? "?" }
@@ -175,6 +196,16 @@ final class EventStreamReader: Sendable {
         guard let id, kind == "notification" else { return }
         let object = (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:]
         events.withLock { $0.append(Event(id: id, kind: object["kind"] as? String ?? "?", data: data)) }
+    }
+
+    /// Waits (up to 10 s) for an event of any name that `matches`.
+    func waitFor(_ matches: @escaping @Sendable (Block) -> Bool) async throws -> Block {
+        try await withTimeout(seconds: 10) {
+            while true {
+                if let found = self.blocks.withLock({ $0.first(where: matches) }) { return found }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
     }
 
     /// Waits (up to 10 s) until `count` events arrived, and returns them.

@@ -237,7 +237,7 @@ struct WebDispatchQueueTests {
             _ = try await client.webSignIn("dee1", jar: &jar)
             let cookie = try #require(jar.cookies[WebSession.sessionCookie])
             try await withTimeout(seconds: 10) { while !live.feed.isListening { try await Task.sleep(for: .milliseconds(10)) } }
-            let stream = try await DispatchStreamReader.open(port: port, cookie: cookie)
+            let stream = try await EventStreamReader.open(port: port, path: "/dispatch/stream", cookie: cookie)
             try await withTimeout(seconds: 10) { while live.feed.subscriberCount == 0 { try await Task.sleep(for: .milliseconds(10)) } }
             let ref = try await Self.book(w, client, at: "2026-11-30T15:00")
             let id = try await w.f.database.pool.withConnection { try $0.query("SELECT id FROM rides WHERE ref = \(ref)").first!.decode(UUID.self, at: 0) }
@@ -266,12 +266,12 @@ struct WebDispatchQueueTests {
             var jar = WebJar()
             _ = try await client.webSignIn("dee1", jar: &jar)
             let cookie = try #require(jar.cookies[WebSession.sessionCookie])
-            var streams: [DispatchStreamReader] = []
+            var streams: [EventStreamReader] = []
             for count in 1...WebDispatchLive.perDispatcher {
-                streams.append(try await DispatchStreamReader.open(port: port, cookie: cookie))
+                streams.append(try await EventStreamReader.open(port: port, path: "/dispatch/stream", cookie: cookie))
                 try await withTimeout(seconds: 10) { while live.streams.openCount < count { try await Task.sleep(for: .milliseconds(10)) } }
             }
-            let fifth = try await DispatchStreamReader.open(port: port, cookie: cookie)
+            let fifth = try await EventStreamReader.open(port: port, path: "/dispatch/stream", cookie: cookie)
             let closed = try await streams[0].waitFor { $0.event == "closed" }
             #expect(closed.data.contains("too_many_streams"))
             #expect(live.streams.openCount == WebDispatchLive.perDispatcher)
@@ -333,59 +333,4 @@ struct WebDispatchQueueTests {
         #expect(WebDispatchFlash.read(request(cookie.value)) == flash)
         #expect(WebDispatchFlash.read(request("bm9wZQ")) == nil)  // "nope": no kind marker
     }
-}
-
-/// Reads `/dispatch/stream` over a real connection with a session cookie, collecting events.
-final class DispatchStreamReader: Sendable {
-    struct Event: Sendable {
-        let event: String
-        let data: String
-    }
-
-    private let events = Mutex<[Event]>([])
-    private let task = Mutex<Task<Void, Never>?>(nil)
-
-    static func open(port: Int, cookie: String) async throws -> DispatchStreamReader {
-        let reader = DispatchStreamReader()
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/dispatch/stream")
-        request.headers.add(name: "Cookie", value: "\(WebSession.sessionCookie)=\(cookie)")
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-        guard response.status == .ok, response.headers.first(name: "content-type") == "text/event-stream" else {
-            throw TestFailure("stream answered \(response.status)")
-        }
-        let body = response.body
-        reader.task.withLock {
-            $0 = Task {
-                var buffer = ""
-                do {
-                    for try await chunk in body {
-                        buffer += String(buffer: chunk)
-                        while let end = buffer.range(of: "\n\n") {
-                            let block = String(buffer[..<end.lowerBound])
-                            buffer = String(buffer[end.upperBound...])
-                            var event = "message", data = ""
-                            for line in block.split(separator: "\n") {
-                                if line.hasPrefix("event: ") { event = String(line.dropFirst(7)) }
-                                if line.hasPrefix("data: ") { data += line.dropFirst(6) }
-                            }
-                            if !data.isEmpty { reader.events.withLock { $0.append(Event(event: event, data: data)) } }
-                        }
-                    }
-                } catch {}
-            }
-        }
-        return reader
-    }
-
-    /// Waits (up to 10 s) for an event that `matches`.
-    func waitFor(_ matches: @escaping @Sendable (Event) -> Bool) async throws -> Event {
-        try await withTimeout(seconds: 10) {
-            while true {
-                if let found = self.events.withLock({ $0.first(where: matches) }) { return found }
-                try await Task.sleep(for: .milliseconds(10))
-            }
-        }
-    }
-
-    func close() { task.withLock { $0?.cancel() } }
 }

@@ -22,25 +22,15 @@ struct BoardBenchOptions: Sendable {
 
     /// Parses the arguments after `board`; throws a one-line message on misuse.
     init(arguments: [String]) throws(CampusBenchError) {
-        var rest = arguments[...]
-        func count(_ option: String, from minimum: Int = 1) throws(CampusBenchError) -> Int {
-            guard let value = rest.popFirst().flatMap({ Int($0) }), value >= minimum else {
-                throw CampusBenchError("\(option) needs an integer of at least \(minimum)")
-            }
-            return value
-        }
-        while let argument = rest.popFirst() {
+        var rest = BenchArguments(arguments)
+        while let argument = rest.next() {
             switch argument {
-            case "--seed":
-                guard let value = rest.popFirst().flatMap({ UInt64($0) }) else { throw CampusBenchError("--seed needs a non-negative integer") }
-                seed = value
-            case "--rides": rides = try count(argument)
-            case "--vans": vans = try count(argument)
-            case "--on-road": onRoad = try count(argument, from: 0)
-            case "--renders": renders = try count(argument)
-            case "--vand":
-                guard let path = rest.popFirst() else { throw CampusBenchError("--vand needs a path") }
-                vand = path
+            case "--seed": seed = try rest.seed()
+            case "--rides": rides = try rest.count(argument)
+            case "--vans": vans = try rest.count(argument)
+            case "--on-road": onRoad = try rest.count(argument, from: 0)
+            case "--renders": renders = try rest.count(argument)
+            case "--vand": vand = try rest.path(argument)
             default: throw CampusBenchError("unknown argument \(argument); \(Self.usage)")
             }
         }

@@ -19,19 +19,13 @@ struct CampusBenchOptions: Sendable {
 
     /// Parses the arguments after `campus`; throws a one-line message on misuse.
     init(arguments: [String]) throws(CampusBenchError) {
-        var rest = arguments[...]
-        func positive(_ option: String) throws(CampusBenchError) -> Int {
-            guard let value = rest.popFirst().flatMap({ Int($0) }), value > 0 else { throw CampusBenchError("\(option) needs a positive integer") }
-            return value
-        }
-        while let argument = rest.popFirst() {
+        var rest = BenchArguments(arguments)
+        while let argument = rest.next() {
             switch argument {
-            case "--seed":
-                guard let value = rest.popFirst().flatMap({ UInt64($0) }) else { throw CampusBenchError("--seed needs a non-negative integer") }
-                seed = value
-            case "--rides": rides = try positive(argument)
-            case "--vans": vans = try positive(argument)
-            case "--seats": seats = try positive(argument)
+            case "--seed": seed = try rest.seed()
+            case "--rides": rides = try rest.count(argument)
+            case "--vans": vans = try rest.count(argument)
+            case "--seats": seats = try rest.count(argument)
             default: throw CampusBenchError("unknown argument \(argument); \(Self.usage)")
             }
         }

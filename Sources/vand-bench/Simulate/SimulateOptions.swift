@@ -30,29 +30,17 @@ struct SimulateOptions: Sendable {
 
     /// Parses the arguments after `simulate`; throws a one-line message on misuse.
     init(arguments: [String]) throws(CampusBenchError) {
-        var rest = arguments[...]
-        func positive(_ option: String) throws(CampusBenchError) -> Int {
-            guard let value = rest.popFirst().flatMap({ Int($0) }), value > 0 else { throw CampusBenchError("\(option) needs a positive integer") }
-            return value
-        }
-        func share(_ option: String, upTo limit: Double) throws(CampusBenchError) -> Double {
-            guard let value = rest.popFirst().flatMap({ Double($0) }), value.isFinite, value >= 0, value <= limit else {
-                throw CampusBenchError("\(option) needs a number from 0 to \(limit)")
-            }
-            return value
-        }
-        while let argument = rest.popFirst() {
+        var rest = BenchArguments(arguments)
+        while let argument = rest.next() {
             switch argument {
-            case "--seed":
-                guard let value = rest.popFirst().flatMap({ UInt64($0) }) else { throw CampusBenchError("--seed needs a non-negative integer") }
-                seed = value
-            case "--rides": rides = try positive(argument)
-            case "--vans": vans = try positive(argument)
-            case "--noise": noise = try share(argument, upTo: 2)
-            case "--dwell-noise": dwellNoise = try share(argument, upTo: 2)
-            case "--no-shows": noShows = try share(argument, upTo: 1)
-            case "--cancels": cancels = try share(argument, upTo: 1)
-            case "--replan-every": replanEvery = TimeInterval(try positive(argument))
+            case "--seed": seed = try rest.seed()
+            case "--rides": rides = try rest.count(argument)
+            case "--vans": vans = try rest.count(argument)
+            case "--noise": noise = try rest.share(argument, upTo: 2)
+            case "--dwell-noise": dwellNoise = try rest.share(argument, upTo: 2)
+            case "--no-shows": noShows = try rest.share(argument, upTo: 1)
+            case "--cancels": cancels = try rest.share(argument, upTo: 1)
+            case "--replan-every": replanEvery = TimeInterval(try rest.count(argument))
             default: throw CampusBenchError("unknown argument \(argument); \(Self.usage)")
             }
         }

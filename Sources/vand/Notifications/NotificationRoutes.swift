@@ -114,11 +114,7 @@ struct NotificationRoutes: Sendable {
             }
             try await writer.finish(nil)
         }
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
-            body: body
-        )
+        return .eventStream(body)
     }
 
     /// What wakes a stream's writer.

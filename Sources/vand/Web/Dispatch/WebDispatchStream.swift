@@ -80,11 +80,7 @@ struct WebDispatchStream: Sendable {
             }
             try await writer.finish(nil)
         }
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
-            body: body
-        )
+        return .eventStream(body)
     }
 
     private enum Signal: Sendable {
