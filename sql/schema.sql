@@ -187,33 +187,13 @@ CREATE FUNCTION public.vand_ride_alert_event() RETURNS trigger
     AS $$
 DECLARE
     ride rides;
-    event_id bigint;
-    pickup places;
-    dropoff places;
 BEGIN
     SELECT * INTO ride FROM rides WHERE id = NEW.ride_id;
-    SELECT * INTO pickup FROM places WHERE id = ride.pickup_place_id;
-    SELECT * INTO dropoff FROM places WHERE id = ride.dropoff_place_id;
-    INSERT INTO ride_events (ride_id, net_id, kind, payload)
-    VALUES (ride.id, ride.net_id, NEW.kind, jsonb_build_object(
-        'version', 1,
-        'ride', vand_ride_payload(ride),
-        'previous', NULL,
-        'pickup_place', pickup.name,
-        'pickup_short', COALESCE(pickup.aliases[1], pickup.name, ride.pickup_address),
-        'dropoff_place', dropoff.name,
-        'dropoff_short', COALESCE(dropoff.aliases[1], dropoff.name, ride.dropoff_address),
-        'van', (SELECT name FROM vans WHERE id = COALESCE(NEW.van_id, ride.van_id)),
-        'actor', COALESCE(NULLIF(current_setting('vand.actor', true), ''), current_user),
-        'late', jsonb_build_object(
-            'stop', NEW.stop,
-            'eta', NEW.eta,
-            'window_end', NEW.window_end,
-            'late_minutes', ceil(extract(epoch FROM NEW.eta - NEW.window_end) / 60)::int)
-    ))
-    RETURNING id INTO event_id;
-    INSERT INTO deliveries (event_id, sink) VALUES (event_id, 'webhook'), (event_id, 'log'), (event_id, 'rider');
-    PERFORM pg_notify('vand_ride_events', event_id::text);
+    PERFORM vand_write_ride_event(ride, NEW.kind, NULL, jsonb_build_object('late', jsonb_build_object(
+        'stop', NEW.stop,
+        'eta', NEW.eta,
+        'window_end', NEW.window_end,
+        'late_minutes', ceil(extract(epoch FROM NEW.eta - NEW.window_end) / 60)::int)));
     PERFORM pg_notify('vand_ride_late', NEW.ride_id::text);
     RETURN NULL;
 END;
@@ -566,9 +546,9 @@ BEGIN
     ) || extra)
     RETURNING id INTO event_id;
     INSERT INTO deliveries (event_id, sink) VALUES (event_id, 'webhook'), (event_id, 'log');
-    -- The rider hears of decisions, re-timings, cancellations by the service, reminders, and
-    -- the van arriving at her pickup.
-    IF kind IN ('approved', 'rejected', 'cancelled_by_service', 'reminder', 'moved')
+    -- The rider hears of decisions, re-timings, cancellations by the service, reminders, her
+    -- ride running late (with the new time), and the van arriving at her pickup.
+    IF kind IN ('approved', 'rejected', 'cancelled_by_service', 'reminder', 'moved', 'late')
        OR (kind = 'arrived' AND extra->'road'->>'stop' = 'pickup') THEN
         INSERT INTO deliveries (event_id, sink) VALUES (event_id, 'rider');
     END IF;

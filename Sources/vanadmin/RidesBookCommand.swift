@@ -55,10 +55,13 @@ extension RidesCommand {
             )
             try await withDatabase { db in
                 let booking = BookingService(pool: db.pool, timeZone: clock.timeZone)
-                let prepared = try await booking.requestContext(for: rider, today: LocalDate(containing: asOf, in: clock.timeZone))
-                guard prepared.eligibility.isEligible else {
-                    throw CLIError("\(rider.rawValue) may not book: not on the whitelist\(prepared.eligibility.until.map { " (ended \($0))" } ?? ""); add with `vanadmin whitelist add`")
+                let today = LocalDate(containing: asOf, in: clock.timeZone)
+                // Whom a dispatcher may book for: the console's rule (RiderDirectory), word for word.
+                guard let listing = try await RiderDirectory(pool: db.pool).rider(rider, today: today) else {
+                    throw CLIError("\(rider.rawValue) is not a rider: no rider account or whitelist entry has this net ID")
                 }
+                if let reason = listing.notClearedReason { throw CLIError("\(rider.rawValue) may not be booked for: \(reason)") }
+                let prepared = try await booking.requestContext(for: rider, today: today)
                 let checked: CheckedBooking
                 do throws(InvalidFields) { checked = try booking.check(request, for: rider, places: prepared.places, now: asOf) } catch {
                     throw CLIError(error.errors.map { "\(Self.flag(for: $0.field)): \($0.reason)" }.joined(separator: "; "))

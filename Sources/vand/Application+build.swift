@@ -100,7 +100,8 @@ func buildRoutes(
     // The console's live stream: its own streams (dispatchers), ended with their sessions as riders' are.
     let dispatchLive = WebDispatchLive(
         feed: DispatchFeed(pool: database.pool, timeZone: configuration.timeZone, clock: clock, pendingAfter: configuration.booking.pendingAlert),
-        streams: StreamSessions(pool: database.pool, clock: clock, perRider: WebDispatchLive.perDispatcher)
+        streams: StreamSessions(pool: database.pool, clock: clock, perRider: WebDispatchLive.perDispatcher),
+        maxStreams: configuration.connections.consoleStreams
     )
     let riderChanges = RiderChangeListener(followers: [pages, streams, dispatchLive.streams], configuration: database.pool.configuration)
     let feed = InboxFeed(configuration: database.pool.configuration)

@@ -64,7 +64,15 @@ struct RidesBookCommandTests {
         try await whitelist(w, "ann1")
         let notListed = try w.vanadmin(["rides", "book", "cat3", "--from", "SCL", "--to", "Davenport", "--at", "\(w.dayText) 11:00"])
         #expect(notListed.status == 1)
-        #expect(notListed.stderr.contains("cat3 may not book: not on the whitelist"))
+        #expect(notListed.stderr.contains("cat3 may not be booked for: Not on the whitelist"))
+        #expect(notListed.stderr.split(separator: "\n").count == 1)
+        // A disabled account is refused as the console refuses it: she could not see the ride.
+        try await w.pool.withConnection { try $0.execute("UPDATE riders SET disabled = true WHERE net_id = 'ann1'") }
+        let disabled = try w.vanadmin(["rides", "book", "ann1", "--from", "SCL", "--to", "Davenport", "--at", "\(w.dayText) 11:00"])
+        #expect(disabled.status == 1 && disabled.stderr.contains("ann1 may not be booked for: Her account is disabled"), "\(disabled.stderr)")
+        try await w.pool.withConnection { try $0.execute("UPDATE riders SET disabled = false WHERE net_id = 'ann1'") }
+        let stranger = try w.vanadmin(["rides", "book", "zed9", "--from", "SCL", "--to", "Davenport", "--at", "\(w.dayText) 11:00"])
+        #expect(stranger.status == 1 && stranger.stderr.contains("zed9 is not a rider"), "\(stranger.stderr)")
         let unknownPlace = try w.vanadmin(["rides", "book", "ann1", "--from", "Nowhere Hall", "--to", "Davenport", "--at", "\(w.dayText) 11:00"])
         #expect(unknownPlace.status == 1)
         #expect(unknownPlace.stderr.contains("--from: 'Nowhere Hall' is not a known place"))

@@ -150,14 +150,19 @@ struct WebDispatchPhoneTests {
 
     @Test func aRiderWhoIsNotClearedIsNotBookedForAndNothingIsWritten() async throws {
         let w = try await Self.world()
+        // Cleared on the whitelist, but her account is disabled: she could not see the ride.
+        try await w.f.activeRider("fay5")
+        _ = try await w.f.whitelist.add(WhitelistPatch(netID: try NetID("fay5")), actor: "office")
+        try await w.f.database.pool.withConnection { try $0.execute("UPDATE riders SET disabled = true WHERE net_id = 'fay5'") }
         try await w.application().test(.router) { client in
             var jar = WebJar()
             let csrf = try await Self.signIn(client, "dee1", jar: &jar)
-            for netID in ["cat3", "eve4"] {
+            for netID in ["cat3", "eve4", "fay5"] {
                 let answer = try await client.web("/dispatch/book/\(netID)", form: [("csrf", csrf)] + Self.form(), jar: &jar)
                 #expect(answer.status == .forbidden, "\(netID)")
                 #expect(answer.body.contains("Not cleared to book"))
             }
+            #expect(try await client.web("/dispatch/book/fay5", jar: &jar).body.contains("Her account is disabled"))
         }
         #expect(try await w.count("SELECT count(*) FROM rides") == 0)
         #expect(try await w.count("SELECT count(*) FROM audit_log WHERE action = 'book'") == 0)

@@ -280,6 +280,34 @@ struct WebDispatchQueueTests {
         await w.f.close()
     }
 
+    /// The process holds at most ``ConnectionSettings/consoleStreams`` (2 here): the next gets a
+    /// 503 with Retry-After and opens nothing.
+    @Test func pastTheProcesssCapAStreamIsRefusedAndOpensNothing() async throws {
+        let w = try await ConsoleWorld()
+        var configuration = w.configuration
+        configuration.connections.consoleStreams = 2
+        let routes = buildRoutes(configuration: configuration, database: w.f.database, clock: w.f.clock)
+        let live = try #require(routes.dispatchLive)
+        #expect(live.maxStreams == 2)
+        try await w.f.application(routes).test(.live) { client in
+            let port = try #require(client.port)
+            var jar = WebJar()
+            _ = try await client.webSignIn("dee1", jar: &jar)
+            let cookie = try #require(jar.cookies[WebSession.sessionCookie])
+            var streams: [EventStreamReader] = []
+            for count in 1...2 {
+                streams.append(try await EventStreamReader.open(port: port, path: "/dispatch/stream", cookie: cookie))
+                try await withTimeout(seconds: 10) { while live.streams.openCount < count { try await Task.sleep(for: .milliseconds(10)) } }
+            }
+            let refused = try await client.web("/dispatch/stream", jar: &jar)
+            #expect(refused.status == .serviceUnavailable && refused.headers[.retryAfter] == "60", "\(refused.status)")
+            #expect(refused.body.contains("Too many live streams are open"))
+            #expect(live.streams.openCount == 2)
+            for stream in streams { stream.close() }
+        }
+        await w.f.close()
+    }
+
     /// What no notification announces, the feed finds by the clock, once each.
     @Test func theFeedAnnouncesARideCrossingThePendingLimitAndADeliveryParkedOnce() async throws {
         let w = try await ConsoleWorld()

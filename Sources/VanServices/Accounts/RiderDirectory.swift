@@ -33,12 +33,14 @@ public struct RiderDirectory: Sendable {
         public let whitelisted: Bool
         /// Her whitelist entry's last day, if it has one.
         public let validUntil: LocalDate?
-        /// Whether she may book today: an account, and a whitelist entry still valid.
+        /// Whether she may be booked for today: an account that is not disabled, and a whitelist
+        /// entry still valid. (A disabled rider could neither see the ride nor cancel it.)
         public let cleared: Bool
 
-        /// Why she may not book today, in a sentence; nil when she may.
+        /// Why she may not be booked for today, in a sentence; nil when she may.
         public var notClearedReason: String? {
             if !whitelisted { return "Not on the whitelist: the disabilities office clears riders (vanadmin whitelist add)." }
+            if disabled { return "Her account is disabled: she could not see or cancel the ride. Enable it first (vanadmin riders enable)." }
             if !cleared, hasAccount, let validUntil { return "Her clearance on the whitelist ended on \(validUntil)." }
             if !hasAccount { return "On the whitelist, but no account yet: invite her first (vanadmin riders invite)." }
             return nil
@@ -70,11 +72,12 @@ public struct RiderDirectory: Sendable {
                 let validUntil = try row.decode(String?.self, "valid_until").flatMap { try? LocalDate($0) }
                 let hasAccount = try row.decode(Bool.self, "has_account")
                 let whitelisted = try row.decode(Bool.self, "whitelisted")
+                let disabled = try row.decode(Bool.self, "disabled")
                 return Listing(
                     netID: try NetID(try row.decode(String.self, "net_id")), name: try row.decode(String?.self, "name"),
-                    phone: try row.decode(String?.self, "phone"), hasAccount: hasAccount, disabled: try row.decode(Bool.self, "disabled"),
+                    phone: try row.decode(String?.self, "phone"), hasAccount: hasAccount, disabled: disabled,
                     whitelisted: whitelisted, validUntil: validUntil,
-                    cleared: hasAccount && whitelisted && (validUntil.map { $0 >= today } ?? true))
+                    cleared: hasAccount && !disabled && whitelisted && (validUntil.map { $0 >= today } ?? true))
             }
         }
     }

@@ -63,12 +63,13 @@ public struct ETAService: Sendable {
     /// Reads and works out one van's ETAs on `conn`.
     static func van(_ conn: PGConnection, vanID: Int64, now: Date, stale: TimeInterval, timeZone: TimeZone) throws -> VanETAs? {
         guard let shift = try conn.query("""
-            SELECT p.at AS position_at, p.lat, p.lon,
+            SELECT s.started_at, p.at AS position_at, p.lat, p.lon,
                    (SELECT value -> 'estimator' FROM settings WHERE key = 'scheduler') AS estimator
             FROM shifts s LEFT JOIN van_positions p ON p.van_id = s.van_id
             WHERE s.van_id = \(vanID) AND s.ended_at IS NULL
             """).first else { return nil }
-        let today = LocalDate(containing: now, in: timeZone).interval(in: timeZone)
+        // The run's pickups: today's, and past midnight the evening before's (Shift.runSpan).
+        let today = Shift.runSpan(startedAt: try shift.decode(Date.self, "started_at"), at: now, in: timeZone)
         var fixes: [(RoadETA.Fix, VanETAs.Source)] = []
         if let at = try shift.decode(Date?.self, "position_at"), at >= now.addingTimeInterval(-stale),
            let lat = try shift.decode(Double?.self, "lat"), let lon = try shift.decode(Double?.self, "lon") {

@@ -21,14 +21,15 @@ public struct RunService: Sendable {
     /// Today in the service time zone.
     public var today: LocalDate { LocalDate(containing: clock.now, in: timeZone) }
 
-    /// The driver's run: her open shift's van's stops today.
+    /// The driver's run: her open shift's van's stops today (and, past midnight, the evening
+    /// before: ``Shift/runSpan(at:in:)``).
     /// - Throws: ``RoadError/noOpenShift``.
     public func run(driver: NetID) async throws -> DriverRun {
-        let day = today
+        let (now, day) = (clock.now, today)
         let (timeZone, undoWindow, rule) = (self.timeZone, settings.undoWindow, settings.noShowRule)
         return try await pool.withConnection { conn in
             guard let shift = try ShiftStore(conn).open(driver: driver) else { throw RoadError.noOpenShift }
-            let stops = try Self.stops(vanID: shift.vanID, day: day.interval(in: timeZone), undoWindow: undoWindow, rule: rule, conn)
+            let stops = try Self.stops(vanID: shift.vanID, day: shift.runSpan(at: now, in: timeZone), undoWindow: undoWindow, rule: rule, conn)
             return DriverRun(shift: shift, day: day, stops: stops)
         }
     }

@@ -31,4 +31,20 @@ public struct Shift: Sendable, Hashable, Codable {
 
     /// Whether the shift is still open.
     public var isOpen: Bool { endedAt == nil }
+
+    /// The pickups on this shift's run at `now`: today's, and for a shift that began the day
+    /// before and runs past midnight, that day's too, so the last drop-offs of a late evening
+    /// can still be tapped (and counted, and estimated) after midnight. Never more than two days:
+    /// a shift left open for days does not bring old stops back.
+    public func runSpan(at now: Date, in timeZone: TimeZone) -> DateInterval {
+        Self.runSpan(startedAt: startedAt, at: now, in: timeZone)
+    }
+
+    /// ``runSpan(at:in:)`` of a shift that started at `startedAt`.
+    public static func runSpan(startedAt: Date, at now: Date, in timeZone: TimeZone) -> DateInterval {
+        let today = LocalDate(containing: now, in: timeZone)
+        let started = LocalDate(containing: startedAt, in: timeZone)
+        let first = LocalDate(dayNumber: max(started.dayNumber, today.dayNumber - 1))
+        return DateInterval(start: first.interval(in: timeZone).start, end: today.interval(in: timeZone).end)
+    }
 }

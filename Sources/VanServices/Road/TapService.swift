@@ -25,14 +25,13 @@ public struct TapService: Sendable {
     /// - Throws: ``RoadError`` (no open shift, not on the run, out of order, a no-show too early,
     ///   a reused key, …); nothing changed.
     public func tap(driver: NetID, _ request: TapRequest) async throws -> TapResult {
-        let now = clock.now
-        let day = LocalDate(containing: now, in: timeZone).interval(in: timeZone)
+        let (now, timeZone) = (clock.now, timeZone)
         let (undoWindow, rule) = (settings.undoWindow, settings.noShowRule)
         return try await pool.withTransaction { conn in
             let taps = TapStore(conn, undoWindow: undoWindow)
             if let earlier = try Self.retry(of: request, driver: driver, taps, conn) { return earlier }
             guard let shift = try ShiftStore(conn).open(driver: driver) else { throw RoadError.noOpenShift }
-            guard let ride = try RunRides.locked(request.rideID, vanID: shift.vanID, day: day, conn) else { throw RoadError.notOnRun }
+            guard let ride = try RunRides.locked(request.rideID, vanID: shift.vanID, day: shift.runSpan(at: now, in: timeZone), conn) else { throw RoadError.notOnRun }
             // Another request with this key may have committed while this one waited for the lock.
             if let earlier = try Self.retry(of: request, driver: driver, taps, conn) { return earlier }
             guard request.action.fits(request.stop) else { throw RoadError.actionDoesNotFit(request.action, request.stop) }

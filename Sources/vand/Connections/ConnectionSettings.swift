@@ -9,6 +9,9 @@ struct ConnectionSettings: Sendable, Equatable {
     var idleTimeout: Duration = .seconds(75)
     /// Connections served; nil: as many as the open-file limit allows (``ConnectionCaps/init(fileLimit:poolSize:asked:)``).
     var maxConnections: Int?
+    /// The dispatchers' live console streams open at once on this vand, all together; the next
+    /// one gets a 503 with Retry-After (a console has a handful of screens, not thousands).
+    var consoleStreams = 64
 
     static func fromEnvironment(_ environment: [String: String]) throws(SettingError) -> ConnectionSettings {
         var settings = ConnectionSettings()

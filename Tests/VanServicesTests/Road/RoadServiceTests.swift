@@ -185,6 +185,44 @@ struct RoadServiceTests {
         await f.db.close()
     }
 
+    /// A late evening's last ride is dropped off after midnight: the shift that began that evening
+    /// still has it on its run and taps it; a shift begun after midnight does not reach back.
+    @Test func aShiftPastMidnightStillTapsTheEveningsLastDropOff() async throws {
+        let f = try await RoadFixture()
+        let late = try await f.approvedRide(0, at: f.monday(23, 58))
+        let tuesday = try await f.approvedRide(1, at: f.monday(10).addingTimeInterval(86_400))
+        f.clock.set(f.monday(23, 30))
+        _ = try await f.road.shifts.start(driver: f.driver1, vanID: try await f.van("Van 1"))
+        f.clock.set(f.monday(23, 58))
+        _ = try await f.road.taps.tap(driver: f.driver1, f.tap(late, .pickup, .arrived))
+        _ = try await f.road.taps.tap(driver: f.driver1, f.tap(late, .pickup, .boarded))
+        f.clock.set(f.monday(24, 6))
+        let run = try await f.road.runs.run(driver: f.driver1)
+        #expect(run.stops.map(\.rideID) == [late.id, late.id, tuesday.id, tuesday.id])
+        #expect(run.next?.rideID == late.id && run.next?.stop == .dropoff)
+        _ = try await f.road.taps.tap(driver: f.driver1, f.tap(late, .dropoff, .arrived))
+        let dropped = try await f.road.taps.tap(driver: f.driver1, f.tap(late, .dropoff, .droppedOff))
+        #expect(dropped.outcome == .applied && dropped.rideStatus == .completed)
+        // Ended, and begun again after midnight: Monday's stops are not on Tuesday's run.
+        _ = try await f.road.shifts.end(driver: f.driver1)
+        _ = try await f.road.shifts.start(driver: f.driver1, vanID: try await f.van("Van 1"))
+        #expect(try await f.road.runs.run(driver: f.driver1).stops.map(\.rideID) == [tuesday.id, tuesday.id])
+        await #expect(throws: RoadError.notOnRun) { try await f.road.taps.tap(driver: f.driver1, f.tap(late, .dropoff, .arrived)) }
+        await f.db.close()
+    }
+
+    /// Two days at most: a shift left open since Saturday reaches back to Sunday evening, no further.
+    @Test func aRunSpansTodayAndAtMostTheDayBefore() throws {
+        let zone = try #require(TimeZone(identifier: "America/New_York"))
+        let monday = LocalDate(containing: Date(timeIntervalSince1970: 1_795_410_000 + 3_600), in: zone)
+        let shift = Shift(id: 1, driverNetID: try NetID("driver1"), vanID: 1, vanName: "Van 1", startedAt: Date(timeIntervalSince1970: 1_795_410_000 - 2 * 86_400 + 3_600))
+        let span = shift.runSpan(at: Date(timeIntervalSince1970: 1_795_410_000 + 3_600), in: zone)
+        #expect(span.start == LocalDate(dayNumber: monday.dayNumber - 1).interval(in: zone).start)
+        #expect(span.end == monday.interval(in: zone).end)
+        let sameDay = Shift(id: 2, driverNetID: try NetID("driver1"), vanID: 1, vanName: "Van 1", startedAt: Date(timeIntervalSince1970: 1_795_410_000 + 60))
+        #expect(sameDay.runSpan(at: Date(timeIntervalSince1970: 1_795_410_000 + 7_200), in: zone) == monday.interval(in: zone))
+    }
+
     @Test func positionsComeFromTheShiftsDriverOrTheVansTrackerAndGoStale() async throws {
         var settings = RoadSettings()
         settings.positionStale = 120

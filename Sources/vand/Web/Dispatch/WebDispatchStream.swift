@@ -15,8 +15,8 @@ struct WebDispatchLive: Sendable {
     let streams: StreamSessions
     /// Most streams one dispatcher holds open (several screens and tabs); the next closes the oldest.
     static let perDispatcher = 4
-    /// Most streams open at once on this vand, all dispatchers together.
-    var maxStreams = 64
+    /// Most streams open at once on this vand, all dispatchers together (``ConnectionSettings/consoleStreams``).
+    var maxStreams = ConnectionSettings().consoleStreams
     /// How often an idle stream sends a keep-alive comment.
     var heartbeat: Duration = .seconds(15)
 }
