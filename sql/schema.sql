@@ -187,13 +187,15 @@ CREATE FUNCTION public.vand_ride_alert_event() RETURNS trigger
     AS $$
 DECLARE
     ride rides;
+    event_id bigint;
 BEGIN
     SELECT * INTO ride FROM rides WHERE id = NEW.ride_id;
-    PERFORM vand_write_ride_event(ride, NEW.kind, NULL, jsonb_build_object('late', jsonb_build_object(
+    event_id := vand_write_ride_event(ride, NEW.kind, NULL, jsonb_build_object('late', jsonb_build_object(
         'stop', NEW.stop,
         'eta', NEW.eta,
         'window_end', NEW.window_end,
         'late_minutes', ceil(extract(epoch FROM NEW.eta - NEW.window_end) / 60)::int)));
+    INSERT INTO deliveries (event_id, sink) VALUES (event_id, 'rider');
     PERFORM pg_notify('vand_ride_late', NEW.ride_id::text);
     RETURN NULL;
 END;
@@ -546,9 +548,9 @@ BEGIN
     ) || extra)
     RETURNING id INTO event_id;
     INSERT INTO deliveries (event_id, sink) VALUES (event_id, 'webhook'), (event_id, 'log');
-    -- The rider hears of decisions, re-timings, cancellations by the service, reminders, her
-    -- ride running late (with the new time), and the van arriving at her pickup.
-    IF kind IN ('approved', 'rejected', 'cancelled_by_service', 'reminder', 'moved', 'late')
+    -- The rider hears of decisions, re-timings, cancellations by the service, reminders, and
+    -- the van arriving at her pickup.
+    IF kind IN ('approved', 'rejected', 'cancelled_by_service', 'reminder', 'moved')
        OR (kind = 'arrived' AND extra->'road'->>'stop' = 'pickup') THEN
         INSERT INTO deliveries (event_id, sink) VALUES (event_id, 'rider');
     END IF;

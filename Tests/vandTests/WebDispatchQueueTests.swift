@@ -256,6 +256,16 @@ struct WebDispatchQueueTests {
         await w.f.close()
     }
 
+    /// Opens `count` console streams with `cookie`, one at a time, each counted open before the next.
+    static func openStreams(_ count: Int, port: Int, cookie: String, live: WebDispatchLive) async throws -> [EventStreamReader] {
+        var streams: [EventStreamReader] = []
+        for open in 1...count {
+            streams.append(try await EventStreamReader.open(port: port, path: "/dispatch/stream", cookie: cookie))
+            try await withTimeout(seconds: 10) { while live.streams.openCount < open { try await Task.sleep(for: .milliseconds(10)) } }
+        }
+        return streams
+    }
+
     /// A dispatcher holds at most four streams: the fifth closes her oldest.
     @Test func aDispatchersFifthStreamClosesHerOldest() async throws {
         let w = try await ConsoleWorld()
@@ -266,11 +276,7 @@ struct WebDispatchQueueTests {
             var jar = WebJar()
             _ = try await client.webSignIn("dee1", jar: &jar)
             let cookie = try #require(jar.cookies[WebSession.sessionCookie])
-            var streams: [EventStreamReader] = []
-            for count in 1...WebDispatchLive.perDispatcher {
-                streams.append(try await EventStreamReader.open(port: port, path: "/dispatch/stream", cookie: cookie))
-                try await withTimeout(seconds: 10) { while live.streams.openCount < count { try await Task.sleep(for: .milliseconds(10)) } }
-            }
+            let streams = try await Self.openStreams(WebDispatchLive.perDispatcher, port: port, cookie: cookie, live: live)
             let fifth = try await EventStreamReader.open(port: port, path: "/dispatch/stream", cookie: cookie)
             let closed = try await streams[0].waitFor { $0.event == "closed" }
             #expect(closed.data.contains("too_many_streams"))
@@ -294,11 +300,7 @@ struct WebDispatchQueueTests {
             var jar = WebJar()
             _ = try await client.webSignIn("dee1", jar: &jar)
             let cookie = try #require(jar.cookies[WebSession.sessionCookie])
-            var streams: [EventStreamReader] = []
-            for count in 1...2 {
-                streams.append(try await EventStreamReader.open(port: port, path: "/dispatch/stream", cookie: cookie))
-                try await withTimeout(seconds: 10) { while live.streams.openCount < count { try await Task.sleep(for: .milliseconds(10)) } }
-            }
+            let streams = try await Self.openStreams(2, port: port, cookie: cookie, live: live)
             let refused = try await client.web("/dispatch/stream", jar: &jar)
             #expect(refused.status == .serviceUnavailable && refused.headers[.retryAfter] == "60", "\(refused.status)")
             #expect(refused.body.contains("Too many live streams are open"))
