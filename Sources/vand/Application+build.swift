@@ -146,7 +146,8 @@ func buildRoutes(
         ),
         driver: WebDriverActions(road: road, vans: VanStore(pool: database.pool), time: clock),
         dispatch: WebDispatchActions(
-            dispatch: DispatchService(pool: database.pool, timeZone: configuration.timeZone), booking: booking, road: road, eta: eta,
+            dispatch: DispatchService(pool: database.pool, timeZone: configuration.timeZone), booking: booking,
+            rides: RiderRides(pool: database.pool, routeChanges: routeChanges), road: road, eta: eta,
             pool: database.pool, settings: configuration.booking, timeZone: configuration.timeZone, time: clock, live: dispatchLive
         ),
         settings: configuration.web, accounts: configuration.accounts, hotline: configuration.hotline, notifications: notifications

@@ -188,10 +188,12 @@ public struct RiderRides: Sendable {
     }
 
     /// Cancels the rider's own ride before pickup; within `lateWithin` of pickup it is recorded as late.
-    /// One transaction, through the ride status rules.
-    public func cancel(_ id: UUID, for netID: NetID, now: Date, lateWithin: TimeInterval) async throws -> Cancellation {
+    /// One transaction, through the ride status rules. A dispatcher cancelling for a rider who
+    /// phoned names herself as `onBehalfBy`: the cancellation is still the rider's (and late as
+    /// hers would be), its event names the dispatcher, and the audit log gets a `ride.cancel_for_rider` line.
+    public func cancel(_ id: UUID, for netID: NetID, now: Date, lateWithin: TimeInterval, onBehalfBy actor: String? = nil) async throws -> Cancellation {
         let cancellation = try await pool.withTransaction { conn -> Cancellation in
-            try TransactionActor.set(netID.rawValue, conn)
+            try TransactionActor.set(actor ?? netID.rawValue, conn)
             guard let row = try conn.query("""
                 SELECT status, pickup_at FROM rides WHERE id = \(id) AND net_id = \(netID.rawValue) FOR UPDATE
                 """).first else { throw CancelError.notFound }
@@ -205,6 +207,10 @@ public struct RiderRides: Sendable {
                                  cancelled_at = \(now), updated_at = \(now)
                 WHERE id = \(id)
                 """)
+            if let actor {
+                try AuditLog.record(conn, actor: actor, action: "ride.cancel_for_rider", subject: id.uuidString.lowercased(),
+                                    details: ["rider": netID.rawValue, "late": late ? "yes" : "no"])
+            }
             return Cancellation(ride: try RideRecord.ride(try conn.query("\(RideRecord.select) WHERE r.id = \(id)").first!), late: late)
         }
         routeChanges.changed(around: cancellation.ride.pickupAt)

@@ -12,6 +12,8 @@ struct WebDispatchActions: Sendable {
     let dispatch: DispatchService
     /// The one booking path (a rider's own, `vanadmin rides book`, and the console's).
     let booking: BookingService
+    /// Riders' rides, for a cancellation a rider asks for on the phone (her own, made for her).
+    let rides: RiderRides
     /// The road: shifts, runs, taps, positions.
     let road: Road
     /// ETAs per van from the road.

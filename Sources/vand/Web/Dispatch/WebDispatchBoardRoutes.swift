@@ -16,6 +16,7 @@ struct WebDispatchBoardRoutes: Sendable {
         group.get("dispatch/find", use: find)
         group.get("dispatch/rides/:ref", use: ride)
         group.post("dispatch/rides/:ref/move", use: move)
+        group.post("dispatch/rides/:ref/cancel", use: cancel)
     }
 
     private var actions: WebDispatchActions { console.dispatch }
@@ -94,7 +95,11 @@ struct WebDispatchBoardRoutes: Sendable {
 
     @Sendable func ride(_ request: Request, context: AppRequestContext) async throws -> Response {
         let ref = try Self.ref(context)
-        let flash = request.uri.queryParameters["done"] == "moved" ? "The ride is moved; the rider is told the new time." : nil
+        let flash: String? = switch request.uri.queryParameters["done"] {
+        case "moved": "The ride is moved; the rider is told the new time."
+        case "cancelled": "The ride is cancelled; the rider is told."
+        default: nil
+        }
         return try await ridePage(request, context, ref: ref, flash: flash)
     }
 
@@ -134,7 +139,7 @@ struct WebDispatchBoardRoutes: Sendable {
         throw WebAnswer.redirect(Self.ridePath(ref) + "?done=moved")
     }
 
-    private func ridePage(_ request: Request, _ context: AppRequestContext, ref: RideRef, values: [String: String] = [:],
+    func ridePage(_ request: Request, _ context: AppRequestContext, ref: RideRef, values: [String: String] = [:],
                           errors: [WebBookingForm.FieldError] = [], status: HTTPResponse.Status = .ok, flash: String? = nil) async throws -> Response {
         guard let (listing, history, actuals) = try await actions.rideDetails(ref) else { throw Self.noRide(ref) }
         let vans = try await actions.vanNames()
@@ -144,21 +149,24 @@ struct WebDispatchBoardRoutes: Sendable {
         var form = values
         form["at"] = form["at"] ?? ""
         form["van"] = form["van"] ?? ""
+        let rideView = WebDispatchRideView(view: view, now: actions.now)
         page.values = WebDispatchBoardView.merge(
-            WebDispatchRideView(view: view, now: actions.now).ride(listing, history: history, actuals: actuals, vans: vans, chosenVan: form["van"]!),
+            WebDispatchBoardView.merge(
+                rideView.ride(listing, history: history, actuals: actuals, vans: vans, chosenVan: form["van"]!),
+                rideView.cancelForm(listing, who: form["who"], lateWithin: actions.settings.policy.lateCancellation)),
             WebPages.formValues(form, errors: errors))
         page.values["flash"] = flash
         return try await console.pages.render(page, request: request, context: context)
     }
 
-    private static func ref(_ context: AppRequestContext) throws -> RideRef {
+    static func ref(_ context: AppRequestContext) throws -> RideRef {
         guard let text = context.parameters.get("ref"), let ref = try? RideRef(validating: text) else {
             throw WebErrorPage.notFound("No such ride", detail: "That is not a ride reference. Find the ride on the day board.")
         }
         return ref
     }
 
-    private static func noRide(_ ref: RideRef) -> WebErrorPage {
+    static func noRide(_ ref: RideRef) -> WebErrorPage {
         WebErrorPage.notFound("No such ride", detail: "No ride has the reference \(ref.rawValue). Find the ride on the day board.")
     }
 }
