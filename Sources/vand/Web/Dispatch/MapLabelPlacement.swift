@@ -59,7 +59,7 @@ struct MapLabelPlacement {
     /// Space between a mark and its label.
     var gap = 3.0
     /// Margin around a text's glyphs (the halo the map draws behind text).
-    var halo = 2.0
+    var halo = 3.0
 
     /// Places `labels` in order, clear of `marks` (dots and markers) and of each other where it can.
     func place(_ labels: [Label], avoiding marks: [Box]) -> [Placed] {
@@ -131,7 +131,7 @@ struct MapLabelPlacement {
             case " ", "f", "t", "r", "(", ")", "-", "·": return sum + 0.38
             case "m", "w", "M", "W": return sum + 0.9
             case _ where character.isUppercase || character.isNumber: return sum + 0.7
-            default: return sum + 0.58
+            default: return sum + 0.6
             }
         }
         return ems * fontSize * (bold ? 1.08 : 1)
