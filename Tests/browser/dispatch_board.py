@@ -8,6 +8,7 @@ the ride's page.
 import datetime
 import uuid
 
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -177,14 +178,21 @@ def flows(console):
             d.go(f"/dispatch/board?van={van}")
             d.wait(lambda _: d.d.find_elements(By.ID, f"ride-{ref}"), "the board does not show today's ride")
 
+            # The board may be redrawn while it is read: then the row reads as not there yet.
             def cells():
-                return [cell.text for cell in d.el(f"#ride-{ref}").find_elements(By.CSS_SELECTOR, "th, td")]
+                try:
+                    return [cell.text for cell in d.el(f"#ride-{ref}").find_elements(By.CSS_SELECTOR, "th, td")]
+                except (StaleElementReferenceException, NoSuchElementException):
+                    return ["", "(redrawn)"]
 
             def fleet_row():
-                return d.el(f"table.fleet a[href*='van={van}#']").find_element(By.XPATH, "./ancestor::tr").text
+                try:
+                    return d.el(f"table.fleet a[href*='van={van}#']").find_element(By.XPATH, "./ancestor::tr").text
+                except (StaleElementReferenceException, NoSuchElementException):
+                    return "(redrawn)"
 
-            check(cells()[1] == "", f"an actual time before any tap: {cells()}")
-            check("0 of 2" in fleet_row(), f"the fleet row reads {fleet_row()!r}")
+            d.wait(lambda _: len(cells()) == 8 and cells()[1] == "" and "0 of 2" in fleet_row(),
+                   f"before any tap: {cells()} / {fleet_row()!r}")
             # A mark on this page's window: a reload would lose it.
             d.d.execute_script("window.boardNotReloaded = true")
             d.d.execute_script("document.activeElement && document.activeElement.blur()")
