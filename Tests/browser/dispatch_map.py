@@ -3,6 +3,7 @@ through the driver's API, the van drawn on the map and listed in its table, move
 position comes in (the console's stream, or the script's polling without it), the table with
 JavaScript off, axe.
 """
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
 from suite import PASSWORD, Failed, check
@@ -29,14 +30,21 @@ def flows(console):
         check(status == 204, f"posting a position answered {status}: {body}")
 
     def row():
-        for tr in d.d.find_elements(By.CSS_SELECTOR, "#map-table tbody tr"):
-            if tr.find_element(By.CSS_SELECTOR, "th").text.strip() == state["name"]:
-                return tr.text
+        # The table may be redrawn (a stream event) while it is read: then it reads as nothing yet.
+        try:
+            for tr in d.d.find_elements(By.CSS_SELECTOR, "#map-table tbody tr"):
+                if tr.find_element(By.CSS_SELECTOR, "th").text.strip() == state["name"]:
+                    return tr.text
+        except StaleElementReferenceException:
+            pass
         return ""
 
     def marker(browser):
-        found = browser.d.find_elements(By.CSS_SELECTOR, f"#map-drawing g.van[data-van='{state['van']}'] circle")
-        return (found[0].get_attribute("cx"), found[0].get_attribute("cy")) if found else None
+        try:
+            found = browser.d.find_elements(By.CSS_SELECTOR, f"#map-drawing g.van[data-van='{state['van']}'] circle")
+            return (found[0].get_attribute("cx"), found[0].get_attribute("cy")) if found else None
+        except StaleElementReferenceException:
+            return ("redrawn", "redrawn")
 
     def a_van_on_shift_is_drawn_and_listed():
         # Van 3, unless another part's flow left this driver on a shift already: then that van.

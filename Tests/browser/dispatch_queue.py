@@ -114,7 +114,8 @@ def flows(console):
         d.wait(lambda _: f"New alert: {ref} for {name} is late." in d.el("#live").text, "the live region never announced the alert")
         item = d.el(f"#late-{ref}")
         links = [a.get_attribute("href") for a in item.find_elements(By.TAG_NAME, "a")]
-        check(any(f"/dispatch/board?day={now.date().isoformat()}#ride-{ref}" in link for link in links), f"no board link: {links}")
+        check(any(f"/dispatch/board?day={now.date().isoformat()}&van=" in link and link.endswith(f"#ride-{ref}") for link in links),
+              f"no board link: {links}")
         check(any(link.startswith("tel:") for link in links), f"no phone link: {links}")
         d.audit("dispatch-alerts-late")
 

@@ -66,17 +66,31 @@ struct WebDispatchBoardTests {
         let bob = try await Self.approved(w, "bob2", w.at(9, 2), wheelchair: true)
         try await w.application().test(.router) { client in
             var jar = try await signedIn(client)
-            let page = try await client.web("/dispatch/board", jar: &jar)
-            #expect(page.status == .ok)
-            #expect(page.body.contains("Sunday, November 29, 2026"))
-            #expect(page.body.contains(#"<table class="dispatch board">"#) && page.body.contains(#"<th scope="col">Planned</th>"#))
-            #expect(page.body.contains(#"class="board-scroll" role="region""#))
-            for ride in [ann, bob, annLate] { #expect(page.body.contains(#"id="ride-\#(ride.ref.rawValue)""#)) }
-            // Every van's stops in route order: by planned time, each ride's pickup before its drop-off,
-            // the load aboard counted stop by stop.
-            let vans = Set([ann, bob, annLate].map { $0.vanName! })
+            // The fleet: a row a van with a link to its stops; no van's stops until one is chosen.
+            let fleet = try await client.web("/dispatch/board", jar: &jar)
+            #expect(fleet.status == .ok)
+            #expect(fleet.body.contains("Sunday, November 29, 2026"))
+            #expect(fleet.body.contains(#"<table class="dispatch fleet">"#) && !fleet.body.contains(#"<table class="dispatch board">"#))
+            #expect(fleet.body.contains("Choose a van in the table to see its day stop by stop."))
+            let vans = Dictionary([ann, bob, annLate].map { ($0.vanName!, $0.vanID!) }) { a, _ in a }
             var seen: [String] = []
-            for van in vans.sorted() {
+            for (van, id) in vans.sorted(by: { $0.key < $1.key }) {
+                #expect(fleet.body.contains(#"<a href="/dispatch/board?day=2026-11-29&amp;van=\#(id)#van-\#(id)">\#(van)</a>"#))
+                let page = try await client.web("/dispatch/board?day=2026-11-29&van=\(id)", jar: &jar)
+                #expect(page.status == .ok)
+                #expect(page.body.contains(#"<table class="dispatch board">"#) && page.body.contains(#"<th scope="col">Planned</th>"#))
+                #expect(page.body.contains(#"class="board-scroll" role="region""#))
+                #expect(page.body.contains(#"href="/dispatch/board?day=2026-11-29&amp;van=\#(id)#van-\#(id)" aria-current="true""#))
+                #expect(page.body.contains(#"data-van="\#(id)""#), "the live redraw keeps the van")
+                #expect(page.body.contains(#"href="/dispatch/board?day=2026-11-30&amp;van=\#(id)" rel="next""#), "the next day keeps the van")
+                let table = page.body.components(separatedBy: "stops in route order</caption>").last ?? ""
+                for ride in [ann, bob, annLate] {
+                    #expect(page.body.contains(#"id="ride-\#(ride.ref.rawValue)""#) == (ride.vanID == id))
+                    // One link a ride in the van's table, though it has two stops.
+                    #expect(table.components(separatedBy: #"href="/dispatch/rides/\#(ride.ref.rawValue)""#).count - 1 == (ride.vanID == id ? 1 : 0))
+                }
+                // Every van's stops in route order: by planned time, each ride's pickup before its drop-off,
+                // the load aboard counted stop by stop.
                 let rows = try Self.rows(page.body, van: van)
                 let rides = [ann, bob, annLate].filter { $0.vanName == van }
                 #expect(rows.count == rides.count * 2, "\(van): \(rows)")
@@ -99,17 +113,18 @@ struct WebDispatchBoardTests {
                     seen.append("\(ride.ref.rawValue) \(pickup ? "up" : "down")")
                 }
                 #expect(times == times.sorted(), "\(van) is not in route order")
+                if van == ann.vanName { #expect(page.body.contains("No driver on shift; no position.")) }
             }
             #expect(seen.count == 6)
             // Ann's own rider row names her, and the 9:00 pickup's window is her promise.
+            let page = try await client.web("/dispatch/board?van=\(ann.vanID!)", jar: &jar)
             let annRow = try #require(try Self.rows(page.body, van: ann.vanName!).first { $0[4].contains(ann.ref.rawValue) && $0[2].hasPrefix("Pickup") })
             let clock = ServiceTime(timeZone: w.configuration.timeZone)
             #expect(annRow[4].hasPrefix("Ann Rivera"))
             #expect(annRow[5] == "\(clock.text(ann.promise.window.start, .clockTime))–\(clock.text(ann.promise.window.end, .clockTime))")
             #expect(annRow[3] == "Sterling Chemistry Lab")
             // Nothing absent is shown as present: no empty anchors, no driver, no phone, no actual time.
-            #expect(!page.body.contains(#"id="""#))
-            #expect(page.body.contains("No driver on shift; no position."))
+            #expect(!page.body.contains(#"id="""#) && !fleet.body.contains(#"id="""#))
             let bobPage = try await client.web("/dispatch/rides/\(bob.ref.rawValue)", jar: &jar)
             #expect(bobPage.body.contains("Bob Okafor (bob2), no phone on file"))
             #expect(bobPage.body.contains("pickup: not yet; drop-off: not yet"))
@@ -137,7 +152,7 @@ struct WebDispatchBoardTests {
         }
         try await w.application().test(.router) { client in
             var jar = try await signedIn(client)
-            let page = try await client.web("/dispatch/board", jar: &jar)
+            let page = try await client.web("/dispatch/board?van=\(ride.vanID!)", jar: &jar)
             let rows = try Self.rows(page.body, van: ride.vanName!)
             let clock = ServiceTime(timeZone: w.configuration.timeZone)
             #expect(rows.count == 2)
@@ -149,6 +164,14 @@ struct WebDispatchBoardTests {
             #expect(rows[1][7].hasPrefix("ETA "), "\(rows[1])")
             #expect(page.body.contains("Driven by Dana Driver (dana1)"))
             #expect(page.body.contains("on the road"))
+            // The fleet's row of the van: no stop done yet (the van is at the pickup), that pickup
+            // its next stop, 7 minutes late, and counted late.
+            let fleet = try await client.web("/dispatch/board", jar: &jar)
+            let row = try #require(fleet.body.components(separatedBy: "<tr").first { $0.contains(">\(ride.vanName!)</a>") })
+            #expect(row.contains("<td>Dana Driver (dana1)</td>") && row.contains("; on the road</td>"), "\(row)")
+            #expect(row.contains("<td>0 of 2</td>"), "\(row)")
+            #expect(row.contains(#"\#(clock.text(ride.pickupAt, .clockTime)) pickup at Sterling Chemistry Lab, Ann Rivera <a href="/dispatch/rides/\#(ride.ref.rawValue)">"#), "\(row)")
+            #expect(row.contains(#"<td class="late">7 min late</td><td>1</td>"#), "\(row)")
             let ridePage = try await client.web("/dispatch/rides/\(ride.ref.rawValue)", jar: &jar)
             #expect(ridePage.body.contains("pickup: arrived \(clock.text(arrived, .clockTime)); drop-off: not yet"))
         }
@@ -189,7 +212,7 @@ struct WebDispatchBoardTests {
             #expect(malformed.body.contains(#"<p class="error" id="ref-error"><span class="vh">Error: </span>That is not a ride reference: a ride reference has 6 letters and digits"#))
             #expect(malformed.body.contains(#"id="ref" name="ref" type="text" value="K7M-3Q""#))
             #expect(malformed.body.contains(#"aria-invalid="true""#) && malformed.body.contains(##"href="#ref""##))
-            #expect(malformed.body.contains(#"id="ride-\#(ride.ref.rawValue)""#), "the board stays under the form")
+            #expect(malformed.body.contains(#"<a href="/dispatch/rides/\#(ride.ref.rawValue)">"#), "the board stays under the form")
 
             let unknownRef = ride.ref.rawValue == "ZZZ-ZZZ" ? "YYY-YYY" : "ZZZ-ZZZ"
             let unknown = try await client.web("/dispatch/find?ref=zzz+zzz".replacingOccurrences(of: "zzz+zzz", with: unknownRef.lowercased().replacingOccurrences(of: "-", with: "+")), jar: &jar)
@@ -261,15 +284,27 @@ struct WebDispatchBoardTests {
         try await w.application().test(.router) { client in
             var jar = try await signedIn(client)
             let board = try await client.web("/dispatch/board", jar: &jar)
-            #expect(board.body.contains("ride-\(today.ref.rawValue)") && !board.body.contains("ride-\(monday.ref.rawValue)"))
+            #expect(board.body.contains("rides/\(today.ref.rawValue)") && !board.body.contains("rides/\(monday.ref.rawValue)"))
             #expect(board.body.contains(#"href="/dispatch/board?day=2026-11-30" rel="next""#))
             #expect(board.body.contains(#"href="/dispatch/board?day=2026-11-28" rel="prev""#))
             let next = try await client.web("/dispatch/board?day=2026-11-30", jar: &jar)
             #expect(next.status == .ok)
             #expect(next.body.contains("Monday, November 30, 2026"))
-            #expect(next.body.contains("ride-\(monday.ref.rawValue)") && !next.body.contains("ride-\(today.ref.rawValue)"))
+            #expect(next.body.contains("rides/\(monday.ref.rawValue)") && !next.body.contains("rides/\(today.ref.rawValue)"))
             let part = try await client.web("/dispatch/board/part?day=2026-11-30", jar: &jar)
-            #expect(part.status == .ok && part.body.contains("ride-\(monday.ref.rawValue)") && !part.body.contains("<html"))
+            #expect(part.status == .ok && part.body.contains("rides/\(monday.ref.rawValue)") && !part.body.contains("<html"))
+            let vanPart = try await client.web("/dispatch/board/part?day=2026-11-30&van=\(monday.vanID!)", jar: &jar)
+            #expect(vanPart.status == .ok && vanPart.body.contains(#"id="ride-\#(monday.ref.rawValue)""#) && !vanPart.body.contains("<html"))
+            // A van that is no van: the fleet to choose from, 404; the part alone, 404.
+            for query in ["van=99999", "van=first"] {
+                let missing = try await client.web("/dispatch/board?day=2026-11-30&\(query)", jar: &jar)
+                #expect(missing.status == .notFound && missing.body.contains("That van has no route on this day."), "\(query)")
+                #expect(missing.body.contains(#"<table class="dispatch fleet">"#))
+                #expect(try await client.web("/dispatch/board/part?\(query)", jar: &jar).status == .notFound, "\(query)")
+            }
+            // The ride's page leads back to its row on its van's stops.
+            let ridePage = try await client.web("/dispatch/rides/\(monday.ref.rawValue)", jar: &jar)
+            #expect(ridePage.body.contains(#"href="/dispatch/board?day=2026-11-30&amp;van=\#(monday.vanID!)#ride-\#(monday.ref.rawValue)""#))
             let bad = try await client.web("/dispatch/board?day=2026-13-01", jar: &jar)
             #expect(bad.status == .unprocessableContent)
             #expect(bad.body.contains(#"id="day-error""#) && bad.body.contains(#"value="2026-13-01""#))

@@ -58,14 +58,14 @@ struct MapProjectionTests {
 struct WebDispatchMapTests {
     /// Where the SVG draws the place labelled `short` (its dot's centre).
     static func place(_ short: String, in body: String) throws -> (x: String, y: String) {
-        let pattern = try Regex(#"<circle class="place" cx="([-\d.]+)" cy="([-\d.]+)" r="5"/><text class="place-label"[^>]*>"# + NSRegularExpression.escapedPattern(for: short) + "</text>")
+        let pattern = try Regex(#"<circle class="place" cx="([-\d.]+)" cy="([-\d.]+)" r="5"/>(?:<line class="leader"[^>]*/>)?<text class="place-label"[^>]*>"# + NSRegularExpression.escapedPattern(for: short) + "</text>")
         let match = try #require(body.firstMatch(of: pattern), "no place \(short)")
         return (String(match.output[1].substring!), String(match.output[2].substring!))
     }
 
     /// The van marker's group for van `id`: its class and centre.
     static func van(_ id: Int64, in body: String) -> (classes: String, x: String, y: String, label: String)? {
-        guard let match = body.firstMatch(of: try! Regex(#"<g class="van ([^"]+)" data-van="\#(id)"><circle cx="([-\d.]+)" cy="([-\d.]+)" r="11"/><text class="van-label"[^>]*>([^<]*)</text>"#)) else { return nil }
+        guard let match = body.firstMatch(of: try! Regex(#"<g class="van ([^"]+)" data-van="\#(id)"><circle cx="([-\d.]+)" cy="([-\d.]+)" r="11"/>(?:<line class="leader"[^>]*/>)?<text class="van-label"[^>]*>([^<]*)</text>"#)) else { return nil }
         return (String(match.output[1].substring!), String(match.output[2].substring!), String(match.output[3].substring!), String(match.output[4].substring!))
     }
 
@@ -189,5 +189,86 @@ struct WebDispatchMapTests {
             #expect(!part.body.contains("<html") && part.body.contains(#"<table id="map-table""#) && part.body.contains(#"<svg class="fleet-map""#))
         }
         await w.f.close()
+    }
+}
+
+@Suite("The map's labels are placed clear of one another and of the marks")
+struct WebDispatchMapLabelTests {
+    typealias Box = MapLabelPlacement.Box
+
+    /// The demo campus drawn as the map draws it, with a van at each of `vanAt` (demo places by
+    /// short name; the first one's position stale, so its label is long): the placed labels, the
+    /// marks (dots and markers) and the drawing's bounds.
+    static func demoCampus(vansAt: [String]) throws -> (labels: [(String, MapLabelPlacement.Placed)], marks: [Box], bounds: Box) {
+        let places = try DemoData.places.map { ($0.1.first ?? $0.0, try Coordinate(latitude: $0.2, longitude: $0.3)) }
+        let vans = try vansAt.enumerated().map { index, short in
+            (index == 0 ? "Van \(index + 1) · position 4 min old" : "Van \(index + 1)", try #require(places.first { $0.0 == short }).1)
+        }
+        let projection = MapProjection(fitting: places.map(\.1) + vans.map(\.1))
+        let dots = places.map { ($0.0, projection.point($0.1)) }, markers = vans.map { ($0.0, projection.point($0.1)) }
+        let placed = WebDispatchMapView.placeLabels(width: projection.width, height: projection.height,
+                                                    vans: markers.map { ($0.0, $0.1.x, $0.1.y) }, places: dots.map { ($0.0, $0.1.x, $0.1.y) }, stops: [])
+        #expect(placed.count == markers.count + dots.count)
+        let marks = dots.map { Box(circle: $0.1.x, $0.1.y, radius: WebDispatchMapView.placeRadius) }
+            + markers.map { Box(circle: $0.1.x, $0.1.y, radius: WebDispatchMapView.vanRadius) }
+        return (Array(zip(markers.map(\.0) + dots.map(\.0), placed)), marks, Box(minX: 0, minY: 0, maxX: projection.width, maxY: projection.height))
+    }
+
+    static func overlaps(_ labels: [(String, MapLabelPlacement.Placed)]) -> [String] {
+        var found: [String] = []
+        for i in labels.indices {
+            for j in labels.indices where j > i && labels[i].1.box.overlap(labels[j].1.box) > 0 {
+                found.append("\(labels[i].0) / \(labels[j].0)")
+            }
+        }
+        return found
+    }
+
+    @Test(arguments: [[], ["Bass", "SML", "Commons"], ["SAS", "SSS", "Bass"]])
+    func onTheDemoCampusNoLabelCoversAnotherOrAMarkOrLeavesTheDrawing(vansAt: [String]) throws {
+        let (labels, marks, bounds) = try Self.demoCampus(vansAt: vansAt)
+        #expect(Self.overlaps(labels) == [])
+        for (text, placed) in labels {
+            #expect(bounds.contains(placed.box), "\(text) leaves the drawing")
+            #expect(marks.allSatisfy { placed.box.overlap($0) == 0 }, "\(text) covers a dot or a marker")
+        }
+        // A van standing at Bass does not hide Bass's label (the first map drew it under the marker).
+        if let van = vansAt.firstIndex(of: "Bass"), let bass = labels.first(where: { $0.0 == "Bass" }) {
+            #expect(bass.1.box.overlap(marks[DemoData.places.count + van]) == 0)
+        }
+    }
+
+    @Test func aVanAtEveryPlaceStillLeavesNoTwoLabelsOverlapping() throws {
+        let (labels, _, bounds) = try Self.demoCampus(vansAt: DemoData.places.map { $0.1.first ?? $0.0 })
+        #expect(Self.overlaps(labels) == [])
+        #expect(labels.allSatisfy { bounds.contains($0.1.box) })
+    }
+
+    @Test func aLabelGoesRightOfItsPointThenLeftThenFurtherOutWithALeader() {
+        let placement = MapLabelPlacement(bounds: Box(minX: 0, minY: 0, maxX: 800, maxY: 600))
+        let label = MapLabelPlacement.Label(text: "SML", x: 400, y: 300, radius: 5, fontSize: 15)
+        // Free all round: to the right, starting the radius and the gap away, no leader.
+        let free = placement.place([label], avoiding: [])[0]
+        #expect(free.anchor == "start" && free.x == 408 && free.leader == nil)
+        #expect(free.box.minX < 408 && free.box.maxX > 408 + MapLabelPlacement.width("SML", fontSize: 15))
+        // A mark on its right: to the left, ending there.
+        let blockedRight = placement.place([label], avoiding: [Box(minX: 405, minY: 280, maxX: 470, maxY: 320)])[0]
+        #expect(blockedRight.anchor == "end" && blockedRight.x == 392)
+        // Hemmed in close by: further out, with a line back to the point's mark.
+        let ring = Box(minX: 350, minY: 270, maxX: 450, maxY: 330)
+        let hemmed = placement.place([label], avoiding: [ring])[0]
+        #expect(hemmed.leader != nil && hemmed.box.overlap(ring) == 0)
+        // Near the east edge, the right would leave the drawing: to the left.
+        let east = placement.place([.init(text: "Union Station", x: 790, y: 300, radius: 5, fontSize: 15)], avoiding: [])[0]
+        #expect(east.anchor == "end" && Box(minX: 0, minY: 0, maxX: 800, maxY: 600).contains(east.box))
+        // Two labels at one point: the second takes another side.
+        let two = placement.place([label, label], avoiding: [])
+        #expect(two[0].box.overlap(two[1].box) == 0)
+    }
+
+    @Test func widerTextIsEstimatedWider() {
+        #expect(MapLabelPlacement.width("Union Station", fontSize: 15) > MapLabelPlacement.width("SML", fontSize: 15))
+        #expect(MapLabelPlacement.width("WWW", fontSize: 15) > MapLabelPlacement.width("iii", fontSize: 15))
+        #expect(MapLabelPlacement.width("Van 1", fontSize: 17, bold: true) > MapLabelPlacement.width("Van 1", fontSize: 17))
     }
 }

@@ -203,7 +203,7 @@ struct WebDispatchQueueTests {
             page = try await client.web("/dispatch/alerts", jar: &jar)
             #expect(page.body.contains("4 alerts."))
             let lateItem = try #require(page.body.range(of: #"id="late-\#(late)""#).map { String(page.body[$0.lowerBound...].prefix(800)) })
-            #expect(lateItem.contains("is 12 min late") && lateItem.contains(#"href="/dispatch/board?day=2026-11-29#ride-\#(late)""#))
+            #expect(lateItem.contains("is 12 min late") && lateItem.contains(#"href="/dispatch/board?day=2026-11-29&amp;van="#) && lateItem.contains(#"#ride-\#(late)""#))
             #expect(lateItem.contains(#"href="tel:2035550111""#))
             #expect(page.body.contains(#"id="no-show-\#(noShow)""#))
             #expect(page.body.contains(#"id="pending-\#(pending)""#) && page.body.contains("waiting 11 min"))

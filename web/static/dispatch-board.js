@@ -1,12 +1,14 @@
-// The day board: server-rendered and complete without this file. With it, the board redraws
-// itself from GET /dispatch/board/part?day=… when the console's stream (/dispatch/stream) says
-// a ride of the day or a van changed: debounced, keeping focus on the same link or table and
+// The day board: server-rendered and complete without this file. With it, the board (the fleet's
+// summary and the chosen van's stops) redraws itself from GET /dispatch/board/part?day=…&van=…
+// when the console's stream (/dispatch/stream) says a ride of the day or a van changed: debounced, keeping focus on the same link or table and
 // each table's sideways scroll. Without the stream (or if it fails) the page stays as loaded.
 (function () {
   'use strict';
   var part = document.getElementById('board-part');
   if (!part || !window.EventSource || !window.fetch) return;
   var day = part.getAttribute('data-day');
+  var van = part.getAttribute('data-van');
+  var url = '/dispatch/board/part?day=' + encodeURIComponent(day) + (van ? '&van=' + encodeURIComponent(van) : '');
   var timer = null;
   var busy = false;
   var again = false;
@@ -22,7 +24,7 @@
   function redraw() {
     if (busy) { again = true; return; }
     busy = true;
-    fetch('/dispatch/board/part?day=' + encodeURIComponent(day), { credentials: 'same-origin', headers: { Accept: 'text/html' } })
+    fetch(url, { credentials: 'same-origin', headers: { Accept: 'text/html' } })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
         if (html === null) return;

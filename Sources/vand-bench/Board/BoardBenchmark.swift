@@ -13,10 +13,11 @@ import VanServices
 /// for today in New York, cut to `--rides` rides on `--vans` vans and approved, on a throwaway
 /// embedded PostgreSQL; `--on-road` vans on the road (a driver's open shift, a fresh position,
 /// the first third of their stops tapped arrived and done), so actual times and ETAs are on the
-/// board. Then the release `vand` next to this binary serves that database, and `--renders`
-/// GETs of `/dispatch/board?day=…` as a signed-in dispatcher are timed over loopback on one
-/// kept-alive connection (p50/p95/max; `/healthz` timed the same way is the floor). The bar
-/// (issue 26): ≤ 100 ms.
+/// board. Then the release `vand` next to this binary serves that database; every van's board is
+/// read once (sizes, decoded and gzipped), and `--renders` GETs of the fleet's board
+/// (`/dispatch/board?day=…`) and of the largest van's (`&van=…`) as a signed-in dispatcher are
+/// timed over loopback on one kept-alive connection (p50/p95/max; `/healthz` timed the same way
+/// is the floor). The bar (issue 26): ≤ 100 ms.
 struct BoardBenchmark {
     let options: BoardBenchOptions
 
@@ -79,23 +80,48 @@ struct BoardBenchmark {
             let cookie = "vand_session=\(setup.sessionToken)"
             // The positions are fresh as the renders start (VAND_POSITION_STALE is 120 s; the renders take seconds).
             try await BoardDay.refreshPositions(database.pool)
+            // The fleet's board, and each van's: sizes as decoded and as sent gzipped.
             let path = "/dispatch/board?day=\(day)"
             let first = try await Self.get(client, base + path, cookie: cookie)
-            guard first.status == 200, first.body.contains("id=\"ride-") else {
+            guard first.status == 200, first.body.contains(#"class="dispatch fleet""#) else {
                 throw CampusBenchError("GET \(path) answered \(first.status): \(first.body.prefix(200))")
             }
-            let etas = first.body.components(separatedBy: ">ETA ").count - 1
-            let actuals = first.body.components(separatedBy: "<td>Arrived ").count - 1 + first.body.components(separatedBy: "<td>Boarded ").count - 1
-                + first.body.components(separatedBy: "<td>Dropped off ").count - 1
-            print("the board: \(first.body.utf8.count / 1_024) kB of HTML, \(setup.rides * 2 - setup.noShowDropoffs) stops, \(actuals) actual times, \(etas) ETAs")
-            // Timed as a browser asks: gzip accepted (the response is compressed as it would be).
-            for _ in 0..<10 { _ = try await Self.get(client, base + path, cookie: cookie, gzip: true) }
-            var times: [Double] = []
-            for _ in 0..<options.renders {
-                let started = ContinuousClock.now
-                let answer = try await Self.get(client, base + path, cookie: cookie, gzip: true)
-                times.append(Self.ms(ContinuousClock.now - started))
-                guard answer.status == 200 else { throw CampusBenchError("a render answered \(answer.status)") }
+            let fleetSent = try await Self.get(client, base + path, cookie: cookie, gzip: true).bytes
+            let vanIDs = first.body.matches(of: #/;van=(\d+)#van-/#).map { String($0.output.1) }
+            var stops = 0, etas = 0, actuals = 0
+            var busiest = (path: path, bytes: 0, sent: 0, stops: 0)
+            for van in vanIDs {
+                let vanPath = path + "&van=" + van
+                let page = try await Self.get(client, base + vanPath, cookie: cookie)
+                guard page.status == 200, page.body.contains("id=\"ride-") else { throw CampusBenchError("GET \(vanPath) answered \(page.status)") }
+                // The van's table, after the fleet's.
+                let table = page.body.components(separatedBy: "stops in route order</caption>").last ?? ""
+                let rows = table.components(separatedBy: "<tr").count - 2
+                stops += rows
+                etas += table.components(separatedBy: ">ETA ").count - 1
+                actuals += ["<td>Arrived ", "<td>Boarded ", "<td>Dropped off ", "<td>No-show "].reduce(0) { $0 + table.components(separatedBy: $1).count - 1 }
+                if page.bytes > busiest.bytes {
+                    busiest = (vanPath, page.bytes, try await Self.get(client, base + vanPath, cookie: cookie, gzip: true).bytes, rows)
+                }
+            }
+            print("the fleet's board: \(Self.kB(first.bytes)) of HTML, \(Self.kB(fleetSent)) gzipped; \(vanIDs.count) vans' boards: "
+                  + "\(stops) stops, \(actuals) actual times, \(etas) ETAs; the largest (\(busiest.stops) stops): "
+                  + "\(Self.kB(busiest.bytes)) of HTML, \(Self.kB(busiest.sent)) gzipped")
+            var met = true
+            for timed in [path, busiest.path] {
+                // Timed as a browser asks: gzip accepted (the response is compressed as it would be).
+                for _ in 0..<10 { _ = try await Self.get(client, base + timed, cookie: cookie, gzip: true) }
+                var times: [Double] = []
+                for _ in 0..<options.renders {
+                    let started = ContinuousClock.now
+                    let answer = try await Self.get(client, base + timed, cookie: cookie, gzip: true)
+                    times.append(Self.ms(ContinuousClock.now - started))
+                    guard answer.status == 200 else { throw CampusBenchError("a render answered \(answer.status)") }
+                }
+                let board = Figures(times)
+                print(String(format: "GET %@ as a dispatcher, %d renders: p50 %.1f ms, p95 %.1f ms, max %.1f ms (%d cores)",
+                             timed, options.renders, board.p50, board.p95, board.max, ProcessInfo.processInfo.activeProcessorCount))
+                met = met && board.p95 <= 100
             }
             var floor: [Double] = []
             for _ in 0..<options.renders {
@@ -103,11 +129,8 @@ struct BoardBenchmark {
                 _ = try await Self.get(client, base + "/healthz", cookie: nil)
                 floor.append(Self.ms(ContinuousClock.now - started))
             }
-            let board = Figures(times), health = Figures(floor)
-            print(String(format: "GET %@ as a dispatcher, %d renders: p50 %.1f ms, p95 %.1f ms, max %.1f ms (%d cores)",
-                         path, options.renders, board.p50, board.p95, board.max, ProcessInfo.processInfo.activeProcessorCount))
+            let health = Figures(floor)
             print(String(format: "GET /healthz (the loopback floor): p50 %.2f ms, p95 %.2f ms", health.p50, health.p95))
-            let met = board.p95 <= 100
             print("bar (≤ 100 ms server time, p95): " + (met ? "met" : "NOT met"))
             try await client.shutdown()
             await database.close()
@@ -135,13 +158,17 @@ struct BoardBenchmark {
         Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
     }
 
-    static func get(_ client: HTTPClient, _ url: String, cookie: String?, gzip: Bool = false) async throws -> (status: UInt, body: String) {
+    /// "12.3 kB".
+    static func kB(_ bytes: Int) -> String { String(format: "%.1f kB", Double(bytes) / 1_024) }
+
+    /// GETs `url`: the status, the body as text, and its size as sent (gzipped when `gzip`).
+    static func get(_ client: HTTPClient, _ url: String, cookie: String?, gzip: Bool = false) async throws -> (status: UInt, body: String, bytes: Int) {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "text/html")
         if gzip { request.headers.add(name: "Accept-Encoding", value: "gzip") }
         if let cookie { request.headers.add(name: "Cookie", value: cookie) }
         let response = try await client.execute(request, timeout: .seconds(60))
         let body = try await response.body.collect(upTo: 16 * 1_024 * 1_024)
-        return (response.status.code, String(buffer: body))
+        return (response.status.code, String(buffer: body), body.readableBytes)
     }
 }

@@ -3,7 +3,8 @@ import Hummingbird
 import VanDomain
 import VanServices
 
-/// The day board (`/dispatch/board`: each van's route over a day), a ride found by its
+/// The day board (`/dispatch/board?day=…&van=…`: the fleet's summary over a day, and the
+/// chosen van's route stop by stop), a ride found by its
 /// reference as spoken (`/dispatch/find`), and the ride's page with its move form
 /// (`/dispatch/rides/{ref}`, moved with `vanadmin rides move`'s checks). `dispatch-board.js`
 /// redraws the board from `/dispatch/board/part` on the console's stream events.
@@ -30,7 +31,13 @@ struct WebDispatchBoardRoutes: Sendable {
             return try await boardPage(request, context, day: actions.today, dayText: text, status: .unprocessableContent,
                                        errors: [.init(field: "day", message: "Enter the day as a date, like \(actions.today.description)")])
         }
-        return try await boardPage(request, context, day: day)
+        return try await boardPage(request, context, day: day, van: Self.van(request))
+    }
+
+    /// The `van` query: nil when absent or empty, -1 (no van) when it is not a van's id.
+    static func van(_ request: Request) -> Int64? {
+        guard let text = request.uri.queryParameters["van"], !text.isEmpty else { return nil }
+        return Int64(String(text.prefix(20))) ?? -1
     }
 
     /// The board's tables alone (no layout), for `dispatch-board.js` to redraw in place.
@@ -39,7 +46,10 @@ struct WebDispatchBoardRoutes: Sendable {
         guard let day = text.isEmpty ? actions.today : try? LocalDate(text) else {
             throw WebErrorPage(status: .unprocessableContent, title: "No such day", detail: "Give the day as a date, like \(actions.today.description).")
         }
-        let values = view.board(try await actions.board(day))
+        let values = view.board(try await actions.board(day), van: Self.van(request))
+        if values["missingVan"] != nil {
+            throw WebErrorPage.notFound("No such van", detail: "That van has no route on this day. Choose a van on the day board.")
+        }
         return console.pages.html(console.pages.assets.render("dispatch-board-part", values), status: .ok, cookies: [])
     }
 
@@ -65,14 +75,16 @@ struct WebDispatchBoardRoutes: Sendable {
                                    errors: [.init(field: "ref", message: message)])
     }
 
-    private func boardPage(_ request: Request, _ context: AppRequestContext, day: LocalDate, dayText: String? = nil, refText: String = "",
-                           status: HTTPResponse.Status = .ok, errors: [WebBookingForm.FieldError] = []) async throws -> Response {
+    private func boardPage(_ request: Request, _ context: AppRequestContext, day: LocalDate, van: Int64? = nil, dayText: String? = nil,
+                           refText: String = "", status: HTTPResponse.Status = .ok, errors: [WebBookingForm.FieldError] = []) async throws -> Response {
         let board = try await actions.board(day)
+        let values = view.board(board, van: van)
         let heading = day == actions.today ? "Day board: today" : "Day board"
         var page = console.page("dispatch-board", title: (errors.isEmpty ? "" : "Error: ") + heading + ", " + Self.dayWords(day),
                                 nav: "board", styles: ["dispatch-board.css"], scripts: ["dispatch-board.js"])
-        page.status = status
-        page.values = WebDispatchBoardView.merge(view.board(board), WebPages.formValues(["day": dayText ?? day.description, "ref": refText], errors: errors))
+        // A van not on this day's board: the summary to choose from, answered 404.
+        page.status = values["missingVan"] != nil && status == .ok ? .notFound : status
+        page.values = WebDispatchBoardView.merge(values, WebPages.formValues(["day": dayText ?? day.description, "ref": refText], errors: errors))
         page.values["dayWords"] = Self.dayWords(day)
         page.values["isToday"] = day == actions.today
         page.values["previous"] = LocalDate(dayNumber: day.dayNumber - 1).description

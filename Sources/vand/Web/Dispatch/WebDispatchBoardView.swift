@@ -20,43 +20,88 @@ struct WebDispatchBoardView {
     /// "3:05 PM".
     func time(_ date: Date) -> String { clock.string(from: date) }
 
-    /// The board's fragment (`dispatch-board-part`): one table per van.
-    func board(_ board: DayBoard) -> [String: Any] {
-        let vans = board.vans.map { van -> [String: Any] in
-            var values: [String: Any] = [
-                "id": String(van.id), "name": van.name, "rides": count(van.rideCount, "ride"),
-                "capacity": "\(count(van.seats, "seat")), \(count(van.wheelchairPositions, "wheelchair position"))",
-                "position": position(van.positionAt),
-                "onRoad": van.onRoad,
-                "hasStops": !van.stops.isEmpty,
+    /// The board's fragment (`dispatch-board-part`): the fleet's summary (one row a van: driver,
+    /// position, rides, stops done, the next stop and its lateness, late stops), and the stops of
+    /// van `chosen` in route order when one is chosen. `missingVan` when `chosen` is not on the board.
+    func board(_ board: DayBoard, van chosen: Int64?) -> [String: Any] {
+        let day = board.day.description
+        let fleet = board.vans.map { van -> [String: Any] in
+            let done = van.stops.reduce(0) { $0 + ($1.outcome == nil ? 0 : 1) }
+            let late = van.stops.reduce(0) { $0 + (($1.secondsLate ?? 0) >= 60 ? 1 : 0) }
+            var row: [String: Any] = [
+                "id": String(van.id), "name": van.name, "href": Self.boardPath(day: board.day, van: van.id) + "#van-\(van.id)",
+                "driver": driver(van) ?? "No driver on shift",
+                "position": position(van.positionAt) + (van.onRoad ? "; on the road" : ""),
+                "rides": String(van.rideCount), "done": "\(done) of \(van.stops.count)",
+                "lateCount": late == 0 ? "None" : String(late),
+                "current": van.id == chosen, "late": "", "isLate": false, "nextStop": false,
             ]
-            // Mustache reads an empty string as true: absent keys for what is not there.
-            if let driver = van.driver { values["driver"] = van.driverName.map { "\($0) (\(driver))" } ?? driver }
-            var anchored = Set<UUID>()
-            values["stops"] = van.stops.map { stop -> [String: Any] in
-                let ride = stop.ride
-                // One anchor a ride, on its first stop (the pickup).
-                let anchor = anchored.insert(ride.id).inserted
-                var row: [String: Any] = [
-                    "planned": time(stop.plannedAt),
-                    "actual": actual(stop),
-                    "kind": stop.kind == .pickup ? "Pickup" : "Drop-off",
-                    "place": stop.kind == .pickup ? ride.pickup.displayName : ride.dropoff.displayName,
-                    "rider": stop.riderName ?? ride.netID.rawValue,
-                    "ref": ride.ref.rawValue,
-                    "refSpelled": ride.ref.spelled,
-                    "pending": ride.status == .pending,
-                    "window": stop.window.map { "\(time($0.start))–\(time($0.end))" } ?? "",
-                    "aboard": aboard(stop),
-                    "late": lateness(stop),
-                    "isLate": (stop.secondsLate ?? 0) >= 60,
+            // Sections get false, never an absent key: Mustache would look the key up in the page's
+            // own values ("next" is the next day there).
+            if let next = van.stops.first(where: { $0.outcome == nil }) {
+                row["nextStop"] = [
+                    "planned": time(next.plannedAt), "kind": next.kind == .pickup ? "pickup" : "drop-off",
+                    "place": next.kind == .pickup ? next.ride.pickup.displayName : next.ride.dropoff.displayName,
+                    "rider": next.riderName ?? next.ride.netID.rawValue, "ref": next.ride.ref.rawValue,
                 ]
-                if anchor { row["anchor"] = "ride-\(ride.ref.rawValue)" }
-                return row
+                row["late"] = lateness(next)
+                row["isLate"] = (next.secondsLate ?? 0) >= 60
             }
-            return values
+            return row
         }
-        return ["vans": vans, "hasVans": !vans.isEmpty, "day": board.day.description, "rideCount": count(board.rideCount, "ride")]
+        var values: [String: Any] = ["fleet": fleet, "hasVans": !fleet.isEmpty, "day": day, "rideCount": count(board.rideCount, "ride")]
+        if let chosen {
+            if let van = board.vans.first(where: { $0.id == chosen }) { values["van"] = route(van) } else { values["missingVan"] = true }
+        }
+        if values["van"] == nil { values["van"] = false }
+        return values
+    }
+
+    /// One van's section: its facts and its stops in route order, each ride's first stop with the
+    /// anchor `ride-REF` and the one link to the ride's page (its other stop names the reference).
+    func route(_ van: DayBoard.VanRoute) -> [String: Any] {
+        var values: [String: Any] = [
+            "id": String(van.id), "name": van.name, "rides": count(van.rideCount, "ride"),
+            "capacity": "\(count(van.seats, "seat")), \(count(van.wheelchairPositions, "wheelchair position"))",
+            "position": position(van.positionAt),
+            "onRoad": van.onRoad,
+            "hasStops": !van.stops.isEmpty,
+            "driver": driver(van).map { $0 as Any } ?? false,
+        ]
+        var anchored = Set<UUID>()
+        values["stops"] = van.stops.map { stop -> [String: Any] in
+            let ride = stop.ride
+            return [
+                "planned": time(stop.plannedAt),
+                "kind": stop.kind == .pickup ? "Pickup" : "Drop-off",
+                "place": stop.kind == .pickup ? ride.pickup.displayName : ride.dropoff.displayName,
+                "rider": stop.riderName ?? ride.netID.rawValue,
+                "ref": ride.ref.rawValue,
+                "pending": ride.status == .pending,
+                "aboard": aboard(stop),
+                "isLate": (stop.secondsLate ?? 0) >= 60,
+                "actual": actual(stop), "late": lateness(stop),
+                "window": stop.window.map { "\(time($0.start))–\(time($0.end))" } ?? "",
+                // One anchor and one link a ride, on its first stop (the pickup).
+                "anchor": anchored.insert(ride.id).inserted ? "ride-\(ride.ref.rawValue)" as Any : false,
+            ]
+        }
+        return values
+    }
+
+    /// "Dana Driver (dana1)", or nil with no driver on shift.
+    func driver(_ van: DayBoard.VanRoute) -> String? {
+        van.driver.map { driver in van.driverName.map { "\($0) (\(driver))" } ?? driver }
+    }
+
+    /// The board's address for `day`, showing `van`'s stops when given: `/dispatch/board?day=…&van=…`.
+    static func boardPath(day: LocalDate, van: Int64?) -> String {
+        "/dispatch/board?day=\(day)" + (van.map { "&van=\($0)" } ?? "")
+    }
+
+    /// Where a ride's row is on the board: its day, its van's stops, its anchor.
+    static func ridePath(day: LocalDate, van: Int64?, ref: RideRef) -> String {
+        boardPath(day: day, van: van) + "#ride-\(ref.rawValue)"
     }
 
     /// "Boarded 3:04 PM", "No-show 3:10 PM", "Arrived 3:02 PM", or "" before the van gets there.

@@ -26,12 +26,8 @@ struct WebDispatchMapView {
         let projection = MapProjection(fitting: coordinates)
         let colour = Dictionary(uniqueKeysWithValues: map.vans.enumerated().map { ($1.id, "van-c\($0 % Self.colours)") })
 
-        let places: [[String: Any]] = map.places.map { place in
-            var values = label(at: projection.point(place.coordinate), projection: projection, offset: 8)
-            values["short"] = Self.shortName(place)
-            return values
-        }
         var routes: [[String: Any]] = [], markers: [[String: Any]] = []
+        var rings: [(x: Double, y: Double)] = [], vanLabels: [(text: String, x: Double, y: Double)] = []
         for van in drawn {
             let position = van.position!
             let start = projection.point(position.coordinate)
@@ -45,19 +41,27 @@ struct WebDispatchMapView {
                     "stops": stops.map { ["cx": MapProjection.number($0.x), "cy": MapProjection.number($0.y)] },
                 ])
             }
-            // The van's name goes above its marker, clear of the label of a place it stands at,
-            // running towards the middle of the drawing.
-            let west = start.x < projection.width / 2
-            var marker: [String: Any] = [
-                "cx": MapProjection.number(start.x), "cy": MapProjection.number(start.y),
-                "lx": MapProjection.number(start.x + (west ? -8 : 8)), "ly": MapProjection.number(start.y - 18),
-                "anchor": west ? "start" : "end",
-            ]
+            rings += stops
+            let label = van.status.positionKnown ? van.name : "\(van.name) · position \(Self.age(van.status.positionAgeSeconds ?? 0)) old"
+            var marker: [String: Any] = ["cx": MapProjection.number(start.x), "cy": MapProjection.number(start.y), "label": label]
             marker["colour"] = colour[van.id]!
             marker["van"] = String(van.id)
-            marker["label"] = van.status.positionKnown ? van.name : "\(van.name) · position \(Self.age(van.status.positionAgeSeconds ?? 0)) old"
             if !van.status.positionKnown { marker["stale"] = true }
             markers.append(marker)
+            vanLabels.append((label, start.x, start.y))
+        }
+        let dots = map.places.map { projection.point($0.coordinate) }
+        let placement = Self.placeLabels(width: projection.width, height: projection.height, vans: vanLabels,
+                                         places: zip(map.places, dots).map { (Self.shortName($0), $1.x, $1.y) }, stops: rings)
+        for (index, placed) in placement.prefix(markers.count).enumerated() {
+            markers[index].merge(Self.attributes(placed)) { _, new in new }
+        }
+        let places: [[String: Any]] = zip(zip(map.places, dots), placement.dropFirst(markers.count)).map { pair, placed in
+            var values = Self.attributes(placed)
+            values["cx"] = MapProjection.number(pair.1.x)
+            values["cy"] = MapProjection.number(pair.1.y)
+            values["short"] = Self.shortName(pair.0)
+            return values
         }
         return [
             "width": MapProjection.number(projection.width), "height": MapProjection.number(projection.height),
@@ -68,14 +72,32 @@ struct WebDispatchMapView {
         ]
     }
 
-    /// The label's anchor beside a point: to the right, or to the left near the drawing's east edge.
-    private func label(at point: (x: Double, y: Double), projection: MapProjection, offset: Double) -> [String: Any] {
-        let east = point.x > projection.width - 160
-        return [
-            "cx": MapProjection.number(point.x), "cy": MapProjection.number(point.y),
-            "lx": MapProjection.number(point.x + (east ? -offset : offset)), "ly": MapProjection.number(point.y + 5),
-            "anchor": east ? "end" : "start",
-        ]
+    /// How far from its centre each mark of `dispatch-map-part.mustache` reaches (its radius and
+    /// half its stroke): a place's dot, a stop's ring, a van's marker. Labels keep clear of them.
+    static let placeRadius = 5.0, stopRadius = 9.5, vanRadius = 12.0
+
+    /// Every label of the drawing placed by ``MapLabelPlacement``: the vans' names (17 px bold)
+    /// first, then the places' short names (15 px), each clear of the others and of every place's
+    /// dot, stop's ring and van's marker where the drawing has room.
+    static func placeLabels(width: Double, height: Double, vans: [(text: String, x: Double, y: Double)],
+                            places: [(text: String, x: Double, y: Double)], stops: [(x: Double, y: Double)]) -> [MapLabelPlacement.Placed] {
+        let marks = places.map { MapLabelPlacement.Box(circle: $0.x, $0.y, radius: placeRadius) }
+            + stops.map { MapLabelPlacement.Box(circle: $0.x, $0.y, radius: stopRadius) }
+            + vans.map { MapLabelPlacement.Box(circle: $0.x, $0.y, radius: vanRadius) }
+        let labels = vans.map { MapLabelPlacement.Label(text: $0.text, x: $0.x, y: $0.y, radius: vanRadius, fontSize: 17, bold: true) }
+            + places.map { MapLabelPlacement.Label(text: $0.text, x: $0.x, y: $0.y, radius: placeRadius, fontSize: 15) }
+        return MapLabelPlacement(bounds: .init(minX: 0, minY: 0, maxX: width, maxY: height)).place(labels, avoiding: marks)
+    }
+
+    /// A placed label's template values: `lx`, `ly`, `anchor`, and the leader line's ends (`leader`) if it has one.
+    static func attributes(_ placed: MapLabelPlacement.Placed) -> [String: Any] {
+        var values: [String: Any] = ["lx": MapProjection.number(placed.x), "ly": MapProjection.number(placed.y), "anchor": placed.anchor,
+                                     "leader": false]
+        if let line = placed.leader {
+            values["leader"] = ["x1": MapProjection.number(line.x1), "y1": MapProjection.number(line.y1),
+                                "x2": MapProjection.number(line.x2), "y2": MapProjection.number(line.y2)]
+        }
+        return values
     }
 
     private func title(drawn: Int) -> String {

@@ -98,7 +98,7 @@ struct WebDispatchQueueView {
                     "van": ride.vanName ?? "no van", "stop": late.stop == .pickup ? "pickup at \(ride.pickup.displayName)" : "drop-off at \(ride.dropoff.displayName)",
                     "eta": words.time(late.eta), "windowEnd": words.time(late.windowEnd),
                     "minutes": Int((late.eta.timeIntervalSince(late.windowEnd) / 60).rounded(.up)),
-                    "board": "/dispatch/board?day=\(LocalDate(containing: ride.pickupAt, in: words.timeZone))#ride-\(ride.ref.rawValue)",
+                    "board": WebDispatchBoardView.ridePath(day: LocalDate(containing: ride.pickupAt, in: words.timeZone), van: ride.vanID, ref: ride.ref),
                 ]
                 if let phone = late.listing.riderPhone, !phone.isEmpty { values["phone"] = phone; values["phoneTel"] = WebPages.tel(phone) }
                 return values
@@ -109,7 +109,7 @@ struct WebDispatchQueueView {
                     "ref": ride.ref.rawValue, "rider": listing.riderName ?? ride.netID.rawValue, "netID": ride.netID.rawValue,
                     "from": ride.pickup.displayName, "to": ride.dropoff.displayName, "pickupAt": words.time(ride.pickupAt),
                     "van": ride.vanName ?? "no van",
-                    "board": "/dispatch/board?day=\(today)#ride-\(ride.ref.rawValue)",
+                    "board": WebDispatchBoardView.ridePath(day: today, van: ride.vanID, ref: ride.ref),
                 ]
                 if let phone = listing.riderPhone, !phone.isEmpty { values["phone"] = phone; values["phoneTel"] = WebPages.tel(phone) }
                 return values

@@ -21,6 +21,7 @@ struct WebDispatchRideView {
             "status": Self.status(ride.status),
             "from": ride.pickup.displayName, "to": ride.dropoff.displayName,
             "day": day.description, "dayWords": WebDispatchBoardRoutes.dayWords(day),
+            "board": WebDispatchBoardView.ridePath(day: day, van: ride.vanID, ref: ride.ref),
             "promise": (ride.promise.kind == .pickup ? "Pickup between " : "Arrive by, drop-off between ")
                 + "\(view.time(ride.promise.window.start)) and \(view.time(ride.promise.window.end))",
             "plannedPickup": view.time(ride.pickupAt), "plannedDropoff": view.time(ride.estimatedDropoffAt),
