@@ -9,7 +9,7 @@ import VanDomain
 /// The problem comes in two strengths: ``strictWindows`` are the promises (each rider's window
 /// and ride-time limit), and ``problem(latestPickup:latestDropoff:maxRide:)`` builds one with
 /// some of them widened, for rides whose promise can no longer be kept (see
-/// ``Scheduler/replanFromRoad(vans:starts:rides:now:margin:atRisk:)``).
+/// ``Scheduler/replanFromRoad(vans:starts:rides:now:margin:atRisk:frozen:)``).
 struct RoadDay {
     /// Time zero.
     let origin: Date
@@ -169,9 +169,12 @@ struct RoadDay {
 
     /// The problem with every promise as given, but for each request its pickup's and drop-off's
     /// latest times and its ride-time limit raised to at least the given ones (nil: as promised),
-    /// and then its promised stop's latest time (the pickup's, or an arrive-by drop-off's) brought
-    /// forward by `spare` seconds (never before the window's start): the slack it must keep.
-    func problem(latestPickup: [Double?] = [], latestDropoff: [Double?] = [], maxRide: [Double?] = [], spare: [Double] = []) -> RoutingProblem {
+    /// then its promised stop's latest time (the pickup's, or an arrive-by drop-off's) brought
+    /// forward by `spare` seconds (never before the window's start): the slack it must keep; and
+    /// then its pickup's latest time brought forward to `held` (nil: not held; never before the
+    /// pickup's earliest time): the time a told rider was given.
+    func problem(latestPickup: [Double?] = [], latestDropoff: [Double?] = [], maxRide: [Double?] = [], spare: [Double] = [],
+                 held: [Double?] = []) -> RoutingProblem {
         var nodes = baseNodes
         var requests = self.requests
         for index in requests.indices {
@@ -185,6 +188,10 @@ struct RoadDay {
                 let node = rides[index].ride.promise.kind == .arriveBy ? requests[index].dropoff : requests[index].pickup
                 let window = nodes[node].window
                 if window.latest.isFinite { nodes[node].window.latest = max(window.earliest, window.latest - spare[index]) }
+            }
+            if index < held.count, let told = held[index] {
+                let window = nodes[requests[index].pickup].window
+                nodes[requests[index].pickup].window.latest = max(window.earliest, min(window.latest, told))
             }
             if index < maxRide.count, let limit = maxRide[index] {
                 requests[index].maxRideTime = max(strictRide[index], limit)

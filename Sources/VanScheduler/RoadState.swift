@@ -68,7 +68,7 @@ public struct RoadStop: Hashable, Sendable {
     }
 }
 
-/// The rest of a day re-planned from the road (``Scheduler/replanFromRoad(vans:starts:rides:now:margin:atRisk:)``).
+/// The rest of a day re-planned from the road (``Scheduler/replanFromRoad(vans:starts:rides:now:margin:atRisk:frozen:)``).
 public struct RoadReplan: Sendable {
     /// The new van and planned times of every ride whose plan changes, by ride id: each keeps its
     /// promise and ride-time limit, and together they pass the database's route check. An aboard

@@ -24,13 +24,23 @@ extension Scheduler {
     /// slow leg from late) is tried too, with the late ones in window order, and moves only where
     /// it keeps the margin; it is not late, so it raises no alert.
     ///
+    /// With `frozen` (seconds), the frozen horizon: a rider not yet picked up whose pickup opens
+    /// within `frozen` of now (her window's start; an arrive-by rider's planned pickup) has been
+    /// told when her van comes (her ETA and reminder say so): its time driving the route as
+    /// planned from where it is. Re-planning makes her pickup no later than that: no ride, late or
+    /// at risk, is put before her on her van, and no stop re-sequenced ahead of her, where it
+    /// would delay her van to her (a late ride that fits nowhere else stays late, and its alert
+    /// goes to the dispatcher). A told ride may itself move, where another van is due no later
+    /// (she is sent its ETA); one late as planned is not held (its planned time is already its
+    /// deadline) and may move like any late ride.
+    ///
     /// The answer writes new planned times (and vans) only for rides that keep their promise, each
     /// inside its window and ride-time limit, and checks the vans' loads as the database's route
     /// check counts them (planned times; a late ride at its old ones): a van whose written plan
     /// would fail it keeps its old plan. `rides` are the rides holding vans (not completed, not
     /// shown); rides on vans not in `vans` are left alone. Pure: `now` is time zero, no clock read.
     public func replanFromRoad(vans: [Van], starts: [Int64: VanStart], rides: [RoadRide], now: Date, margin: TimeInterval = 0,
-                               atRisk: TimeInterval = 0) -> RoadReplan {
+                               atRisk: TimeInterval = 0, frozen: TimeInterval = 0) -> RoadReplan {
         let day = RoadDay(vans: vans, starts: starts, rides: rides, now: now, estimator: estimator)
         let count = day.rides.count
         guard count > 0 else { return RoadReplan() }
@@ -66,7 +76,16 @@ extension Scheduler {
                 }
             }
         }
-        var problem = day.problem(latestPickup: latestPickup, latestDropoff: latestDropoff, maxRide: maxRide)
+        // The told riders (pickup opening inside the frozen horizon, on time as planned): their
+        // pickups no later than as planned (half a second absorbs float error).
+        var held = [Double?](repeating: nil, count: count)
+        if frozen > 0 {
+            for request in 0..<count where latestPickup[request] == nil && day.rides[request].progress == .waiting {
+                guard day.strictPickup[request].earliest <= frozen, let times = baseline.times[request] else { continue }
+                held[request] = times.pickup + 0.5
+            }
+        }
+        var problem = day.problem(latestPickup: latestPickup, latestDropoff: latestDropoff, maxRide: maxRide, held: held)
         var plan = basePlan
         var relaxed = Set(broken)
         // The slack each ride that keeps its promise must keep through the moves: the margin, or
@@ -103,11 +122,11 @@ extension Scheduler {
             guard RouteEvaluator(problem: problem).isFeasible(without.routes[vehicle]) else { continue }
             var pickup = latestPickup, dropoff = latestDropoff, ride = maxRide
             (pickup[request], dropoff[request], ride[request]) = (nil, nil, nil)
-            let strict = day.problem(latestPickup: pickup, latestDropoff: dropoff, maxRide: ride)
+            let strict = day.problem(latestPickup: pickup, latestDropoff: dropoff, maxRide: ride, held: held)
             // The search keeps the margin: the moved ride's, and every other ride's slack.
             var kept = spare
             kept[request] = margin
-            let guarded = margin > 0 ? day.problem(latestPickup: pickup, latestDropoff: dropoff, maxRide: ride, spare: kept) : strict
+            let guarded = margin > 0 ? day.problem(latestPickup: pickup, latestDropoff: dropoff, maxRide: ride, spare: kept, held: held) : strict
             without.unassigned = [request]
             let prepared = PreparedRoutes(plan: without, problem: guarded)
             var fixed = relaxed

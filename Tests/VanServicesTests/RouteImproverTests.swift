@@ -318,6 +318,15 @@ struct RouteImproverTests {
         #expect(throws: SettingError.self) { try ImprovementSettings.fromEnvironment(["VAND_IMPROVE_SECONDS": "-1"]) }
     }
 
+    @Test func theFrozenHorizonIsASettingInMinutes() throws {
+        #expect(try ImprovementSettings.fromEnvironment([:]).roadFrozen == RoadReplanner.defaultFrozen)
+        #expect(RoadReplanner.defaultFrozen == 20 * 60)
+        #expect(try ImprovementSettings.fromEnvironment(["VAND_REPLAN_FROZEN": "15"]).roadFrozen == 15 * 60)
+        #expect(try ImprovementSettings.fromEnvironment(["VAND_REPLAN_FROZEN": "0"]).roadFrozen == 0)
+        #expect(throws: SettingError.self) { try ImprovementSettings.fromEnvironment(["VAND_REPLAN_FROZEN": "-5"]) }
+        #expect(throws: SettingError.self) { try ImprovementSettings.fromEnvironment(["VAND_REPLAN_FROZEN": "soon"]) }
+    }
+
     @Test func bookingsDuringABackgroundRunAllSucceedAndTheDatabaseEndsConsistent() async throws {
         let w = try await WastefulDay()
         let clock = ManualClock(w.now)

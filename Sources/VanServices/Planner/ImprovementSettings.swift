@@ -23,6 +23,10 @@ public struct ImprovementSettings: Sendable, Hashable {
     /// How often, at least, the day in progress is re-planned from the road while the improver runs
     /// (default 60 s); 0 turns re-planning from the road off.
     public var roadInterval: TimeInterval = 60
+    /// The frozen horizon of re-planning from the road (default 20 minutes): a rider whose pickup
+    /// opens within it has been told when her van comes, and re-planning makes her van no later to
+    /// her (``RoadReplanner/defaultFrozen``); 0 turns it off.
+    public var roadFrozen: TimeInterval = RoadReplanner.defaultFrozen
     /// The least time between two re-plans from the road when a van runs late (default 30 s): a
     /// van whose ETAs pass a window's end (``RouteImprover/roadRunsLate()``) has the day re-planned
     /// at once, not at the next interval, but a van late on every position does not re-plan it on
@@ -37,11 +41,12 @@ public struct ImprovementSettings: Sendable, Hashable {
     /// Whether background improvement runs at all.
     public var enabled: Bool { seconds > 0 }
 
-    /// Reads `VAND_IMPROVE_SECONDS` and `VAND_REPLAN_SECONDS`; a bad value is an error naming it.
+    /// Reads `VAND_IMPROVE_SECONDS`, `VAND_REPLAN_SECONDS` and `VAND_REPLAN_FROZEN`; a bad value is an error naming it.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingError) -> ImprovementSettings {
         var settings = ImprovementSettings()
         settings.seconds = try SettingSpec.improveSeconds.number(environment)
         settings.roadInterval = try SettingSpec.replanSeconds.number(environment)
+        settings.roadFrozen = try SettingSpec.replanFrozen.number(environment) * 60
         return settings
     }
 }

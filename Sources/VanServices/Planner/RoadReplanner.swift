@@ -4,7 +4,7 @@ import VanDomain
 import VanPostgres
 import VanScheduler
 
-/// Re-plans a service day from the road (``Scheduler/replanFromRoad(vans:starts:rides:now:margin:atRisk:)``):
+/// Re-plans a service day from the road (``Scheduler/replanFromRoad(vans:starts:rides:now:margin:atRisk:frozen:)``):
 /// reads where each van on shift is (its latest position while fresh, else the place of its last
 /// tap), which stops are done (the `stop_actuals` view: boarded riders stay on their vans), and
 /// the rides still holding vans; plans without holding a lock; then writes through the same
@@ -18,26 +18,35 @@ public struct RoadReplanner: Sendable {
     let positionStale: TimeInterval
     /// The slack a move must leave: a ride moved is served at least this long before its
     /// window ends, and no other ride gives up its last this-long of slack for it (see
-    /// ``Scheduler/replanFromRoad(vans:starts:rides:now:margin:atRisk:)``).
+    /// ``Scheduler/replanFromRoad(vans:starts:rides:now:margin:atRisk:frozen:)``).
     let margin: TimeInterval
     /// A ride projected to be served in its window's last this-long is at risk: moved too, where
     /// another place keeps the margin.
     let atRisk: TimeInterval
 
+    /// The frozen horizon: a rider whose pickup opens within this long has been told when her van
+    /// comes, and re-planning makes it no later (see
+    /// ``Scheduler/replanFromRoad(vans:starts:rides:now:margin:atRisk:frozen:)``; 0: off).
+    let frozen: TimeInterval
+
+    /// The frozen horizon by default: 20 minutes, past the reminder's 15 (`VAND_REMINDER_LEAD`),
+    /// so every rider reminded from her van's ETA keeps the time she was told.
+    public static let defaultFrozen: TimeInterval = 20 * 60
     /// The margin a move keeps by default: two minutes, about the spread of a few campus legs'
     /// driving times around the model's.
     public static let defaultMargin: TimeInterval = 120
     /// A ride is at risk by default when projected in its window's last minute: one slow leg from late.
     public static let defaultAtRisk: TimeInterval = 60
 
-    /// A re-planner over `pool`, for a service in `timeZone`; `margin` and `atRisk` as above (0: off).
+    /// A re-planner over `pool`, for a service in `timeZone`; `margin`, `atRisk` and `frozen` as above (0: off).
     public init(pool: PGPool, timeZone: TimeZone, positionStale: TimeInterval = 120, margin: TimeInterval = RoadReplanner.defaultMargin,
-                atRisk: TimeInterval = RoadReplanner.defaultAtRisk) {
+                atRisk: TimeInterval = RoadReplanner.defaultAtRisk, frozen: TimeInterval = RoadReplanner.defaultFrozen) {
         self.pool = pool
         self.timeZone = timeZone
         self.positionStale = positionStale
         self.margin = margin
         self.atRisk = atRisk
+        self.frozen = frozen
     }
 
     /// What a run came to.
@@ -104,9 +113,10 @@ public struct RoadReplanner: Sendable {
     private func project(day: LocalDate, now: Date) async throws -> (road: Road, plan: RoadReplan) {
         let road = try await read(day: day, now: now)
         guard !road.vans.isEmpty, !road.rides.isEmpty else { return (road, RoadReplan()) }
-        let (margin, atRisk) = (self.margin, self.atRisk)
+        let (margin, atRisk, frozen) = (self.margin, self.atRisk, self.frozen)
         let plan = try await NIOThreadPool.singleton.runIfActive {
-            road.scheduler.replanFromRoad(vans: road.vans, starts: road.starts, rides: road.rides, now: now, margin: margin, atRisk: atRisk)
+            road.scheduler.replanFromRoad(vans: road.vans, starts: road.starts, rides: road.rides, now: now, margin: margin, atRisk: atRisk,
+                                          frozen: frozen)
         }
         return (road, plan)
     }

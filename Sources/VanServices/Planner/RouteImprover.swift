@@ -81,7 +81,8 @@ public final class RouteImprover: Service, Sendable {
     ) {
         self.init(optimizer: PlanOptimizer(pool: pool, timeZone: timeZone, background: true), timeZone: timeZone,
                   settings: settings, clock: clock, logger: logger, metrics: metrics,
-                  road: settings.roadInterval > 0 ? RoadReplanner(pool: pool, timeZone: timeZone, positionStale: positionStale) : nil)
+                  road: settings.roadInterval > 0 ? RoadReplanner(pool: pool, timeZone: timeZone, positionStale: positionStale,
+                                                                       frozen: settings.roadFrozen) : nil)
     }
 
     /// An improver that runs `optimizer`, and `road` on the day in progress. `clock` gives "now"

@@ -15,7 +15,7 @@ extension SettingSpec {
         lateCancelMinutes, onDemandMinutes, secureCookies,
         bcryptCost, sessionIdleDays, temporaryPasswordDays, streamsPerRider, trustedProxies,
         reminderLead, etaLead, webhookURL, webhookSecret, webhookMaxAttempts,
-        improveSeconds, replanSeconds,
+        improveSeconds, replanSeconds, replanFrozen,
         noShowWait, positionStale, trailDays,
         sqlDirectory, webDirectory, openAPIPath,
     ]
@@ -188,6 +188,10 @@ extension SettingSpec {
     public static let replanSeconds = SettingSpec(
         "VAND_REPLAN_SECONDS", default: "60", accepts: .number(0...3_600), group: .planner,
         help: "How often the background planner re-plans the day in progress from the road (vans on shift start where they are; a late ride may move to a van on shift that keeps its promise). 0: off. Runs only with VAND_IMPROVE_SECONDS above 0.")
+
+    public static let replanFrozen = SettingSpec(
+        "VAND_REPLAN_FROZEN", default: "20", accepts: .number(0...240), group: .planner,
+        help: "The frozen horizon, minutes: a rider whose pickup opens within it has been told when her van comes (ETA, reminder), and re-planning from the road makes her van no later to her: no ride, late or at risk, is put or re-sequenced ahead of her where that delays it (a late ride that fits only there stays late, with its alert). 0: off.")
 
     // MARK: The van on the road
 

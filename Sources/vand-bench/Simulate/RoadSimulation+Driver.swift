@@ -67,6 +67,7 @@ extension RoadSimulation {
             } else {
                 log.noShowTaps += 1
             }
+            if options.etaTrace { log.noShows.insert(stop.rideID) }
             van.phase = .idle
             return now
         case .alighting(let stop):
@@ -135,6 +136,9 @@ extension RoadSimulation {
             log.refusals.append("\(action): \(refusal)")
         } else {
             log.taps += 1
+            if options.etaTrace, action == .arrived {
+                log.arrivals.append(ETATrace.Arrival(van: van.id, ride: stop.rideID, pickup: stop.pickup, at: now))
+            }
         }
     }
 
@@ -157,6 +161,7 @@ extension RoadSimulation {
             return nil
         }
         log.booked += 1
+        if options.etaTrace { log.bookedAt[id] = clock.now }
         log.bookedIDs[request.index] = id
         log.requestOf[id] = request.index
         log.netIDs[id] = try CampusFleet.netID(request.index)

@@ -92,6 +92,18 @@ struct RoadSimulation {
         var lastReplan: Date?
         /// Pickups whose ETA was taken again after a move to another van (the fresh ETA the move pushes).
         var etaRetaken = Set<UUID>()
+        /// With `--eta-trace`: what each rider's ETA was worked out from (``ETATrace``).
+        var etaTold: [UUID: ETATrace.Told] = [:]
+        /// With `--eta-trace`: every *arrived* tap, in order.
+        var arrivals: [ETATrace.Arrival] = []
+        /// With `--eta-trace`: when each ride was booked.
+        var bookedAt: [UUID: Date] = [:]
+        /// With `--eta-trace`: when re-planning moved each ride, and to which van.
+        var moves: [UUID: [(at: Date, van: Int64?)]] = [:]
+        /// With `--eta-trace`: the rides whose riders did not show.
+        var noShows = Set<UUID>()
+        /// With `--eta-trace`: when each ride cancelled late was cancelled.
+        var cancelledAt: [UUID: Date] = [:]
     }
 
     /// Re-plans the day from the road now (``RoadReplanner``) and records what it came to; a ride
@@ -99,6 +111,13 @@ struct RoadSimulation {
     func replan(_ replanner: RoadReplanner, etas: ETAService, now: Date, log: inout Log) async throws {
         let outcome = try await replanner.replan(day: day, now: now, actor: "planner")
         log.moved.formUnion(outcome.moved)
+        if options.etaTrace, !outcome.moved.isEmpty {
+            let vans = try await database.pool.withConnection { conn in
+                try conn.query("SELECT id, van_id FROM rides WHERE id = ANY(\("{" + outcome.moved.map(\.uuidString).joined(separator: ",") + "}")::uuid[])"
+                               as SQLQuery) { row in (try row.decode(UUID.self, at: 0), try row.decode(Int64?.self, at: 1)) }
+            }
+            for (id, van) in vans { log.moves[id, default: []].append((now, van)) }
+        }
         log.alerted.formUnion(outcome.lateAsPlanned)
         log.replans += 1
         log.lastReplan = now
@@ -112,7 +131,7 @@ struct RoadSimulation {
     func run() async throws -> Log {
         var log = Log()
         var rng = SeededGenerator(seed: options.seed ^ 0x0AD5)
-        let replanner = RoadReplanner(pool: database.pool, timeZone: timeZone)
+        let replanner = RoadReplanner(pool: database.pool, timeZone: timeZone, frozen: options.replanFrozen)
         let lateGap = ImprovementSettings().lateGap
         let rides = RiderRides(pool: database.pool)
         let etas = ETAService(pool: database.pool, settings: EventSettings(), timeZone: timeZone)
@@ -161,7 +180,10 @@ struct RoadSimulation {
                 }
             case .cancel(let index):
                 guard let id = log.bookedIDs[index], let netID = log.netIDs[id] else { break }
-                if (try? await rides.cancel(id, for: netID, now: now, lateWithin: 3_600)) != nil { log.cancelled += 1 }
+                if (try? await rides.cancel(id, for: netID, now: now, lateWithin: 3_600)) != nil {
+                    log.cancelled += 1
+                    if options.etaTrace { log.cancelledAt[id] = now }
+                }
             case .eta(let index):
                 guard let id = log.bookedIDs[index] else { break }
                 try await takeETA(of: id, etas: etas, replanner: replanner, now: now, log: &log)
@@ -216,6 +238,11 @@ struct RoadSimulation {
         if let vanID, let road = try await etas.van(vanID, now: now) {
             if let shown = road.rider(ride, lead: .infinity) {
                 log.eta[ride] = shown.at
+                if options.etaTrace, let index = road.estimates.firstIndex(where: { $0.stop.rideID == ride && $0.stop.kind == .pickup }) {
+                    log.etaTold[ride] = ETATrace.Told(at: now, van: vanID, eta: shown.at, arrival: road.estimates[index].arrival,
+                                                      plannedAt: road.estimates[index].stop.plannedAt, source: road.source.rawValue,
+                                                      before: road.estimates[..<index].map { ETATrace.StopRef(ride: $0.stop.rideID, pickup: $0.stop.kind == .pickup) })
+                }
                 return
             }
             log.etaUnlisted.insert(ride)

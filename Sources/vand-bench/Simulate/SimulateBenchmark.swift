@@ -50,6 +50,7 @@ struct SimulateBenchmark {
             let elapsed = ContinuousClock.now - started
             print(Self.render(figures, replanning: replanning, replans: log.replans, promptReplans: log.promptReplans,
                               seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+            if options.etaTrace { print(ETATrace.lines(log, windows: log.windows).joined(separator: "\n")) }
             shares[replanning] = figures.onTimeShare
             await database.close()
         }

@@ -1,8 +1,9 @@
 import Foundation
+import VanServices
 
 /// Command line of `vand-bench simulate`.
 struct SimulateOptions: Sendable {
-    static let usage = "usage: vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--dwell-noise CV] [--no-shows RATE] [--cancels RATE] [--replan-every SECONDS]"
+    static let usage = "usage: vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--dwell-noise CV] [--no-shows RATE] [--cancels RATE] [--replan-every SECONDS] [--replan-frozen MINUTES] [--eta-trace]"
 
     /// The day's seed (requests, riders not showing, cancellations, travel times).
     var seed: UInt64 = 1
@@ -21,6 +22,11 @@ struct SimulateOptions: Sendable {
     var cancels = 0.03
     /// How often the planner re-plans from the road, simulated seconds (taps make it due too).
     var replanEvery: TimeInterval = 120
+    /// The re-planner's frozen horizon, seconds (``RoadReplanner/defaultFrozen``; 0: off).
+    var replanFrozen: TimeInterval = RoadReplanner.defaultFrozen
+    /// Whether to print, per run, each pickup whose ETA at −15 minutes was off by more than
+    /// 3 minutes, with what happened on her van between the ETA and the van's arrival.
+    var etaTrace = false
 
     /// The coefficient of variation the dwell times are drawn with: `--dwell-noise`, else `--noise`.
     var dwellCV: Double { dwellNoise ?? noise }
@@ -41,6 +47,8 @@ struct SimulateOptions: Sendable {
             case "--no-shows": noShows = try rest.share(argument, upTo: 1)
             case "--cancels": cancels = try rest.share(argument, upTo: 1)
             case "--replan-every": replanEvery = TimeInterval(try rest.count(argument))
+            case "--replan-frozen": replanFrozen = TimeInterval(try rest.count(argument, from: 0) * 60)
+            case "--eta-trace": etaTrace = true
             default: throw CampusBenchError("unknown argument \(argument); \(Self.usage)")
             }
         }
@@ -49,6 +57,6 @@ struct SimulateOptions: Sendable {
     /// The command line that reproduces this run.
     var commandLine: String {
         "vand-bench simulate --seed \(seed) --rides \(rides) --vans \(vans) --noise \(noise) --dwell-noise \(dwellCV) --no-shows \(noShows) --cancels \(cancels)"
-            + " --replan-every \(Int(replanEvery))"
+            + " --replan-every \(Int(replanEvery)) --replan-frozen \(Int(replanFrozen / 60))"
     }
 }
