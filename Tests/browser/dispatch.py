@@ -50,6 +50,16 @@ class Console:
             self.rider_tokens[net_id] = self.server.api_rider(net_id, name)
         return self.rider_tokens[net_id]
 
+    def approved_ride(self, rider, day, hour):
+        """An SCL → Davenport ride booked by `rider` (net ID, name) through the API on `day` at
+        `hour`:00 and approved with vanadmin: the API's answer (ref, id, …) and her token."""
+        token = self.rider_token(*rider)
+        status, body = self.server.api("POST", "/v1/rides", {"pickup": "SCL", "dropoff": "Davenport",
+                                                             "pickup_at": f"{day.isoformat()}T{hour:02d}:00"}, token)
+        check(status == 201, f"booking for {rider[0]} at {hour}:00 answered {status}: {body}")
+        self.server.admin("rides", "approve", body["ref"])
+        return body, token
+
     @property
     def nojs(self):
         if self._nojs is None:

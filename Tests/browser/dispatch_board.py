@@ -31,12 +31,7 @@ def flows(console):
 
     def book(rider, hour):
         """An approved SCL → Davenport ride for `rider` tomorrow at `hour`:00; its reference."""
-        token = console.rider_token(*rider)
-        status, body = server.api("POST", "/v1/rides", {"pickup": "SCL", "dropoff": "Davenport",
-                                                        "pickup_at": f"{day.isoformat()}T{hour:02d}:00"}, token)
-        check(status == 201, f"booking for {rider[0]} at {hour}:00 answered {status}: {body}")
-        server.admin("rides", "approve", body["ref"])
-        return body["ref"]
+        return console.approved_ride(rider, day, hour)[0]["ref"]
 
     def rides():
         if not state:

@@ -16,12 +16,8 @@ def flows(console):
     day = datetime.datetime.now(ZONE).date() + datetime.timedelta(days=1)
 
     def book(rider, hour):
-        """An approved SCL → Davenport ride for `rider` tomorrow at `hour`:00: its reference and id."""
-        token = console.rider_token(*rider)
-        status, body = server.api("POST", "/v1/rides", {"pickup": "SCL", "dropoff": "Davenport",
-                                                        "pickup_at": f"{day.isoformat()}T{hour:02d}:00"}, token)
-        check(status == 201, f"booking for {rider[0]} at {hour}:00 answered {status}: {body}")
-        server.admin("rides", "approve", body["ref"])
+        """An approved SCL → Davenport ride for `rider` tomorrow at `hour`:00: its reference, id and her token."""
+        body, token = console.approved_ride(rider, day, hour)
         return body["ref"], body["id"], token
 
     def riders_status(ride_id, token):
