@@ -311,6 +311,34 @@ struct WebDispatchQueueTests {
     }
 
     /// What no notification announces, the feed finds by the clock, once each.
+    /// A ride picked up within 30 minutes comes first and is an alert at once; the feed announces
+    /// it when it is booked that soon, and a later one when its pickup comes within 30 minutes.
+    @Test func aRidePickedUpSoonComesFirstAndIsAnAlertAtOnce() async throws {
+        let w = try await ConsoleWorld()
+        let t0 = w.f.clock.now
+        let feed = DispatchFeed(pool: w.f.database.pool, timeZone: w.configuration.timeZone, clock: w.f.clock, pendingAfter: 600)
+        try await w.application().test(.router) { client in
+            let monday = try await Self.book(w, client, at: "2026-11-30T10:00")
+            w.f.clock.advance(by: 60)
+            let soon = try await Self.book(w, client, at: "2026-11-29T07:20")
+            let later = try await Self.book(w, client, at: "2026-11-29T08:30")
+            var jar = WebJar()
+            _ = try await client.webSignIn("dee1", jar: &jar)
+            let page = try await client.web("/dispatch", jar: &jar).body
+            let order = try [soon, monday, later].map { ref in try #require(page.range(of: #"id="ride-\#(ref)""#)).lowerBound }
+            #expect(order == order.sorted(), "the queue is not soon first, then oldest booking first")
+            #expect(Self.entry(page, soon)?.contains("Pickup soon") == true)
+            #expect(Self.entry(page, monday)?.contains("Pickup soon") == false)
+            let alerts = try await client.web("/dispatch/alerts", jar: &jar).body
+            #expect(alerts.contains(#"id="pending-\#(soon)""#) && !alerts.contains(#"id="pending-\#(monday)""#) && !alerts.contains(#"id="pending-\#(later)""#))
+        }
+        #expect(try await feed.timedAlerts(since: t0 + 30, now: t0 + 90) == [.alert("pending")])
+        #expect(try await feed.timedAlerts(since: t0 + 90, now: t0 + 300).isEmpty)
+        #expect(try await feed.timedAlerts(since: t0 + 500, now: t0 + 700) == [.alert("pending")])
+        #expect(try await feed.timedAlerts(since: t0 + 3_500, now: t0 + 3_700) == [.alert("pending")])
+        await w.f.close()
+    }
+
     @Test func theFeedAnnouncesARideCrossingThePendingLimitAndADeliveryParkedOnce() async throws {
         let w = try await ConsoleWorld()
         let t0 = w.f.clock.now

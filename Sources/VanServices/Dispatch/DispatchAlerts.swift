@@ -47,7 +47,8 @@ public struct DispatchAlerts: Sendable {
     /// At most this many of each kind are listed.
     public static let limit = 100
 
-    /// The alerts at `now`; a ride asked for more than `pendingAfter` seconds ago and still pending is one.
+    /// The alerts at `now`; a ride still pending that was asked for more than `pendingAfter`
+    /// seconds ago, or whose pickup is less than ``PendingQueue/soon`` away, is one.
     public func snapshot(now: Date, pendingAfter: TimeInterval) async throws -> Snapshot {
         let today = LocalDate(containing: now, in: timeZone).interval(in: timeZone)
         var snapshot = try await pool.withConnection { conn in
@@ -72,10 +73,15 @@ public struct DispatchAlerts: Sendable {
             snapshot.noShows = try RideQueries.listings(conn, where: """
                 r.status = 'no_show' AND r.pickup_at >= \(today.start) AND r.pickup_at < \(today.end)
                 """).suffix(Self.limit).map { $0 }
+            // Waited past the setting, or its pickup soon (PendingQueue.soon): in the queue's order.
+            let soonBefore = now.addingTimeInterval(PendingQueue.soon)
             snapshot.pending = try RideQueries.listings(conn, where: """
-                r.id IN (SELECT id FROM rides WHERE status = 'pending' AND requested_at <= \(now.addingTimeInterval(-pendingAfter))
-                         ORDER BY requested_at, created_at, id LIMIT \(Self.limit))
-                """).sorted(by: PendingQueue.bookedFirst)
+                r.id IN (SELECT id FROM rides WHERE status = 'pending'
+                           AND (requested_at <= \(now.addingTimeInterval(-pendingAfter)) OR pickup_at < \(soonBefore))
+                         ORDER BY pickup_at < \(soonBefore) DESC, CASE WHEN pickup_at < \(soonBefore) THEN pickup_at END,
+                                  requested_at, created_at, id
+                         LIMIT \(Self.limit))
+                """).sorted { PendingQueue.queueOrder($0, $1, soonBefore: soonBefore) }
             return snapshot
         }
         snapshot.parked = Array(try await DeliveryQueue(pool: pool).failedWebhooks().prefix(Self.limit))

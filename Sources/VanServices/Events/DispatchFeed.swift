@@ -141,14 +141,17 @@ public final class DispatchFeed: Service, Sendable {
         }
     }
 
-    /// The alerts that arose in (`since`, `now`] without a notification: a ride crossing the
-    /// pending limit (`pending`), a webhook delivery parked (`parked`).
+    /// The alerts that arose in (`since`, `now`] without a notification: a pending ride crossing
+    /// the pending limit, its pickup coming within ``PendingQueue/soon``, or booked that soon
+    /// (`pending`); a webhook delivery parked (`parked`).
     public func timedAlerts(since: Date, now: Date) async throws -> [DispatchUpdate] {
         let pendingAfter = self.pendingAfter
         return try await pool.withConnection { conn in
             let row = try conn.query("""
                 SELECT EXISTS (SELECT 1 FROM rides WHERE status = 'pending'
-                                 AND requested_at > \(since.addingTimeInterval(-pendingAfter)) AND requested_at <= \(now.addingTimeInterval(-pendingAfter))),
+                                 AND ((requested_at > \(since.addingTimeInterval(-pendingAfter)) AND requested_at <= \(now.addingTimeInterval(-pendingAfter)))
+                                      OR (pickup_at >= \(since.addingTimeInterval(PendingQueue.soon)) AND pickup_at < \(now.addingTimeInterval(PendingQueue.soon)))
+                                      OR (requested_at > \(since) AND requested_at <= \(now) AND pickup_at < \(now.addingTimeInterval(PendingQueue.soon))))),
                        EXISTS (SELECT 1 FROM deliveries WHERE parked_at > \(since) AND parked_at <= \(now) AND delivered_at IS NULL)
                 """).first!
             var updates: [DispatchUpdate] = []

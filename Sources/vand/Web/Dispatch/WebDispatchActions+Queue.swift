@@ -8,7 +8,7 @@ import VanPostgres
 extension WebDispatchActions {
     /// Pending rides, oldest booking first, each with the stops around it on its van's route.
     func queue() async throws -> [PendingQueue.Entry] {
-        try await PendingQueue(pool: pool, timeZone: timeZone).entries()
+        try await PendingQueue(pool: pool, timeZone: timeZone).entries(now: now)
     }
 
     /// How many rides wait for a decision.

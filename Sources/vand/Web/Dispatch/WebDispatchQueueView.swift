@@ -22,7 +22,7 @@ struct WebDispatchQueueView {
             "countText": total == 0 ? "No rides wait for a decision." : total == 1 ? "1 ride waits for a decision." : "\(total) rides wait for a decision.",
             "rides": entries.map { ride($0, error: error) },
         ]
-        if entries.count < total { values["more"] = "The \(entries.count) booked first are shown; decide them to see the rest." }
+        if entries.count < total { values["more"] = "The first \(entries.count) are shown (pickups soon, then the oldest bookings); decide them to see the rest." }
         return values
     }
 
@@ -38,6 +38,7 @@ struct WebDispatchQueueView {
             "booked": words.words(ride.requestedAt, now: now),
             "van": ride.vanName ?? "no van yet",
             "route": entry.route.map(stop), "hasRoute": !entry.route.isEmpty,
+            "soon": entry.soon,
         ]
         if let phone = listing.riderPhone, !phone.isEmpty { values["phone"] = phone; values["phoneTel"] = WebPages.tel(phone) }
         if let note = ride.note, !note.isEmpty { values["note"] = note }
