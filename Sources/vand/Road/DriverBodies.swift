@@ -75,8 +75,9 @@ struct ShiftState: Encodable {
 
 /// A tap as the API shows it.
 struct TapView: Encodable {
-    let tapKey: UUID
-    let rideID: UUID
+    /// Ids in lower case, as every id the API writes.
+    let tapKey: String
+    let rideID: String
     let stop: StopKind
     let action: TapAction
     let at: String
@@ -89,8 +90,8 @@ struct TapView: Encodable {
     }
 
     init(_ tap: StopTap, clock: ServiceTime) {
-        tapKey = tap.tapKey
-        rideID = tap.rideID
+        tapKey = tap.tapKey.uuidString.lowercased()
+        rideID = tap.rideID.uuidString.lowercased()
         stop = tap.stop
         action = tap.action
         at = clock.format(tap.at)
@@ -124,7 +125,8 @@ struct RunView: Encodable {
 
 /// One stop of the run.
 struct StopView: Encodable {
-    let rideID: UUID
+    /// In lower case, as every id the API writes.
+    let rideID: String
     let ref: String
     let rideStatus: RideStatus
     let stop: StopKind
@@ -158,7 +160,7 @@ struct StopView: Encodable {
     }
 
     init(_ stop: RunStop, clock: ServiceTime) {
-        rideID = stop.rideID
+        rideID = stop.rideID.uuidString.lowercased()
         ref = stop.ref.rawValue
         rideStatus = stop.rideStatus
         self.stop = stop.stop
