@@ -62,6 +62,17 @@
     } catch (e) { schedule(); }
   });
   stream.addEventListener('van', schedule);
+  stream.addEventListener('closed', function (event) {
+    stream.close();
+    // A newer console page took this one's place (at most four per dispatcher): look again every
+    // 30 s instead, and say so once. A session that ended sends its own reason: stay as loaded.
+    var reason = '';
+    try { reason = JSON.parse(event.data).reason; } catch (e) { reason = ''; }
+    if (reason !== 'too_many_streams') return;
+    var live = document.getElementById('live');
+    if (live) live.textContent = 'Live updates moved to a newer console page; this board now looks again every 30 seconds.';
+    window.setInterval(schedule, 30000);
+  });
   stream.addEventListener('error', function () {
     // No stream (not served yet, or the session ended): the page stays as loaded.
     if (stream.readyState === EventSource.CLOSED) stream.close();

@@ -73,6 +73,16 @@
     // A ride crossing the pending limit and a delivery parked send no event: look again each minute.
     setInterval(soon, 60000);
   }
-  source.addEventListener('closed', function () { source.close(); });
+  source.addEventListener('closed', function (event) {
+    source.close();
+    // A newer console page took this one's place (at most four per dispatcher): look again every
+    // 30 s instead, and say so once. A session that ended sends its own reason: stay as loaded.
+    var reason = '';
+    try { reason = JSON.parse(event.data).reason; } catch (e) { reason = ''; }
+    if (reason !== 'too_many_streams') return;
+    part.removeAttribute('data-live');
+    if (live) live.textContent = 'Live updates moved to a newer console page; this page now looks again every 30 seconds.';
+    setInterval(soon, 30000);
+  });
   window.addEventListener('pagehide', function () { source.close(); });
 })();
