@@ -339,6 +339,32 @@ struct WebDispatchQueueTests {
         await w.f.close()
     }
 
+    /// An approved ride due within 30 minutes on a van with no driver on shift is an alert, with
+    /// its move link; a shift started on the van ends it. The feed announces one coming due.
+    @Test func aRideDueSoonOnAVanWithNoDriverIsAnAlertUntilAShiftStarts() async throws {
+        let w = try await ConsoleWorld()
+        let t0 = w.f.clock.now
+        let soon = try await WebDispatchBoardTests.approved(w, "ann1", w.at(7, 20))
+        let feed = DispatchFeed(pool: w.f.database.pool, timeZone: w.configuration.timeZone, clock: w.f.clock, pendingAfter: 600)
+        let van = try #require(soon.vanID)
+        try await w.application().test(.router) { client in
+            var jar = WebJar()
+            _ = try await client.webSignIn("dee1", jar: &jar)
+            let alerts = try await client.web("/dispatch/alerts", jar: &jar).body
+            let card = try #require(alerts.range(of: #"id="unstaffed-\#(soon.ref.rawValue)""#).map { String(alerts[$0.lowerBound...].prefix(700)) })
+            #expect(card.contains("which has no driver on shift") && card.contains(#"href="/dispatch/rides/\#(soon.ref.rawValue)""#), "\(card)")
+            _ = try await Road(pool: w.f.database.pool, clock: w.f.clock, settings: RoadSettings(), timeZone: w.configuration.timeZone)
+                .shifts.start(driver: try NetID("dana1"), vanID: van)
+            let after = try await client.web("/dispatch/alerts", jar: &jar).body
+            #expect(!after.contains(#"id="unstaffed-\#(soon.ref.rawValue)""#) && after.contains("Every ride due in the next 30 minutes has a driver on its van."))
+        }
+        try await w.f.database.pool.withConnection { try $0.execute("UPDATE shifts SET ended_at = \(t0), ended_by = 'test'") }
+        // Due at 07:20: it comes within 30 minutes at 06:50, before t0; nothing crosses after.
+        #expect(try await feed.timedAlerts(since: t0, now: t0 + 60).isEmpty)
+        #expect(try await feed.timedAlerts(since: t0 - 900, now: t0 - 500) == [.alert("unstaffed")])
+        await w.f.close()
+    }
+
     @Test func theFeedAnnouncesARideCrossingThePendingLimitAndADeliveryParkedOnce() async throws {
         let w = try await ConsoleWorld()
         let t0 = w.f.clock.now

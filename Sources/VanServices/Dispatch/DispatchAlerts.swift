@@ -2,9 +2,9 @@ import Foundation
 import VanDomain
 import VanPostgres
 
-/// What needs the dispatcher now: rides running late today, today's no-shows, webhook
-/// deliveries parked after their last attempt, and rides waiting for a decision longer
-/// than `VAND_PENDING_ALERT`.
+/// What needs the dispatcher now: rides running late today, rides due soon on a van with no
+/// driver on shift, today's no-shows, webhook deliveries parked after their last attempt, and
+/// rides waiting for a decision longer than `VAND_PENDING_ALERT` or picked up soon.
 public struct DispatchAlerts: Sendable {
     let pool: PGPool
     let timeZone: TimeZone
@@ -37,15 +37,31 @@ public struct DispatchAlerts: Sendable {
         public var noShows: [RideQueries.Listing] = []
         /// Parked webhook deliveries.
         public var parked: [FailedDelivery] = []
-        /// Rides pending longer than the setting.
+        /// Rides pending longer than the setting, or picked up soon.
         public var pending: [RideQueries.Listing] = []
+        /// Approved rides today, not picked up, due within ``DispatchAlerts/unstaffedWithin`` (or
+        /// overdue) on a van with no driver on shift: no one is coming unless the dispatcher acts.
+        public var unstaffed: [RideQueries.Listing] = []
 
         /// How many alerts in all.
-        public var count: Int { late.count + noShows.count + parked.count + pending.count }
+        public var count: Int { late.count + noShows.count + parked.count + pending.count + unstaffed.count }
     }
 
     /// At most this many of each kind are listed.
     public static let limit = 100
+
+    /// A ride due this soon on a van with no driver on shift is an alert.
+    public static let unstaffedWithin: TimeInterval = 30 * 60
+
+    /// The SQL condition, on `rides r`, of a ride with no one coming: approved, on a van with no
+    /// open shift, its pickup not tapped, due before `before`.
+    static func unstaffed(before: Date) -> SQLQuery {
+        """
+        r.status = 'approved' AND r.van_id IS NOT NULL AND r.pickup_at < \(before)
+        AND NOT EXISTS (SELECT 1 FROM shifts s WHERE s.van_id = r.van_id AND s.ended_at IS NULL)
+        AND NOT EXISTS (SELECT 1 FROM stop_taps t WHERE t.ride_id = r.id AND t.stop = 'pickup' AND t.undone_at IS NULL)
+        """
+    }
 
     /// The alerts at `now`; a ride still pending that was asked for more than `pendingAfter`
     /// seconds ago, or whose pickup is less than ``PendingQueue/soon`` away, is one.
@@ -83,6 +99,11 @@ public struct DispatchAlerts: Sendable {
                          LIMIT \(Self.limit))
                 """).sorted { PendingQueue.queueOrder($0, $1, soonBefore: soonBefore) }
             return snapshot
+        }
+        snapshot.unstaffed = try await pool.withConnection { conn in
+            try RideQueries.listings(conn, where: """
+                \(Self.unstaffed(before: now.addingTimeInterval(Self.unstaffedWithin))) AND r.pickup_at >= \(today.start)
+                """).prefix(Self.limit).map { $0 }
         }
         snapshot.parked = Array(try await DeliveryQueue(pool: pool).failedWebhooks().prefix(Self.limit))
         return snapshot

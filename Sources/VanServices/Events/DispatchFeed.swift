@@ -11,7 +11,7 @@ public enum DispatchUpdate: Sendable, Hashable {
     case ride(id: UUID, kind: String, van: Int64?, day: LocalDate)
     /// A van's position or taps moved it.
     case van(Int64)
-    /// Something for the alerts page: `late`, `no_show`, `parked`, `pending`.
+    /// Something for the alerts page: `late`, `no_show`, `parked`, `pending`, `unstaffed`.
     case alert(String)
 }
 
@@ -143,7 +143,8 @@ public final class DispatchFeed: Service, Sendable {
 
     /// The alerts that arose in (`since`, `now`] without a notification: a pending ride crossing
     /// the pending limit, its pickup coming within ``PendingQueue/soon``, or booked that soon
-    /// (`pending`); a webhook delivery parked (`parked`).
+    /// (`pending`); a webhook delivery parked (`parked`); a ride on a van with no driver on shift
+    /// coming within ``DispatchAlerts/unstaffedWithin`` of its pickup (`unstaffed`).
     public func timedAlerts(since: Date, now: Date) async throws -> [DispatchUpdate] {
         let pendingAfter = self.pendingAfter
         return try await pool.withConnection { conn in
@@ -152,11 +153,14 @@ public final class DispatchFeed: Service, Sendable {
                                  AND ((requested_at > \(since.addingTimeInterval(-pendingAfter)) AND requested_at <= \(now.addingTimeInterval(-pendingAfter)))
                                       OR (pickup_at >= \(since.addingTimeInterval(PendingQueue.soon)) AND pickup_at < \(now.addingTimeInterval(PendingQueue.soon)))
                                       OR (requested_at > \(since) AND requested_at <= \(now) AND pickup_at < \(now.addingTimeInterval(PendingQueue.soon))))),
-                       EXISTS (SELECT 1 FROM deliveries WHERE parked_at > \(since) AND parked_at <= \(now) AND delivered_at IS NULL)
+                       EXISTS (SELECT 1 FROM deliveries WHERE parked_at > \(since) AND parked_at <= \(now) AND delivered_at IS NULL),
+                       EXISTS (SELECT 1 FROM rides r WHERE \(DispatchAlerts.unstaffed(before: now.addingTimeInterval(DispatchAlerts.unstaffedWithin)))
+                                 AND r.pickup_at >= \(since.addingTimeInterval(DispatchAlerts.unstaffedWithin)))
                 """).first!
             var updates: [DispatchUpdate] = []
             if try row.decode(Bool.self, at: 0) { updates.append(.alert("pending")) }
             if try row.decode(Bool.self, at: 1) { updates.append(.alert("parked")) }
+            if try row.decode(Bool.self, at: 2) { updates.append(.alert("unstaffed")) }
             return updates
         }
     }

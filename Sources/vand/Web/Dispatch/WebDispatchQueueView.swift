@@ -130,6 +130,17 @@ struct WebDispatchQueueView {
                     "waited": Self.waited(now.timeIntervalSince(ride.requestedAt)),
                 ] as [String: Any]
             },
+            "unstaffed": snapshot.unstaffed.map { listing in
+                let ride = listing.ride
+                var values: [String: Any] = [
+                    "ref": ride.ref.rawValue, "rider": listing.riderName ?? ride.netID.rawValue, "netID": ride.netID.rawValue,
+                    "from": ride.pickup.displayName, "pickupAt": words.words(ride.pickupAt, now: now), "van": ride.vanName ?? "no van",
+                    "ride": WebDispatchBoardRoutes.ridePath(ride.ref),
+                ]
+                if let phone = listing.riderPhone, !phone.isEmpty { values["phone"] = phone; values["phoneTel"] = WebPages.tel(phone) }
+                return values
+            },
+            "hasUnstaffed": !snapshot.unstaffed.isEmpty,
             "hasLate": !snapshot.late.isEmpty, "hasNoShows": !snapshot.noShows.isEmpty,
             "hasParked": !snapshot.parked.isEmpty, "hasPending": !snapshot.pending.isEmpty,
         ]

@@ -25,7 +25,7 @@ struct WebDispatchLive: Sendable {
 /// small JSON object:
 /// - `event: ride`  `{"ride": "<uuid>", "kind": "<ride event kind>", "van": <id or null>, "day": "YYYY-MM-DD"}`
 /// - `event: van`   `{"van": <id>}`
-/// - `event: alert` `{"kind": "late|no_show|parked|pending"}`
+/// - `event: alert` `{"kind": "late|no_show|parked|pending|unstaffed"}`
 /// It ends with `event: closed` (`session_ended`, or `too_many_streams` for the oldest past the cap).
 struct WebDispatchStream: Sendable {
     let console: WebDispatchRoutes
