@@ -231,6 +231,35 @@ struct RouteImproverTests {
         await w.f.db.close()
     }
 
+    /// The wasteful day's best plan gives each corner its own van, so Van 1's 09:40 ride (Q, 3 km
+    /// east, past the lock lead) goes to Van 2, which starts there. With Van 1's driver already at
+    /// its pickup (an early *Arrived*), it is under way: it stays on Van 1 at its times, and the run
+    /// still improves the rest of the day (it does not fail its write on sql/0033).
+    @Test func aRideUnderWayStaysOnItsVanWhileTheRestOfTheDayIsImproved() async throws {
+        let w = try await WastefulDay()
+        let before = try await w.rows()
+        let tapped = try #require(before.first { $0.pickupAt == w.f.monday(9, 40) && $0.pickup == w.q1 })
+        try await w.f.db.pool.withTransaction { conn in
+            try conn.execute("INSERT INTO riders (net_id, password_hash, role) VALUES ('driver1', 'x', 'driver')")
+            let shift = try conn.query("""
+                INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES ('driver1', \(tapped.vanID), \(w.f.monday(8))) RETURNING id
+                """).first!.decode(Int64.self, at: 0)
+            try conn.execute("""
+                INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at)
+                VALUES (\(UUID()), \(shift), \(tapped.id), 'pickup', 'arrived', \(w.now))
+                """)
+        }
+        let outcome = try await PlanOptimizer(pool: w.f.db.pool, timeZone: w.f.zone)
+            .optimize(day: w.day, seconds: 0.5, now: w.now, clock: SystemTimeSource(), actor: "planner")
+        #expect(outcome.written && outcome.ridesChanged > 0)
+        let after = try await w.rows()
+        let kept = try #require(after.first { $0.id == tapped.id })
+        #expect(kept.vanID == tapped.vanID && kept.pickupAt == tapped.pickupAt && kept.dropoffAt == tapped.dropoffAt)
+        w.expectConsistent(after)
+        #expect(w.deadheadMinutes(after) < w.deadheadMinutes(before))
+        await w.f.db.close()
+    }
+
     @Test func twentySignalsDuringARunLeadToExactlyOneMoreRun() async throws {
         let w = try await WastefulDay()
         let gated = GatedOptimizer(PlanOptimizer(pool: w.f.db.pool, timeZone: w.f.zone))
