@@ -360,6 +360,29 @@ END;
 $$;
 
 --
+-- Name: vand_ride_keeps_van_under_way(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.vand_ride_keeps_van_under_way() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+    tap stop_taps;
+BEGIN
+    SELECT * INTO tap FROM stop_taps
+    WHERE ride_id = NEW.id AND stop = 'pickup' AND undone_at IS NULL
+    ORDER BY at DESC, id DESC LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'ride % is under way (% at its pickup at %): it stays on its van',
+            NEW.id, tap.action, tap.at
+            USING ERRCODE = 'check_violation', CONSTRAINT = 'rides_under_way_keeps_van',
+                  HINT = 'Undo the tap at the pickup first, or cancel the ride.';
+    END IF;
+    RETURN NEW;
+END;
+$$;
+
+--
 -- Name: vand_ride_payload(public.rides); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1465,6 +1488,12 @@ CREATE CONSTRAINT TRIGGER rides_route_check AFTER INSERT OR UPDATE OF status, va
 --
 
 CREATE TRIGGER rides_truncated_rider_changes AFTER TRUNCATE ON public.rides FOR EACH STATEMENT EXECUTE FUNCTION public.vand_notify_every_rider();
+
+--
+-- Name: rides rides_under_way_keeps_van; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER rides_under_way_keeps_van BEFORE UPDATE OF van_id ON public.rides FOR EACH ROW WHEN ((old.van_id IS DISTINCT FROM new.van_id)) EXECUTE FUNCTION public.vand_ride_keeps_van_under_way();
 
 --
 -- Name: sessions sessions_rider_changes; Type: TRIGGER; Schema: public; Owner: -

@@ -24,6 +24,10 @@ public struct BookedRide: Hashable, Sendable {
     public var promise: RidePromise
     /// The longest the ride may take, pickup to drop-off.
     public var maxRideTime: TimeInterval
+    /// A driver's tap stands at the pickup (the van is there, or the rider aboard): the ride stays
+    /// on its van at its planned times, and no stop is planned before its pickup. Improvement
+    /// treats it like a ride about to start (``Scheduler/improve(stretch:vans:rides:lockBefore:seed:maxIterations:progress:)``).
+    public var underWay = false
 
     /// Creates a booked ride; by default promised exactly its planned pickup, with no ride-time limit.
     public init(

@@ -8,6 +8,7 @@ import VanDomain
 /// then. Every van starts and ends the stretch "anywhere" (a depot with no travel to or from it)
 /// and runs only inside the stretch. A ride planned to start before `lockBefore` is under way or
 /// about to be: its stops are pinned to their planned times and nothing is inserted before them.
+/// So is a ride ``BookedRide/underWay``, whenever it is planned.
 /// So is a ride picked up before the stretch starts and dropped off after (the stretch a search
 /// cut out of a longer one, ``Scheduler/routeReach``): it stays aboard, counted in the load.
 struct RouteDay {
@@ -83,7 +84,7 @@ struct RouteDay {
         var nodeLocations = [0, 0]
         var requests: [RouteRequest] = []
         for ride in rides {
-            let pinned = ride.pickupAt < stretch.start || (lockBefore.map { ride.pickupAt < $0 } ?? false)
+            let pinned = ride.underWay || ride.pickupAt < stretch.start || (lockBefore.map { ride.pickupAt < $0 } ?? false)
             let boarding = Self.boarding(estimator, wheelchair: ride.wheelchair)
             // A pinned stop keeps its planned time, give or take the second planned times are rounded to.
             let pickupWindow = pinned ? TimeWindow(earliest: seconds(ride.pickupAt), latest: seconds(ride.pickupAt) + 1)
@@ -150,6 +151,12 @@ struct RouteDay {
             stops[van].append((ride.dropoffAt.timeIntervalSinceReferenceDate, RouteStop.dropoff(index).code))
         }
         let lockAt = lockBefore?.timeIntervalSinceReferenceDate
+        // A van's route is fixed up to the pickup of its last ride under way, wherever that lies.
+        var underWayUntil = [Double](repeating: -.infinity, count: vans.count)
+        for ride in rides where ride.underWay {
+            let van = vanIndex[ride.vanID]!
+            underWayUntil[van] = max(underWayUntil[van], ride.pickupAt.timeIntervalSinceReferenceDate)
+        }
         for van in vans.indices {
             stops[van].sort { a, b in
                 if a.at != b.at { return a.at < b.at }
@@ -157,7 +164,10 @@ struct RouteDay {
                 return aDrop != bDrop ? aDrop > bDrop : a.code < b.code
             }
             routes[van].stops = stops[van].map { RouteStop(code: $0.code) }
-            if let lockAt { routes[van].lockedPrefixCount = stops[van].prefix { $0.at < lockAt }.count }
+            let fixedTo = underWayUntil[van]
+            if lockAt != nil || fixedTo > -.infinity {
+                routes[van].lockedPrefixCount = stops[van].prefix { $0.at < (lockAt ?? -.infinity) || $0.at <= fixedTo }.count
+            }
         }
         let plan = RoutePlan(routes: routes, unassigned: newRide == nil ? [] : [rides.count])
         let problem = RoutingProblem(nodes: nodes, requests: requests, vehicles: vehicles, travel: travel)

@@ -218,6 +218,25 @@ struct DispatcherCommandTests {
         #expect(unknownVan.stderr.contains("no active van named 'Van 9'"))
     }
 
+    @Test func aMoveOfARideWhoseRiderIsOnBoardIsRefusedInOneLine() async throws {
+        let w = try await DispatchWorld()
+        let id = try await w.book("ann1", w.at(15))
+        try await w.pool.withConnection { conn in
+            try conn.execute("INSERT INTO riders (net_id, name, password_hash, role) VALUES ('dan4', 'Dan', 'x', 'driver')")
+            let shift = try conn.query("""
+                INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES ('dan4', (SELECT id FROM vans WHERE name = 'Van 1'), \(w.at(14))) RETURNING id
+                """).first!.decode(Int64.self, at: 0)
+            try conn.execute("""
+                INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at) VALUES (\(UUID()), \(shift), \(id), 'pickup', 'boarded', \(w.at(15, 2)))
+                """)
+        }
+        let refused = try w.vanadmin(["rides", "move", id.uuidString, "--at", "16:00"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("the rider is on board Van 1 (boarded 3:02 PM): a ride under way stays on its van"), "\(refused.stderr)")
+        #expect(refused.stderr.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").count == 1, "\(refused.stderr)")
+        #expect(try await w.value("SELECT pickup_at FROM rides WHERE id = \(id)", as: Date.self) == w.at(15))
+    }
+
     @Test func approveAllFeasibleApprovesTheFitAndListsTheRest() async throws {
         let w = try await DispatchWorld()
         let a = try await w.book("ann1", w.at(9))

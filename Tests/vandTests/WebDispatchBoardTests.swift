@@ -277,6 +277,45 @@ struct WebDispatchBoardTests {
         await w.f.close()
     }
 
+    @Test func aMoveOfARideWhoseRiderIsOnBoardIsRefusedNextToTheVanAndChangesNothing() async throws {
+        let w = try await ConsoleWorld()
+        let ride = try await Self.approved(w, "ann1", w.at(9, 0))
+        let other: String = try await w.f.database.pool.withConnection { conn in
+            try conn.query("SELECT name FROM vans WHERE id <> \(ride.vanID!) AND active ORDER BY id LIMIT 1").first!.decode(at: 0)
+        }
+        let boarded = w.at(9, 7)
+        w.f.clock.set(boarded.addingTimeInterval(60))
+        try await w.f.database.pool.withConnection { conn in
+            let shift = try conn.query("""
+                INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES ('dana1', \(ride.vanID!), \(w.at(8, 0))) RETURNING id
+                """).first!.decode(Int64.self, at: 0)
+            for (action, at) in [("arrived", w.at(9, 5)), ("boarded", boarded)] {
+                try conn.execute("""
+                    INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at) VALUES (\(UUID()), \(shift), \(ride.id), 'pickup', \(action), \(at))
+                    """)
+            }
+        }
+        let audited = try await w.count("SELECT count(*) FROM audit_log")
+        let events = try await w.count("SELECT count(*) FROM ride_events")
+        try await w.application().test(.router) { client in
+            var jar = try await signedIn(client)
+            let page = try await client.web("/dispatch/rides/\(ride.ref.rawValue)", jar: &jar)
+            let refused = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/move", form: [("csrf", page.csrf ?? ""), ("at", ""), ("van", other)], jar: &jar)
+            #expect(refused.status == .conflict)
+            #expect(refused.body.contains(#"<p class="error" id="van-error"><span class="vh">Error: </span>This ride cannot be moved: the rider is on board \#(ride.vanName!) (boarded 9:07 AM): a ride under way stays on its van"#),
+                    "\(refused.body)")
+            #expect(refused.body.contains("<title>Error: Ride"))
+        }
+        let stored: (Int64, Date, Date) = try await w.f.database.pool.withConnection { conn in
+            let row = try conn.query("SELECT van_id, pickup_at, updated_at FROM rides WHERE id = \(ride.id)").first!
+            return (try row.decode(at: 0), try row.decode(at: 1), try row.decode(at: 2))
+        }
+        #expect(stored.0 == ride.vanID && stored.1 == ride.pickupAt && stored.2 == ride.updatedAt)
+        #expect(try await w.count("SELECT count(*) FROM audit_log") == audited)
+        #expect(try await w.count("SELECT count(*) FROM ride_events") == events)
+        await w.f.close()
+    }
+
     @Test func anotherDayIsChosenByTheQuery() async throws {
         let w = try await ConsoleWorld()
         let today = try await Self.approved(w, "ann1", w.at(9, 0))

@@ -32,6 +32,9 @@ public struct DispatchService: Sendable {
         case reasonRequired
         /// No van by that name, or it is retired.
         case unknownVan(String)
+        /// The ride is under way (a driver's tap stands at its pickup): it stays on its van and the
+        /// road sets its times. The sentence says which van, what happened when, and what to do.
+        case underWay(String)
 
         public var description: String {
             switch self {
@@ -42,6 +45,7 @@ public struct DispatchService: Sendable {
             case .beforePickup: return "the pickup time has not come yet; mark it after the pickup"
             case .reasonRequired: return "give a reason with --reason; the rider sees it"
             case .unknownVan(let name): return "no active van named '\(name)'; see `vanadmin vans list`"
+            case .underWay(let sentence): return sentence
             }
         }
     }
@@ -61,7 +65,9 @@ public struct DispatchService: Sendable {
         try await change(id, to: .cancelled, reason: try Self.required(reason), actor: actor, now: now, action: "ride.cancel")
     }
 
-    /// Moves a ride to a new time and/or van, keeping its status; checked like a booking.
+    /// Moves a ride to a new time and/or van, keeping its status; checked like a booking. A ride
+    /// under way (a standing tap at its pickup) is not moved at all (``DispatchError/underWay(_:)``):
+    /// it stays on the van at the curb or carrying the rider, and the road, not a plan, sets its times.
     public func move(_ id: String, at newTime: Date?, van: String?, actor: String, now: Date) async throws -> Ride {
         try await change(id, to: nil, at: newTime, van: van, reason: nil, actor: actor, now: now, action: "ride.move")
     }
@@ -123,6 +129,8 @@ public struct DispatchService: Sendable {
                 if status == .completed || status == .noShow, now < ride.pickupAt { throw DispatchError.beforePickup(ride.pickupAt) }
             } else if !ride.status.holdsVan {
                 throw DispatchError.transition(RideTransitionError(from: ride.status, to: ride.status))
+            } else if let sentence = try Self.underWay(rideID, timeZone: timeZone, conn) {
+                throw DispatchError.underWay(sentence)
             }
             var vanID = ride.vanID
             if let vanName {
@@ -173,18 +181,23 @@ public struct DispatchService: Sendable {
                 vanID = placed.vanID
             }
             let decided = status == .approved || status == .rejected
-            try conn.execute("""
-                UPDATE rides SET status = \(ride.status.rawValue), pickup_at = \(ride.pickupAt), estimated_dropoff_at = \(dropoff),
-                       promise = \(ride.promise.kind.rawValue), window_start = \(ride.promise.window.start),
-                       window_end = \(ride.promise.window.end), max_ride_seconds = \(Int(ride.maxRideTime.rounded(.up))),
-                       van_id = \(vanID), reason = COALESCE(\(reason), reason), updated_at = \(now),
-                       decided_by = CASE WHEN \(decided) THEN \(actor) ELSE decided_by END,
-                       decided_at = CASE WHEN \(decided) THEN \(now) ELSE decided_at END,
-                       cancelled_by = CASE WHEN \(status == .cancelled) THEN 'service' ELSE cancelled_by END,
-                       cancelled_at = CASE WHEN \(status == .cancelled) THEN \(now) ELSE cancelled_at END,
-                       reminded_at = CASE WHEN \(newTime != nil) THEN NULL ELSE reminded_at END
-                WHERE id = \(rideID)
-                """)
+            do {
+                try conn.execute("""
+                    UPDATE rides SET status = \(ride.status.rawValue), pickup_at = \(ride.pickupAt), estimated_dropoff_at = \(dropoff),
+                           promise = \(ride.promise.kind.rawValue), window_start = \(ride.promise.window.start),
+                           window_end = \(ride.promise.window.end), max_ride_seconds = \(Int(ride.maxRideTime.rounded(.up))),
+                           van_id = \(vanID), reason = COALESCE(\(reason), reason), updated_at = \(now),
+                           decided_by = CASE WHEN \(decided) THEN \(actor) ELSE decided_by END,
+                           decided_at = CASE WHEN \(decided) THEN \(now) ELSE decided_at END,
+                           cancelled_by = CASE WHEN \(status == .cancelled) THEN 'service' ELSE cancelled_by END,
+                           cancelled_at = CASE WHEN \(status == .cancelled) THEN \(now) ELSE cancelled_at END,
+                           reminded_at = CASE WHEN \(newTime != nil) THEN NULL ELSE reminded_at END
+                    WHERE id = \(rideID)
+                    """)
+            } catch let error as PGError where error.sqlState == .checkViolation && error.constraint == "rides_under_way_keeps_van" {
+                // A tap that stood before this change (the up-front check covers the usual case).
+                throw DispatchError.underWay("the ride is under way (a driver's tap stands at its pickup): it stays on its van. Call the driver, or cancel the ride.")
+            }
             do {
                 try VanDayRoutes.checkNow(conn)
             } catch let error as PGError where error.sqlState == .checkViolation {
@@ -197,6 +210,25 @@ public struct DispatchService: Sendable {
             try AuditLog.record(conn, actor: actor, action: action, subject: rideID.uuidString.lowercased(), details: details)
             return try RideRecord.ride(try conn.query("\(RideRecord.select) WHERE r.id = \(rideID)").first!)
         }
+    }
+
+    /// Why the ride `rideID` is under way, as the dispatcher reads it, or nil when no tap stands
+    /// at its pickup: "the rider is on board Van 1 (boarded 9:07 PM): …".
+    static func underWay(_ rideID: UUID, timeZone: TimeZone, _ conn: PGConnection) throws -> String? {
+        guard let row = try conn.query("""
+            SELECT t.action, t.at, v.name FROM stop_taps t JOIN shifts s ON s.id = t.shift_id JOIN vans v ON v.id = s.van_id
+            WHERE t.ride_id = \(rideID) AND t.stop = 'pickup' AND t.undone_at IS NULL
+            ORDER BY t.at DESC, t.id DESC LIMIT 1
+            """).first else { return nil }
+        let (action, at, van) = (try row.decode(String.self, at: 0), try row.decode(Date.self, at: 1), try row.decode(String.self, at: 2))
+        let time = ServiceTime(timeZone: timeZone).text(at, .clockTime)
+        let what = switch action {
+        case "boarded": "the rider is on board \(van) (boarded \(time))"
+        case "arrived": "\(van) is at the pickup (arrived \(time))"
+        default: "\(van)'s driver marked the pickup \(action.replacingOccurrences(of: "_", with: "-")) at \(time)"
+        }
+        return what + ": a ride under way stays on its van, and the road sets its times. Call \(van)'s driver;"
+            + " to take the ride off \(van), the driver undoes the tap, or cancel the ride."
     }
 
     private static func required(_ reason: String) throws(DispatchError) -> String {

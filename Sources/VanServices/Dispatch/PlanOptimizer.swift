@@ -34,16 +34,19 @@ public struct PlanOptimizer: DayOptimizing {
     }
 
     /// Improves `day` for about `seconds` of search per stretch of service. Rides planned to start
-    /// before `now` plus the scheduler's lock lead are not moved. `clock` measures the budget.
+    /// before `now` plus the scheduler's lock lead are not moved, nor is a ride under way (a
+    /// driver's tap stands at its pickup), whenever it is planned: it stays on its van at its
+    /// times (the database refuses to move it, sql/0033). `clock` measures the budget.
     public func optimize(day: LocalDate, seconds: Double, now: Date, clock: any TimeSource, actor: String) async throws -> Outcome {
         let timeZone = self.timeZone
         let interval = day.interval(in: timeZone)
-        let (scheduler, vans, snapshot) = try await pool.withConnection { conn in
+        let (scheduler, vans, snapshot, rides) = try await pool.withConnection { conn in
             let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: interval.start)
             // The versions of every van-day locked below (see there), and the rides around the day.
-            return (scheduler, try VanStore.list(conn, includeRetired: false).filter(\.active),
-                    try VanDayRoutes.snapshot(conn, span: DateInterval(start: interval.start.addingTimeInterval(-scheduler.searchWindow - 86_400),
-                                                                       end: interval.end.addingTimeInterval(scheduler.searchWindow + 86_400))))
+            let snapshot = try VanDayRoutes.snapshot(conn, span: DateInterval(start: interval.start.addingTimeInterval(-scheduler.searchWindow - 86_400),
+                                                                              end: interval.end.addingTimeInterval(scheduler.searchWindow + 86_400)))
+            return (scheduler, try VanStore.list(conn, includeRetired: false).filter(\.active), snapshot,
+                    try Self.markingUnderWay(snapshot.rides, conn))
         }
         var before = PlanMeasures(rides: 0, driving: 0, vansUsed: 0, busy: 0), after = before
         var changes: [UUID: (vanID: Int64, stops: PlannedStops)] = [:]
@@ -62,7 +65,7 @@ public struct PlanOptimizer: DayOptimizing {
                     guard background else { return wall / budget }
                     return max((BackgroundSearchThread.threadCPUSeconds() - cpuStart) / budget, wall / (20 * budget))
                 }
-                return scheduler.improve(stretch: stretch, vans: vans, rides: snapshot.rides, lockBefore: now.addingTimeInterval(scheduler.lockLead),
+                return scheduler.improve(stretch: stretch, vans: vans, rides: rides, lockBefore: now.addingTimeInterval(scheduler.lockLead),
                                          progress: progress)
             }
             let result = try await background ? BackgroundSearchThread.run(search) : NIOThreadPool.singleton.runIfActive(search)
@@ -72,7 +75,7 @@ public struct PlanOptimizer: DayOptimizing {
         }
         guard !changes.isEmpty else { return Outcome(before: before, after: before, ridesChanged: 0, written: true) }
         let (planned, measured) = (changes, (before: before, after: after))
-        let written = try await pool.withTransaction { conn -> Bool in
+        let written = try await Self.refusedUnderWay { try await pool.withTransaction { conn -> Bool in
             try TransactionActor.set(actor, conn)
             // A writer locks every van-day within a margin of the stops it changes; this day's stops
             // move inside the day, so the day and the one either side cover every writer of them.
@@ -94,8 +97,36 @@ public struct PlanOptimizer: DayOptimizing {
                                           "driving_minutes_before": String(Int(measured.before.driving / 60)),
                                           "driving_minutes_after": String(Int(measured.after.driving / 60))])
             return true
-        }
+        } }
         return Outcome(before: before, after: written ? after : before, ridesChanged: written ? changes.count : 0, written: written)
+    }
+}
+
+extension PlanOptimizer {
+    /// `rides` with ``BookedRide/underWay`` set on each that has a driver's tap standing at its
+    /// pickup (one indexed read for all of them).
+    static func markingUnderWay(_ rides: [BookedRide], _ conn: PGConnection) throws -> [BookedRide] {
+        guard !rides.isEmpty else { return rides }
+        let ids = "{" + rides.map(\.id.uuidString).joined(separator: ",") + "}"
+        let underWay = Set(try conn.query("""
+            SELECT DISTINCT ride_id FROM stop_taps WHERE ride_id = ANY(\(ids)::uuid[]) AND stop = 'pickup' AND undone_at IS NULL
+            """ as SQLQuery) { try $0.decode(UUID.self, at: 0) })
+        guard !underWay.isEmpty else { return rides }
+        return rides.map { ride in
+            var ride = ride
+            ride.underWay = underWay.contains(ride.id)
+            return ride
+        }
+    }
+
+    /// `write`'s answer, or false (nothing written, run again) when the database refused to move
+    /// a ride that a driver tapped while the plan was searched (sql/0033): the next run keeps it.
+    static func refusedUnderWay(_ write: () async throws -> Bool) async throws -> Bool {
+        do {
+            return try await write()
+        } catch let error as PGError where error.sqlState == .checkViolation && error.constraint == "rides_under_way_keeps_van" {
+            return false
+        }
     }
 }
 

@@ -81,7 +81,8 @@ public struct RoadReplanner: Sendable {
                               lateAsPlanned: plan.lateAsPlanned, written: true)
         guard !plan.changes.isEmpty else { return outcome }
         let changes = plan.changes, vans = road.vans, snapshot = road.snapshot
-        outcome.written = try await pool.withTransaction { conn -> Bool in
+        // A ride tapped while this was planned stays on its van (sql/0033): nothing written, run again.
+        outcome.written = try await PlanOptimizer.refusedUnderWay { try await pool.withTransaction { conn -> Bool in
             try TransactionActor.set(actor, conn)
             // As the planner does: every van-day of the day and the one either side, in one
             // statement in (day, van) order, checked against the versions planned from.
@@ -99,7 +100,7 @@ public struct RoadReplanner: Sendable {
                                 details: ["rides_changed": String(changes.count), "rides_moved": String(plan.moved.count),
                                           "rides_unkept": String(plan.unkept.count)])
             return true
-        }
+        } }
         if !outcome.written { (outcome.ridesChanged, outcome.moved) = (0, []) }
         return outcome
     }

@@ -142,6 +142,7 @@ struct WebDispatchBoardRoutes: Sendable {
             switch error {
             case .doesNotFit(let sentence): return try await refuse(time == nil ? "van" : "at", "It does not fit: " + sentence, .conflict)
             case .unknownVan: return try await refuse("van", "Choose one of the vans in the list", .unprocessableContent)
+            case .underWay(let sentence): return try await refuse(van != nil ? "van" : "at", "This ride cannot be moved: " + sentence, .conflict)
             case .transition(let transition): return try await refuse("at", "This ride cannot be moved: \(transition.description)", .conflict)
             default: return try await refuse("at", error.description, .conflict)
             }
