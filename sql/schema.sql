@@ -571,9 +571,9 @@ BEGIN
     ) || extra)
     RETURNING id INTO event_id;
     INSERT INTO deliveries (event_id, sink) VALUES (event_id, 'webhook'), (event_id, 'log');
-    -- The rider hears of decisions, re-timings, cancellations by the service, reminders, and
-    -- the van arriving at her pickup.
-    IF kind IN ('approved', 'rejected', 'cancelled_by_service', 'reminder', 'moved')
+    -- The rider hears of decisions, re-timings, cancellations by the service, reminders, the
+    -- van arriving at her pickup, and her no-show.
+    IF kind IN ('approved', 'rejected', 'cancelled_by_service', 'reminder', 'moved', 'no_show')
        OR (kind = 'arrived' AND extra->'road'->>'stop' = 'pickup') THEN
         INSERT INTO deliveries (event_id, sink) VALUES (event_id, 'rider');
     END IF;

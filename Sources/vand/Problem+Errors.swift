@@ -18,7 +18,7 @@ extension Problem {
         case let error as RiderRides.CancelError:
             switch error {
             case .notFound: self = .notFound("There is no such ride among your rides.")
-            case .afterPickup, .notCancellable:
+            case .afterPickup, .notCancellable, .onBoard:
                 self = Problem(status: .conflict, slug: "not-cancellable", title: "The ride cannot be cancelled", detail: error.description)
             }
         case let error as IdempotencyKeyReused:

@@ -49,7 +49,7 @@ func makeTriggerLoop(
 ) -> TriggerLoop {
     var loopLogger = logger
     loopLogger[metadataKey: "component"] = "events"
-    return TriggerLoop(pool: database.pool, settings: configuration.events, timeZone: configuration.timeZone, clock: clock, logger: loopLogger, metrics: metrics)
+    return TriggerLoop(pool: database.pool, settings: configuration.events, timeZone: configuration.timeZone, hotline: configuration.hotline, clock: clock, logger: loopLogger, metrics: metrics)
 }
 
 /// The van trail's pruning, beside the trigger loop (`vand serve`, `vand worker`).

@@ -53,6 +53,7 @@ struct WebRiderPagesTests {
             #expect(home.contains(#"data-status-approved="approved|Approved|holds""#))
             #expect(home.contains(#"data-status-rejected="rejected|Not approved|released""#))
             #expect(home.contains(#"data-status-cancelled_by_service="cancelled|Cancelled|released""#))
+            #expect(home.contains(#"data-status-no_show="no_show|Missed (no-show)|released""#))
         }
         await w.f.close()
     }

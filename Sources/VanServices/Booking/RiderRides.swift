@@ -169,12 +169,15 @@ public struct RiderRides: Sendable {
         case afterPickup
         /// The ride is already rejected, cancelled, completed or a no-show.
         case notCancellable(RideStatus)
+        /// The driver tapped "boarded" at the pickup (not undone): the rider is in the van.
+        case onBoard
 
         public var description: String {
             switch self {
             case .notFound: return "there is no such ride"
             case .afterPickup: return "the pickup time has passed; call the dispatcher"
             case .notCancellable(let status): return "the ride is \(status.rawValue.replacingOccurrences(of: "_", with: " ")) and cannot be cancelled"
+            case .onBoard: return "you are on board the van; to change where you get off, tell the driver"
             }
         }
     }
@@ -201,6 +204,18 @@ public struct RiderRides: Sendable {
             let pickupAt: Date = try row.decode(at: 1)
             guard status.canTransition(to: .cancelled) else { throw CancelError.notCancellable(status) }
             guard now < pickupAt else { throw CancelError.afterPickup }
+            // The van may be early or late: a rider it picked up (or marked a no-show, or dropped
+            // off) is past cancelling, whatever the planned time says.
+            if let tap = try conn.query("""
+                SELECT action FROM stop_taps t WHERE t.ride_id = \(id) AND t.undone_at IS NULL AND \(Self.pickedUp)
+                ORDER BY t.at DESC, t.id DESC LIMIT 1
+                """).first?.decode(String.self, at: 0) {
+                switch tap {
+                case "no_show": throw CancelError.notCancellable(.noShow)
+                case "dropped_off": throw CancelError.notCancellable(.completed)
+                default: throw CancelError.onBoard
+                }
+            }
             let late = pickupAt.timeIntervalSince(now) <= lateWithin
             try conn.execute("""
                 UPDATE rides SET status = 'cancelled', cancelled_by = 'rider', cancelled_late = \(late),
@@ -217,7 +232,24 @@ public struct RiderRides: Sendable {
         return cancellation
     }
 
-    /// Cancels every not-yet-picked-up ride of `netID`'s series; returns how many.
+    /// A condition on `stop_taps t`: the tap ends the wait at the pickup or comes after it (a
+    /// standing one puts the ride past cancelling).
+    static let pickedUp: SQLQuery = "t.action IN ('boarded', 'no_show', 'dropped_off')"
+
+    /// Whether the driver has picked `netID`'s ride `id` up, marked it a no-show or dropped it off
+    /// (a standing tap): the rider can no longer cancel it.
+    public func isPickedUp(_ id: UUID, for netID: NetID) async throws -> Bool {
+        try await pool.withConnection { conn in
+            try conn.query("""
+                SELECT 1 FROM stop_taps t JOIN rides r ON r.id = t.ride_id
+                WHERE t.ride_id = \(id) AND r.net_id = \(netID.rawValue) AND t.undone_at IS NULL AND \(Self.pickedUp)
+                LIMIT 1
+                """).first != nil
+        }
+    }
+
+    /// Cancels every not-yet-picked-up ride of `netID`'s series (one the driver has boarded is
+    /// skipped, as ``cancel(_:for:now:lateWithin:onBehalfBy:)`` refuses it); returns how many.
     public func cancelSeries(_ seriesID: UUID, for netID: NetID, now: Date, lateWithin: TimeInterval) async throws -> Int {
         let pickups = try await pool.withTransaction { conn -> [Date] in
             try TransactionActor.set(netID.rawValue, conn)
@@ -227,6 +259,7 @@ public struct RiderRides: Sendable {
                        cancelled_at = \(now), updated_at = \(now)
                 WHERE series_id = \(seriesID) AND net_id = \(netID.rawValue)
                   AND ride_holds_van(status) AND pickup_at > \(now)
+                  AND NOT EXISTS (SELECT 1 FROM stop_taps t WHERE t.ride_id = rides.id AND t.undone_at IS NULL AND \(Self.pickedUp))
                 RETURNING pickup_at
                 """).map { try $0.decode(Date.self, at: 0) }
         }

@@ -62,6 +62,8 @@ public struct RideEventDetails: Sendable, Hashable {
     public var lateETA: Date?
     /// A `late` event's end of the promised window.
     public var lateWindowEnd: Date?
+    /// A road event's tap time (`road.at`): when the driver tapped, e.g. the no-show.
+    public var roadAt: Date?
 
     /// Reads the trigger's payload JSON (version 1, docs/events.md); what is missing stays nil.
     public init(payload: String) {
@@ -79,6 +81,7 @@ public struct RideEventDetails: Sendable, Hashable {
         lateStop = decoded.late?.stop
         lateETA = date(decoded.late?.eta)
         lateWindowEnd = date(decoded.late?.windowEnd)
+        roadAt = date(decoded.road?.at)
     }
 
     /// The part of the payload messages read.
@@ -107,7 +110,11 @@ public struct RideEventDetails: Sendable, Hashable {
             enum CodingKeys: String, CodingKey { case stop, eta, windowEnd = "window_end" }
         }
         let late: Late?
-        enum CodingKeys: String, CodingKey { case ride, previous, pickupShort = "pickup_short", dropoffShort = "dropoff_short", van, late }
+        struct Road: Decodable {
+            let at: String?
+        }
+        let road: Road?
+        enum CodingKeys: String, CodingKey { case ride, previous, pickupShort = "pickup_short", dropoffShort = "dropoff_short", van, late, road }
     }
 }
 

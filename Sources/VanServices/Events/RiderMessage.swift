@@ -5,9 +5,14 @@ import VanDomain
 public struct RiderMessage: Sendable {
     /// The service time zone (times are shown in it).
     public let timeZone: TimeZone
+    /// The office's phone number (`VAND_HOTLINE`), for messages that ask the rider to call; nil: "call the office".
+    public let hotline: String?
 
-    /// Messages in `timeZone`.
-    public init(timeZone: TimeZone) { self.timeZone = timeZone }
+    /// Messages in `timeZone`, naming `hotline` where the rider should call.
+    public init(timeZone: TimeZone, hotline: String? = nil) {
+        self.timeZone = timeZone
+        self.hotline = hotline
+    }
 
     /// "Your van arrives in about 15 minutes at SCL.", "Your ride … is approved.", …
     public func text(for event: RideEvent) -> String {
@@ -45,7 +50,13 @@ public struct RiderMessage: Sendable {
             return atDropoff
                 ? "Your van is running late: it now expects to reach \(place) at \(eta)\(promised)."
                 : "Your van is running late: it now expects to reach you at \(place) at \(eta)\(promised)."
-        case .created, .updated, .completed, .noShow, .deleted, .boarded, .tapUndone, nil:
+        case .noShow:
+            // The driver's no-show tap ends the wait; the rider hears what happened and what to do.
+            let until = details.roadAt.map { " until \(time($0))" } ?? ""
+            let call = hotline.map { "call the office at \($0)" } ?? "call the office"
+            return "The van waited for you at \(from)\(until) and had to go on, so your ride\(to) is marked a no-show. "
+                + "If this is wrong, \(call)."
+        case .created, .updated, .completed, .deleted, .boarded, .tapUndone, nil:
             return "Your ride from \(from)\(to) on \(when) changed."
         }
     }

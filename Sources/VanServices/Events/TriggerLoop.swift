@@ -46,11 +46,13 @@ public final class TriggerLoop: Service, Sendable {
     private let wake = WakeSignal()
     private let stopping = Atomic<Bool>(false)
 
-    /// A loop on `pool`. Times come from `clock`; rider messages are written in `timeZone`.
+    /// A loop on `pool`. Times come from `clock`; rider messages are written in `timeZone` and
+    /// name `hotline` where the rider should call the office.
     public init(
         pool: PGPool,
         settings: EventSettings,
         timeZone: TimeZone,
+        hotline: String? = nil,
         clock: any TimeSource = SystemTimeSource(),
         transport: any WebhookTransport = HTTPWebhookTransport(),
         workerID: String? = nil,
@@ -66,7 +68,7 @@ public final class TriggerLoop: Service, Sendable {
         self.workerID = workerID ?? "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)/\(UUID().uuidString.prefix(8))"
         queue = DeliveryQueue(pool: pool)
         reminders = Reminders(pool: pool, lead: settings.reminderLead, positionStale: settings.positionStale, timeZone: timeZone)
-        local = LocalSinks(pool: pool, messages: RiderMessage(timeZone: timeZone), logger: logger)
+        local = LocalSinks(pool: pool, messages: RiderMessage(timeZone: timeZone, hotline: hotline), logger: logger)
         backoff = Backoff(base: settings.backoffBase, cap: settings.backoffCap)
     }
 

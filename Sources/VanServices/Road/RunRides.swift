@@ -21,6 +21,8 @@ enum RunRides {
         let dropoff: End
         let riderName: String?
         let riderPhone: PhoneNumber?
+        /// The pickup time the rider was last told in a late alert (its ETA); nil: never told.
+        let toldPickupETA: Date?
 
         struct End {
             let address: String?
@@ -37,7 +39,8 @@ enum RunRides {
                r.promise, r.window_start, r.window_end,
                r.pickup_address, r.pickup_lat, r.pickup_lon, pp.name AS pickup_name, pp.aliases[1] AS pickup_alias,
                r.dropoff_address, r.dropoff_lat, r.dropoff_lon, dp.name AS dropoff_name, dp.aliases[1] AS dropoff_alias,
-               rd.name AS rider_name, rd.phone AS rider_phone
+               rd.name AS rider_name, rd.phone AS rider_phone,
+               (SELECT a.eta FROM ride_alerts a WHERE a.ride_id = r.id AND a.kind = 'late' AND a.stop = 'pickup') AS told_pickup_eta
         FROM rides r
         LEFT JOIN places pp ON pp.id = r.pickup_place_id
         LEFT JOIN places dp ON dp.id = r.dropoff_place_id
@@ -85,7 +88,8 @@ enum RunRides {
             note: try row.decode(String?.self, "note"),
             promise: RidePromise(kind: kind, window: DateInterval(start: try row.decode(Date.self, "window_start"), end: try row.decode(Date.self, "window_end"))),
             pickup: try end("pickup"), dropoff: try end("dropoff"),
-            riderName: try row.decode(String?.self, "rider_name"), riderPhone: try row.decode(PhoneNumber?.self, "rider_phone")
+            riderName: try row.decode(String?.self, "rider_name"), riderPhone: try row.decode(PhoneNumber?.self, "rider_phone"),
+            toldPickupETA: try row.decode(Date?.self, "told_pickup_eta")
         )
     }
 }

@@ -72,7 +72,8 @@ public struct RunService: Sendable {
         let outcome = taps.first { $0.action.isOutcome }
         var noShowFrom: Date?
         if kind == .pickup, outcome == nil, let arrived {
-            noShowFrom = rule.allowedFrom(arrivedAt: arrived.at, window: NoShowRule.pickupWindow(promise: ride.promise, plannedPickup: ride.pickupAt))
+            noShowFrom = rule.allowedFrom(arrivedAt: arrived.at, window: NoShowRule.pickupWindow(promise: ride.promise, plannedPickup: ride.pickupAt),
+                                          toldETA: ride.toldPickupETA)
         }
         return RunStop(
             rideID: ride.id, ref: ride.ref, rideStatus: ride.status, stop: kind,

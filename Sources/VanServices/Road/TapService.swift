@@ -118,7 +118,7 @@ public struct TapService: Sendable {
             }
         case (_, .noShow):
             let window = NoShowRule.pickupWindow(promise: ride.promise, plannedPickup: ride.pickupAt)
-            switch rule.refusal(arrivedAt: arrived?.at, window: window, now: now) {
+            switch rule.refusal(arrivedAt: arrived?.at, window: window, toldETA: ride.toldPickupETA, now: now) {
             case nil: return
             case .notArrived: throw RoadError.needsEarlier(.noShow, before: .arrived, at: .pickup)
             case .arrivedAfterWindow(let end): throw RoadError.arrivedAfterWindow(windowEnd: end)

@@ -197,7 +197,7 @@ extension SettingSpec {
 
     public static let noShowWait = SettingSpec(
         "VAND_NO_SHOW_WAIT", default: "300", accepts: .number(0...3_600), group: .road,
-        help: "Seconds the van waits at a pickup (from the later of its arrival and the window's start) before the driver may tap no-show.")
+        help: "Seconds the van waits at a pickup (from the latest of its arrival, the window's start and the pickup time a late alert told the rider) before the driver may tap no-show.")
     public static let positionStale = SettingSpec(
         "VAND_POSITION_STALE", default: "120", accepts: .number(5...86_400), group: .road,
         help: "Seconds after which a van's last position counts as unknown (ETAs then run from its last tapped stop).")

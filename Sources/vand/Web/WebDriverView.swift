@@ -48,7 +48,7 @@ struct WebDriverView {
             if next.nextActions.contains(.noShow), !noShowAllowed(next) {
                 if let from = next.noShowAllowedFrom {
                     stop["noShowAt"] = ["iso": Self.iso(Self.wholeSecond(from)), "time": words.time(Self.wholeMinute(from)), "rider": next.riderName,
-                                        "explain": "The van waits \(Self.minutes(noShowWait)) from the start of the pickup window or its arrival, whichever is later."]
+                                        "explain": "The van waits \(Self.minutes(noShowWait)) from the start of the pickup window, its arrival, or the time the rider was last told the van would come, whichever is latest."]
                 } else {
                     stop["refusal"] = "The van arrived after the pickup window, so \(next.riderName) cannot be marked a no-show. Call the dispatcher."
                 }

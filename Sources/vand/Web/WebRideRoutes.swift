@@ -47,7 +47,7 @@ struct WebRideRoutes: Sendable {
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let ride = try await ride(request, context)
         var page = WebPages.Page(template: "ride", title: "Your ride", nav: "rides")
-        page.values = values(ride, now: actions.now)
+        page.values = try await liveValues(ride)
         // Her van on the road: a polite live region, filled now when she may see it, and by
         // app.js from the stream's `eta` events.
         page.values["etaLive"] = ride.status == .approved
@@ -63,7 +63,7 @@ struct WebRideRoutes: Sendable {
     @Sendable func confirmCancel(_ request: Request, context: AppRequestContext) async throws -> Response {
         let ride = try await ride(request, context)
         var page = WebPages.Page(template: "cancel", title: "Cancel this ride?", nav: "rides")
-        page.values = values(ride, now: actions.now)
+        page.values = try await liveValues(ride)
         page.values["late"] = ride.pickupAt.timeIntervalSince(actions.now) <= actions.settings.policy.lateCancellation
         page.values["lateMinutes"] = String(lateMinutes)
         return try await pages.render(page, request: request, context: context)
@@ -80,7 +80,7 @@ struct WebRideRoutes: Sendable {
             if error == .notFound { throw notFound() }
             var page = WebPages.Page(template: "ride", title: "This ride cannot be cancelled", status: .conflict, nav: "rides")
             let ride = try await ride(request, context)
-            page.values = values(ride, now: actions.now)
+            page.values = try await liveValues(ride)
             page.values["problem"] = "This ride cannot be cancelled: \(error.description)."
             return try await pages.render(page, request: request, context: context)
         }
@@ -127,6 +127,17 @@ struct WebRideRoutes: Sendable {
         .notFound("Ride not found", detail: detail)
     }
 
+    /// ``values(_:now:)`` as of now, with the road's word on cancelling: a rider the driver has
+    /// boarded (or marked a no-show) is not offered "Cancel this ride", whatever the planned time.
+    private func liveValues(_ ride: Ride) async throws -> [String: Any] {
+        var shown = values(ride, now: actions.now)
+        if shown["cancellable"] as? Bool == true, try await actions.isPickedUp(ride) {
+            shown["cancellable"] = false
+            shown["onBoard"] = ride.status == .approved
+        }
+        return shown
+    }
+
     /// A ride as the templates show it (what the dispatcher sees, in words).
     func values(_ ride: Ride, now: Date) -> [String: Any] {
         let words = pages.words
@@ -158,7 +169,7 @@ struct WebRideRoutes: Sendable {
     /// The status a notification of each kind leaves its ride in, for `app.js` to show live:
     /// `data-status-<kind>="<class>|<words>|holds|released"` on the page's body.
     static let liveStatuses: [[String: String]] = [
-        (RideEventKind.approved, RideStatus.approved), (.rejected, .rejected), (.cancelledByService, .cancelled),
+        (RideEventKind.approved, RideStatus.approved), (.rejected, .rejected), (.cancelledByService, .cancelled), (.noShow, .noShow),
     ].map { kind, status in
         ["kind": kind.rawValue, "change": "\(status.rawValue)|\(WebRideRoutes.statusText(status))|\(status.holdsVan ? "holds" : "released")"]
     }

@@ -125,6 +125,11 @@ struct WebRiderActions: Sendable {
         try await rides.find(id, for: netID)
     }
 
+    /// Whether the driver has boarded the rider (or ended the ride at the stop): past cancelling.
+    func isPickedUp(_ ride: Ride) async throws -> Bool {
+        try await rides.isPickedUp(ride.id, for: ride.netID)
+    }
+
     /// Throws ``RiderRides/CancelError``.
     func cancel(_ id: UUID, of netID: NetID) async throws -> RiderRides.Cancellation {
         try await rides.cancel(id, for: netID, now: now, lateWithin: settings.policy.lateCancellation)

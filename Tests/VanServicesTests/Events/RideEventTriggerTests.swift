@@ -46,7 +46,7 @@ struct RideEventTriggerTests {
         let riderKinds = try await f.db.pool.withConnection { conn in
             try conn.query("SELECT DISTINCT e.kind FROM deliveries d JOIN ride_events e ON e.id = d.event_id WHERE d.sink = 'rider' ORDER BY 1").map { try $0.decode(String.self, at: 0) }
         }
-        #expect(riderKinds == ["approved", "cancelled_by_service", "moved", "rejected", "reminder"])
+        #expect(riderKinds == ["approved", "cancelled_by_service", "moved", "no_show", "rejected", "reminder"])
         await f.db.close()
     }
 

@@ -59,4 +59,36 @@ struct RoadEventTests {
         receiver.stop()
         await f.db.close()
     }
+
+    @Test func aNoShowReachesTheRiderOnceWithWhatToDo() async throws {
+        let f = try await EventFixture()
+        let ride = try await f.insertRide(pickupIn: 10, status: "approved")
+        try await f.sql("INSERT INTO riders (net_id, password_hash, role) VALUES ('dee1', 'x', 'driver')")
+        let road = Road(pool: f.db.pool, clock: f.clock, timeZone: f.zone)
+        let dee = try NetID("dee1")
+        _ = try await road.shifts.start(driver: dee, vanID: 1)
+        func tap(_ action: TapAction) async throws -> TapResult {
+            try await road.taps.tap(driver: dee, TapRequest(tapKey: UUID(), rideID: ride, stop: .pickup, action: action, position: nil))
+        }
+        // 7:10 AM the van is at SCL; after the wait the driver taps No-show at 7:15 AM.
+        f.clock.advance(by: 600)
+        _ = try await tap(.arrived)
+        f.clock.advance(by: RoadSettings().noShowWait)
+        #expect(try await tap(.noShow).rideStatus == .noShow)
+        #expect(try await f.kinds(ride) == ["created", "arrived", "no_show"])
+        #expect(try await f.count("""
+            SELECT count(*) FROM deliveries d JOIN ride_events e ON e.id = d.event_id
+            WHERE e.ride_id = \(ride) AND e.kind = 'no_show' AND d.sink = 'rider'
+            """) == 1)
+        let loop = TriggerLoop(pool: f.db.pool, settings: EventSettings(), timeZone: f.zone, hotline: "203-432-0000",
+                               clock: f.clock, logger: TestCluster.quietLogger)
+        _ = try await loop.runOnce(now: f.now)
+        _ = try await loop.runOnce(now: f.now.addingTimeInterval(60))
+        #expect(try await f.inbox("ann1") == [
+            "The van is here at SCL.",
+            "The van waited for you at SCL until 7:15 AM and had to go on, so your ride to Davenport is marked a no-show. "
+                + "If this is wrong, call the office at 203-432-0000.",
+        ])
+        await f.db.close()
+    }
 }

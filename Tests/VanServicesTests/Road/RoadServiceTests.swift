@@ -95,6 +95,40 @@ struct RoadServiceTests {
         await f.db.close()
     }
 
+    @Test func aNoShowWaitsFromTheTimeTheRiderWasLastToldWhenThatIsLater() async throws {
+        var settings = RoadSettings()
+        settings.noShowWait = 300
+        let f = try await RoadFixture(settings: settings)
+        let ride = try await f.approvedRide(0, at: f.monday(10))
+        _ = try await f.road.shifts.start(driver: f.driver1, vanID: try await f.van("Van 1"))
+        let window = try await f.road.runs.run(driver: f.driver1).next!.promise.window
+        // A late alert told her the van would reach her ten minutes after her window: she comes out then.
+        let told = window.end.addingTimeInterval(600)
+        f.clock.set(f.monday(9, 50))
+        try await f.db.pool.withConnection { conn in
+            try conn.execute("""
+                INSERT INTO ride_alerts (ride_id, kind, raised_at, stop, eta, window_end)
+                VALUES (\(ride.id), 'late', \(f.monday(9, 50)), 'pickup', \(told), \(window.end))
+                """)
+        }
+        // The van made up the time and arrived early; the driver's page counts from the told time.
+        f.clock.set(f.monday(9, 56))
+        _ = try await f.road.taps.tap(driver: f.driver1, f.tap(ride, .pickup, .arrived))
+        #expect(try await f.road.runs.run(driver: f.driver1).next?.noShowAllowedFrom == told.addingTimeInterval(300))
+        f.clock.set(max(f.monday(10), window.start).addingTimeInterval(300))
+        await #expect(throws: RoadError.noShowTooEarly(allowedFrom: told.addingTimeInterval(300))) {
+            try await f.road.taps.tap(driver: f.driver1, f.tap(ride, .pickup, .noShow))
+        }
+        f.clock.set(told.addingTimeInterval(299))
+        await #expect(throws: RoadError.noShowTooEarly(allowedFrom: told.addingTimeInterval(300))) {
+            try await f.road.taps.tap(driver: f.driver1, f.tap(ride, .pickup, .noShow))
+        }
+        #expect(try await f.status(ride) == "approved")
+        f.clock.set(told.addingTimeInterval(300))
+        #expect(try await f.road.taps.tap(driver: f.driver1, f.tap(ride, .pickup, .noShow)).rideStatus == .noShow)
+        await f.db.close()
+    }
+
     @Test func aVanArrivingAfterTheWindowCannotMarkANoShow() async throws {
         let f = try await RoadFixture()
         let ride = try await f.approvedRide(0, at: f.monday(10))
