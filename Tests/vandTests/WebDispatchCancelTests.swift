@@ -87,6 +87,30 @@ struct WebDispatchCancelTests {
         await w.f.close()
     }
 
+    /// Her van came early and she is on board before the planned pickup: no cancel form, and a
+    /// cancel sent anyway is refused in the dispatcher's words, changing nothing.
+    @Test func aRiderOnBoardIsNotCancelledForHer() async throws {
+        let w = try await ConsoleWorld()
+        let ride = try await WebDispatchBoardTests.approved(w, "ann1", w.at(12, 0))
+        let road = Road(pool: w.f.database.pool, clock: w.f.clock, settings: RoadSettings(), timeZone: w.configuration.timeZone)
+        w.f.clock.set(w.at(11, 50))
+        _ = try await road.shifts.start(driver: try NetID("dana1"), vanID: try #require(ride.vanID))
+        w.f.clock.set(w.at(12, 0))
+        for action in [TapAction.arrived, .boarded] {
+            _ = try await road.taps.tap(driver: try NetID("dana1"), TapRequest(tapKey: UUID(), rideID: ride.id, stop: .pickup, action: action))
+        }
+        w.f.clock.set(w.at(11, 59))
+        try await w.application().test(.router) { client in
+            var jar = try await signedIn(client)
+            let page = try await client.web("/dispatch/rides/\(ride.ref.rawValue)", jar: &jar)
+            #expect(!page.body.contains("cancel-heading"))
+            let refused = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/cancel", form: [("csrf", page.csrf ?? ""), ("who", "rider")], jar: &jar)
+            #expect(refused.status == .conflict && refused.body.contains("This ride cannot be cancelled: the rider is on board"), "\(refused.status)")
+        }
+        #expect(try await stored(w, ride).0 == "approved")
+        await w.f.close()
+    }
+
     @Test func afterPickupTheFormIsGoneAndACancelIsRefusedNextToTheField() async throws {
         let w = try await ConsoleWorld()
         let ride = try await WebDispatchBoardTests.approved(w, "ann1", w.at(9, 0))

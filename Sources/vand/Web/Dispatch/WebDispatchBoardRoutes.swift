@@ -166,7 +166,8 @@ struct WebDispatchBoardRoutes: Sendable {
         page.values = WebDispatchBoardView.merge(
             WebDispatchBoardView.merge(
                 rideView.ride(listing, history: history, actuals: actuals, vans: vans, chosenVan: form["van"]!),
-                rideView.cancelForm(listing, who: form["who"], lateWithin: actions.settings.policy.lateCancellation)),
+                rideView.cancelForm(listing, who: form["who"], lateWithin: actions.settings.policy.lateCancellation,
+                                    boarded: actuals.pickupOutcome == .boarded)),
             WebPages.formValues(form, errors: errors))
         page.values["flash"] = flash
         return try await console.pages.render(page, request: request, context: context)

@@ -32,6 +32,8 @@ extension WebDispatchBoardRoutes {
         case .rider:
             do {
                 _ = try await actions.cancelForRider(current, actor: actor)
+            } catch RiderRides.CancelError.onBoard {
+                return try await refuse("who", "This ride cannot be cancelled: the rider is on board; the driver's drop-off ends it", .conflict)
             } catch let error as RiderRides.CancelError {
                 return try await refuse("who", "This ride cannot be cancelled: \(error.description)", .conflict)
             }
@@ -60,11 +62,12 @@ extension WebDispatchActions {
 }
 
 extension WebDispatchRideView {
-    /// The cancel form's values: offered while the ride still holds a van and its pickup is to
-    /// come; `who` is what was chosen (kept when the form comes back with an error).
-    func cancelForm(_ listing: RideQueries.Listing, who: String?, lateWithin: TimeInterval) -> [String: Any] {
+    /// The cancel form's values: offered while the ride still holds a van, its pickup is to come
+    /// and the rider is not on board; `who` is what was chosen (kept when the form comes back
+    /// with an error).
+    func cancelForm(_ listing: RideQueries.Listing, who: String?, lateWithin: TimeInterval, boarded: Bool) -> [String: Any] {
         let ride = listing.ride
-        guard ride.status.holdsVan, now < ride.pickupAt else { return [:] }
+        guard ride.status.holdsVan, now < ride.pickupAt, !boarded else { return [:] }
         var values: [String: Any] = [
             "cancellable": true,
             "riderFirst": listing.riderName.flatMap { $0.split(separator: " ").first.map(String.init) } ?? ride.netID.rawValue,
