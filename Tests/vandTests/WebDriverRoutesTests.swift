@@ -251,6 +251,7 @@ struct WebDriverRoutesTests {
             let waiting = try await client.web("/driver", jar: &jar)
             // Arrived at 10:31, inside the window from 10:30: the wait runs to 10:36.
             #expect(waiting.body.contains("No-show possible at 10:36 AM") && waiting.body.contains(#"data-countdown="#))
+            #expect(waiting.body.contains("The van waits 5 minutes from the start of the pickup window"), "the wait's explanation reads wrong")
             #expect(waiting.tapForm("no_show") == nil && waiting.tapForm("boarded") != nil)
             // A no-show sent anyway (an old page): refused by the action, the run as it was.
             let early = try #require(waiting.tapForm("boarded")).with("action", "no_show").with("key", UUID().uuidString.lowercased())

@@ -48,7 +48,7 @@ struct WebDriverView {
             if next.nextActions.contains(.noShow), !noShowAllowed(next) {
                 if let from = next.noShowAllowedFrom {
                     stop["noShowAt"] = ["iso": Self.iso(Self.wholeSecond(from)), "time": words.time(Self.wholeMinute(from)), "rider": next.riderName,
-                                        "explain": "The van waits \(Self.minutes(noShowWait)) from the start of the pickup window, its arrival, or the time the rider was last told the van would come, whichever is latest."]
+                                        "explain": "The van waits \(Self.duration(noShowWait)) from the start of the pickup window, its arrival, or the time the rider was last told the van would come, whichever is latest."]
                 } else {
                     stop["refusal"] = "The van arrived after the pickup window, so \(next.riderName) cannot be marked a no-show. Call the dispatcher."
                 }
@@ -194,6 +194,15 @@ struct WebDriverView {
         case .droppedOff: "Dropped off"
         case .arrived, nil: stop.rideStatus == .cancelled ? "Cancelled" : "Ended"
         }
+    }
+
+    /// "5 minutes", "1 minute" or "30 seconds".
+    static func duration(_ seconds: TimeInterval) -> String {
+        if seconds >= 60 && seconds.truncatingRemainder(dividingBy: 60) == 0 {
+            let minutes = Int(seconds / 60)
+            return minutes == 1 ? "1 minute" : "\(minutes) minutes"
+        }
+        return Int(seconds) == 1 ? "1 second" : "\(Int(seconds)) seconds"
     }
 
     /// "5-minute" or "30-second".
