@@ -72,6 +72,7 @@ struct BookingEquivalenceTests {
         Row(name: "beyond the horizon", date: "2026-12-20", expect: .invalid(api: ["pickup_at"], web: ["date"])),
         Row(name: "no time", time: "", expect: .invalid(api: ["pickup_at"], web: ["time"])),
         Row(name: "no pick-up place", pickup: "", time: "11:00", expect: .invalid(api: ["pickup"], web: ["pickup"])),
+        Row(name: "to where it starts", pickup: "SCL", dropoff: "Sterling Chemistry Lab", time: "11:00", expect: .invalid(api: ["dropoff"], web: ["dropoff"])),
         Row(name: "a long note", time: "11:00", note: String(repeating: "n", count: 501), expect: .invalid(api: ["note"], web: ["note"])),
         Row(name: "a weekly series", time: "17:00", days: ["mon", "wed"], until: "2026-12-09", expect: .booked(4)),
         Row(name: "a series too far", time: "18:00", days: ["mon"], until: "2027-06-30", expect: .invalid(api: ["repeat.until"], web: ["repeat_until"])),

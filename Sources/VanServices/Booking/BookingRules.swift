@@ -55,6 +55,9 @@ public struct BookingRules: Sendable, Hashable {
         var pickup = RideEndpoint(), dropoff = RideEndpoint()
         check { () throws(ValidationError) in pickup = try matcher.resolve(request.pickup, field: "pickup") }
         check { () throws(ValidationError) in dropoff = try matcher.resolve(request.dropoff, field: "dropoff") }
+        if !problems.contains(where: { $0.field == "pickup" || $0.field == "dropoff" }), Self.samePlace(pickup, dropoff) {
+            problems.append(ValidationError(field: "dropoff", reason: "is where the ride starts; choose where the rider is going"))
+        }
         var note = request.note?.trimmingCharacters(in: .whitespacesAndNewlines)
         if note?.isEmpty == true { note = nil }
         check { () throws(ValidationError) in try policy.checkDetails(companions: request.companions, note: note) }
@@ -71,6 +74,13 @@ public struct BookingRules: Sendable, Hashable {
                     needsWheelchair: request.needsWheelchair, companions: request.companions, note: note, seriesID: seriesID, status: status)
         }
         return CheckedBooking(rides: rides, seriesID: seriesID)
+    }
+
+    /// Whether two ends are one place: the same known place, or the same point.
+    static func samePlace(_ a: RideEndpoint, _ b: RideEndpoint) -> Bool {
+        if let x = a.placeID, let y = b.placeID { return x == y }
+        if let x = a.coordinate, let y = b.coordinate { return x == y }
+        return false
     }
 
     /// Every pickup of a weekly series from `first` through its last date, within the series horizon.
