@@ -91,19 +91,13 @@ public struct DispatchAlerts: Sendable {
                 """).suffix(Self.limit).map { $0 }
             // Waited past the setting, or its pickup soon (PendingQueue.soon): in the queue's order.
             let soonBefore = now.addingTimeInterval(PendingQueue.soon)
-            snapshot.pending = try RideQueries.listings(conn, where: """
-                r.id IN (SELECT id FROM rides WHERE status = 'pending'
-                           AND (requested_at <= \(now.addingTimeInterval(-pendingAfter)) OR pickup_at < \(soonBefore))
-                         ORDER BY pickup_at < \(soonBefore) DESC, CASE WHEN pickup_at < \(soonBefore) THEN pickup_at END,
-                                  requested_at, created_at, id
-                         LIMIT \(Self.limit))
-                """).sorted { PendingQueue.queueOrder($0, $1, soonBefore: soonBefore) }
-            return snapshot
-        }
-        snapshot.unstaffed = try await pool.withConnection { conn in
-            try RideQueries.listings(conn, where: """
+            snapshot.pending = try PendingQueue.pending(conn, soonBefore: soonBefore, matching: """
+                requested_at <= \(now.addingTimeInterval(-pendingAfter)) OR pickup_at < \(soonBefore)
+                """, limit: Self.limit)
+            snapshot.unstaffed = try RideQueries.listings(conn, where: """
                 \(Self.unstaffed(before: now.addingTimeInterval(Self.unstaffedWithin))) AND r.pickup_at >= \(today.start)
                 """).prefix(Self.limit).map { $0 }
+            return snapshot
         }
         snapshot.parked = Array(try await DeliveryQueue(pool: pool).failedWebhooks().prefix(Self.limit))
         return snapshot

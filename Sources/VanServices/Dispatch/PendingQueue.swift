@@ -54,12 +54,7 @@ public struct PendingQueue: Sendable {
         let timeZone = self.timeZone
         let soonBefore = now.addingTimeInterval(Self.soon)
         return try await pool.withConnection { conn in
-            let pending = try RideQueries.listings(conn, where: """
-                r.id IN (SELECT id FROM rides WHERE status = 'pending'
-                         ORDER BY pickup_at < \(soonBefore) DESC, CASE WHEN pickup_at < \(soonBefore) THEN pickup_at END,
-                                  requested_at, created_at, id
-                         LIMIT \(limit))
-                """).sorted { Self.queueOrder($0, $1, soonBefore: soonBefore) }
+            let pending = try Self.pending(conn, soonBefore: soonBefore, limit: limit)
             // Every ride on the vans and days of the queued rides, read once.
             let days = Set(pending.map { LocalDate(containing: $0.ride.pickupAt, in: timeZone) })
             let vans = Set(pending.compactMap(\.ride.vanID))
@@ -100,6 +95,17 @@ public struct PendingQueue: Sendable {
     /// How many rides wait for a decision.
     public func count() async throws -> Int {
         try await pool.withConnection { try $0.query("SELECT count(*) FROM rides WHERE status = 'pending'").first!.decode(Int.self, at: 0) }
+    }
+
+    /// At most `limit` pending rides in the queue's order (``queueOrder(_:_:soonBefore:)``), those
+    /// also matching `condition` (on `rides`) when one is given.
+    static func pending(_ conn: PGConnection, soonBefore: Date, matching condition: SQLQuery = "true", limit: Int) throws -> [RideQueries.Listing] {
+        try RideQueries.listings(conn, where: """
+            r.id IN (SELECT id FROM rides WHERE status = 'pending' AND (\(condition))
+                     ORDER BY pickup_at < \(soonBefore) DESC, CASE WHEN pickup_at < \(soonBefore) THEN pickup_at END,
+                              requested_at, created_at, id
+                     LIMIT \(limit))
+            """).sorted { queueOrder($0, $1, soonBefore: soonBefore) }
     }
 
     /// The queue's order: pickups before `soonBefore` first, soonest first; then oldest booking first.
