@@ -66,8 +66,9 @@ public final class EmbeddedPostgres: Sendable {
         }
         var options = "-k \(socketDirectory) -p \(port) -c listen_addresses='' -c max_connections=200"
         // A throwaway cluster serves a whole test run at once: every in-process vand there holds
-        // its LISTEN connections (rider changes, inbox) beside its pool, so it gets more room.
-        if ephemeral { options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500" }
+        // its LISTEN connections (rider changes, inbox, ETAs, the console's feed) beside its pool,
+        // so it gets more room (500 ran out once, "too many clients already", in a 615-test run).
+        if ephemeral { options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=1000" }
         try run(bin + "/pg_ctl", ["-D", dataDirectory, "-l", logFile, "-w", "-t", "60", "-o", options, "start"], as: owner)
         startedHere.set()
         logger.info("started embedded PostgreSQL", metadata: ["socket": "\(socketDirectory)"])
