@@ -77,7 +77,7 @@ struct RiderChangeListenerTests {
             return [first, await next.next()!]
         }
         #expect(seen == [.listening, .lost])
-        try await withTimeout(seconds: 10) { try await running.value }
+        try await withTimeout(seconds: 30) { try await running.value }
         await f.db.close()
     }
 }

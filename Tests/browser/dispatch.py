@@ -122,7 +122,7 @@ def dispatch_flows(args, browser):
                     cookie = "vand_session=" + other.d.get_cookie("vand_session")["value"]
                     for path, _ in PAGES:
                         try:
-                            with urllib.request.urlopen(urllib.request.Request(server.base + path, headers={"Cookie": cookie, "Accept": "text/html"}), timeout=10) as answer:
+                            with urllib.request.urlopen(urllib.request.Request(server.base + path, headers={"Cookie": cookie, "Accept": "text/html"}), timeout=30) as answer:
                                 raise Failed(f"{path} answered {net_id} {answer.status}")
                         except urllib.error.HTTPError as error:
                             check(error.code == 403, f"{path} answered {net_id} {error.code}")

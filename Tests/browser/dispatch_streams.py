@@ -24,7 +24,7 @@ def flows(console):
             for _ in range(8):
                 request = urllib.request.Request(server.base + "/dispatch/stream")
                 request.add_header("cookie", f"vand_session={cookie['value']}")
-                answer = urllib.request.urlopen(request, timeout=10)
+                answer = urllib.request.urlopen(request, timeout=30)
                 check(answer.status == 200, f"a console stream answered {answer.status}")
                 answer.readline()  # its first line: the stream is open
                 streams.append(answer)

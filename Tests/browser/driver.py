@@ -2,7 +2,7 @@
 arrive, board, undo, drop off, a no-show refused before the wait and allowed after it, end the
 shift; the same with JavaScript off; a rider refused /driver; axe-core on every driver page.
 
-The driver's vand runs on the real clock with a no-show wait of a few seconds
+The driver's vand runs on the real clock with a no-show wait of 30 seconds
 (VAND_NO_SHOW_WAIT, a setting in seconds) and on-demand rides picked up at once
 (VAND_ON_DEMAND_MINUTES=0), so a ride's pickup window holds "now" and the wait passes while
 the page counts it down: the suite waits for the page, never sleeps.
@@ -14,9 +14,11 @@ import urllib.request
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from suite import PASSWORD, Failed, Rider, Server, Suite, check, start_browser
+from selenium.common.exceptions import StaleElementReferenceException
 
-NO_SHOW_WAIT = 6  # seconds: long enough to see the countdown and the refusal, short enough to wait for
+from suite import PASSWORD, WAIT, Failed, Rider, Server, Suite, check, start_browser
+
+NO_SHOW_WAIT = 30  # seconds: the refusal must come within it after the arrival, so never under the suite's 30 s (scripts/check-test-clocks)
 DRIVER = ("dv100", "Dana Driver")
 
 
@@ -33,10 +35,18 @@ class Driver(Rider):
     def tap(self, action, refused_ok=False):
         """Taps the next stop's button for `action` (arrived, boarded, no_show, dropped_off)."""
         before = self.version()
-        buttons = self.d.find_elements(By.CSS_SELECTOR, f"section.next-stop form.tap-form button.{action}")
-        if not buttons:
-            raise Failed(f"no {action} button; the page says: {self.main_text()[:500]!r}")
-        buttons[0].click()
+        for attempt in range(2):
+            buttons = self.d.find_elements(By.CSS_SELECTOR, f"section.next-stop form.tap-form button.{action}")
+            if not buttons:
+                raise Failed(f"no {action} button; the page says: {self.main_text()[:500]!r}")
+            try:
+                buttons[0].click()
+                break
+            except StaleElementReferenceException:
+                # The page redrew itself (the end of a no-show wait) between finding and clicking.
+                if attempt == 1:
+                    raise
+                before = self.version()
         # With JavaScript the run is redrawn in place (a new version); without, the page reloads.
         self.wait(lambda d: self.version() != before, f"the run did not change after tapping {action}")
         refusals = self.d.find_elements(By.CSS_SELECTOR, "#run .refusal")
@@ -103,7 +113,7 @@ def driver_flows(args, browser):
             cookie = "vand_session=" + driver.d.get_cookie("vand_session")["value"]
             for path in ("/driver", "/driver/run"):
                 try:
-                    with urllib.request.urlopen(urllib.request.Request(server.base + path, headers={"Cookie": cookie}), timeout=10) as answer:
+                    with urllib.request.urlopen(urllib.request.Request(server.base + path, headers={"Cookie": cookie}), timeout=30) as answer:
                         raise Failed(f"{path} answered a rider {answer.status}")
                 except urllib.error.HTTPError as error:
                     check(error.code == 403, f"{path} answered a rider {error.code}")
@@ -180,7 +190,7 @@ def driver_flows(args, browser):
             driver.wait(lambda d: "Arrived at Sterling Chemistry Lab to pick up Ben S." in driver.live(), "the arrival was not announced")
             wait = driver.el("section.next-stop .wait")
             check(re.match(r"No-show possible at \d{1,2}:\d{2} [AP]M", wait.text), f"wait line {wait.text!r}")
-            driver.wait(lambda d: re.search(r"\(in 0:0\d\)", wait.text), "the wait does not count down")
+            driver.wait(lambda d: re.search(r"\(in 0:[0-5]\d\)", wait.text), "the wait does not count down")
             buttons = driver.buttons()
             check(len(buttons) == 1 and buttons[0].startswith("On board"), f"buttons before the wait: {buttons}")
             check(not driver.d.find_elements(By.CSS_SELECTOR, "section.next-stop button.no_show"), "No-show offered before the wait")
@@ -202,7 +212,8 @@ def driver_flows(args, browser):
             check("Arrived" in driver.el("section.next-stop").text, "the arrival was lost after the refusal")
             driver.audit("driver-refusal")
             # The countdown ends; the page redraws with the No-show button and says so.
-            driver.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "section.next-stop button.no_show"), "No-show never offered after the wait")
+            driver.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "section.next-stop button.no_show"), "No-show never offered after the wait",
+                        timeout=NO_SHOW_WAIT + WAIT)
             driver.wait(lambda d: "No-show is now possible for Ben S." in driver.live(), "the end of the wait was not announced")
             driver.tap("no_show")
             driver.wait(lambda d: "Ben S. is marked a no-show" in driver.live(), "the no-show was not announced")
@@ -210,9 +221,7 @@ def driver_flows(args, browser):
         def run_ann_stop(kind):
             if kind == "Pick up":
                 driver.tap("arrived")
-                # The page redraws itself when the no-show wait ends; tap after that redraw, so the
-                # click cannot land on a button the redraw is replacing.
-                driver.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "section.next-stop button.no_show"), "No-show never offered after the wait")
+                # At once, inside the no-show wait: tap() clicks again should the wait's end redraw the run.
                 driver.tap("boarded")
                 driver.wait(lambda d: "Ann R. is on board" in driver.live(), "boarding was not announced")
                 # Undo: back to arrived, the On board button again; then board again.
@@ -312,7 +321,7 @@ def driver_flows(args, browser):
                         plain.wait_text("Arrived at Sterling Chemistry Lab to pick up Dev K.")
                         check("No-show possible at" in plain.main_text(), "no wait shown without JavaScript")
                     # Without JavaScript the page offers "Check again"; the wait passes, then No-show.
-                    WebDriverWait(plain.d, 20, poll_frequency=1).until(
+                    WebDriverWait(plain.d, NO_SHOW_WAIT + WAIT, poll_frequency=1).until(
                         lambda d: d.find_elements(By.CSS_SELECTOR, "section.next-stop button.no_show") or plain.click_text("Check again"))
                     plain.tap("no_show")
                     plain.wait_text("Dev K. is marked a no-show")

@@ -26,7 +26,7 @@ class FreshSession:
         body = json.dumps({"net_id": "fuzz2", "password": os.environ["VAND_FUZZ_PASSWORD2"]}).encode()
         request = urllib.request.Request(os.environ["VAND_FUZZ_BASE"] + "/v1/session", data=body, method="POST",
                                          headers={"content-type": "application/json", "x-forwarded-for": "127.0.0.2"})
-        with urllib.request.urlopen(request, timeout=10) as answer:
+        with urllib.request.urlopen(request, timeout=30) as answer:
             return json.load(answer)["token"]
 
     def set(self, case, data, context):

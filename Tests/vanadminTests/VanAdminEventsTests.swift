@@ -71,18 +71,19 @@ struct VanAdminEventsTests {
         }
         try process.run()
         func waitFor(_ count: Int) async throws {
-            try await withTimeout(seconds: 15) {
+            try await withTimeout(seconds: 30) {
                 while lines.withLock({ $0.count }) < count { try await Task.sleep(for: .milliseconds(20)) }
             }
         }
-        try await waitFor(1)  // the event before it started, from --since 0
-        try await Task.sleep(for: .milliseconds(300))
+        // The event before it started, from --since 0: printed after LISTEN is in place, so the
+        // next ride can only reach it live.
+        try await waitFor(1)
         try await Self.ride(db, note: "after")
         try await waitFor(2)
         let seen = lines.withLock { $0 }
         #expect(seen.allSatisfy { $0.contains(" created ride ") && $0.contains("ann1") })
         process.interrupt()  // Ctrl-C
-        let status = try await withTimeout(seconds: 10) {
+        let status = try await withTimeout(seconds: 30) {
             while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
             return process.terminationStatus
         }

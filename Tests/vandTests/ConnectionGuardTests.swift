@@ -13,6 +13,11 @@ import VanPostgres
 /// One raw TCP connection to a server under test: what a flood, a slow client or a careless one
 /// sends, byte for byte. A blocking read runs on a thread of its own, off the cooperative pool the
 /// server uses and off Dispatch's shared pool, which a busy test run can keep waiting.
+///
+/// A read gives up after 30 s, longer than any deadline under test and shorter than the 75 s
+/// keep-alive timeout, so `Answer.closed` says the server closed it for the reason under test.
+/// No test holds `elapsed` to an upper bound (a loaded machine stalls any step): how fast these
+/// close is measured by `scripts/faults` (part h).
 final class RawConnection: @unchecked Sendable {
     let fd: Int32
     /// When the connection was made: the server's head deadline counts from here, so every
@@ -20,8 +25,8 @@ final class RawConnection: @unchecked Sendable {
     /// 300 ms deadline, when the read began after the server had already closed.)
     let opened: ContinuousClock.Instant
 
-    /// Connects to 127.0.0.1:`port`; a read gives up after `timeout`.
-    init(port: Int, timeout: Duration = .seconds(5)) throws {
+    /// Connects to 127.0.0.1:`port`; a read gives up after `readTimeout`.
+    init(port: Int, readTimeout timeout: Duration = .seconds(30)) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -104,10 +109,11 @@ struct ConnectionGuardTests {
         return configuration
     }
 
-    /// Waits (polling, at most 5 s) until `limits` counts `count` open connections: admission and
-    /// release happen on the server's event loop, a moment after the client's connect or close.
+    /// Waits (polling, at most 30 s: a guard against a hang) until `limits` counts `count` open
+    /// connections: admission and release happen on the server's event loop, a moment after the
+    /// client's connect or close.
     static func until(_ limits: ConnectionLimits, opens count: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)
         while limits.openCount != count {
             guard ContinuousClock.now < deadline else { throw TestFailure("\(limits.openCount) connections open, expected \(count)") }
             try await Task.sleep(for: .milliseconds(10))
@@ -115,7 +121,8 @@ struct ConnectionGuardTests {
     }
 
     /// The head timeout is a real socket deadline, so this test waits for it: 300 ms, against a
-    /// keep-alive timeout of 75 s that would otherwise be what closes the socket.
+    /// keep-alive timeout of 75 s that would otherwise be what closes the socket. Only the lower
+    /// bound is asserted (it did not close early); a close at all within the reader's 30 s is the head timeout's.
     @Test func anUnfinishedHeadIsClosedAfterTheHeadTimeoutEvenIfItTrickles() async throws {
         let database = try await TestCluster.makeDatabase()
         let app = buildApplication(configuration: Self.configuration(head: .milliseconds(300)), database: database, logger: TestCluster.quietLogger)
@@ -126,18 +133,25 @@ struct ConnectionGuardTests {
             silent.send("GET /readyz HTTP/1.1\r\nHost: x\r\n")
             let cut = await silent.readToEnd()
             #expect(cut.closed && cut.text.isEmpty, "\(cut)")
-            #expect(cut.elapsed >= .milliseconds(250) && cut.elapsed < .seconds(2), "\(cut.elapsed)")
+            #expect(cut.elapsed >= .milliseconds(250), "\(cut.elapsed)")
 
-            // A header line every 100 ms never lets the connection look idle; the deadline still holds.
+            // A header line every 100 ms never lets the connection look idle; the deadline still holds:
+            // the server closes it while the lines keep coming (a deadline that each line moved on
+            // would leave it open until the reader gives up at 30 s).
             let trickle = try RawConnection(port: port)
             trickle.send("GET /readyz HTTP/1.1\r\nHost: x\r\n")
             let reading = Task { await trickle.readToEnd() }
-            for index in 0..<15 {
-                try await Task.sleep(for: .milliseconds(100))
-                trickle.send("X-Slow-\(index): y\r\n")
+            let done = Task {
+                var index = 0
+                while !Task.isCancelled {
+                    try await Task.sleep(for: .milliseconds(100))
+                    trickle.send("X-Slow-\(index): y\r\n")
+                    index += 1
+                }
             }
             let trickled = await reading.value
-            #expect(trickled.closed && trickled.text.isEmpty && trickled.elapsed < .milliseconds(1_200), "\(trickled)")
+            done.cancel()
+            #expect(trickled.closed && trickled.text.isEmpty && trickled.elapsed >= .milliseconds(250), "\(trickled)")
 
             // A client that sends its head in time is answered.
             let prompt = try RawConnection(port: port)
@@ -157,7 +171,7 @@ struct ConnectionGuardTests {
             kept.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
             let answer = await kept.readToEnd()
             #expect(answer.text.hasPrefix("HTTP/1.1 200"), "\(answer.text)")
-            #expect(answer.closed && answer.elapsed >= .milliseconds(250) && answer.elapsed < .seconds(3), "\(answer)")
+            #expect(answer.closed && answer.elapsed >= .milliseconds(250), "\(answer)")
         }
         await database.close()
     }
@@ -184,12 +198,12 @@ struct ConnectionGuardTests {
             #expect(busy.text.hasPrefix("HTTP/1.1 503"), "\(busy.text)")
             #expect(busy.text.lowercased().contains("retry-after: 5\r\n") && busy.text.contains("application/problem+json"), "\(busy.text)")
             #expect(busy.text.lowercased().contains("x-content-type-options: nosniff\r\n"), "\(busy.text)")
-            #expect(busy.closed && busy.elapsed < .seconds(1), "\(busy)")
+            #expect(busy.closed, "\(busy)")
 
             let probe = try RawConnection(port: port)
             probe.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
             let health = await probe.readToEnd()
-            #expect(health.text.hasPrefix("HTTP/1.1 200") && health.closed && health.elapsed < .seconds(1), "\(health)")
+            #expect(health.text.hasPrefix("HTTP/1.1 200") && health.closed, "\(health)")
             try await Self.until(limits, opens: 3)
 
             // Fill the reserve; the next connection is closed without a word.
@@ -199,7 +213,7 @@ struct ConnectionGuardTests {
             let past = try RawConnection(port: port)
             past.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
             let closed = await past.readToEnd()
-            #expect(closed.closed && closed.text.isEmpty && closed.elapsed < .milliseconds(500), "\(closed)")
+            #expect(closed.closed && closed.text.isEmpty, "\(closed)")
 
             // The connection served all along still answers.
             #expect(try await client.execute(uri: "/readyz", method: .get).status == .ok)
@@ -220,19 +234,19 @@ struct ConnectionGuardTests {
             let tooLarge = await api.readToEnd()
             #expect(tooLarge.text.hasPrefix("HTTP/1.1 413"), "\(tooLarge.text)")
             #expect(tooLarge.text.contains("application/problem+json") && tooLarge.text.contains("/problems/body-too-large"), "\(tooLarge.text)")
-            #expect(tooLarge.closed && tooLarge.elapsed < .seconds(1), "\(tooLarge)")
+            #expect(tooLarge.closed, "\(tooLarge)")
 
             let form = try RawConnection(port: port)
             form.send("POST /sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000000000\r\n\r\nn")
             let page = await form.readToEnd()
             #expect(page.text.hasPrefix("HTTP/1.1 413") && page.text.contains("text/html") && page.text.contains("This form is too long"), "\(page.text.prefix(300))")
-            #expect(page.closed && page.elapsed < .seconds(1), "\(page)")
+            #expect(page.closed, "\(page)")
 
             // A route that reads no body answers, then closes rather than read ten gigabytes.
             let probe = try RawConnection(port: port)
             probe.send("GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000000\r\n\r\nx")
             let health = await probe.readToEnd()
-            #expect(health.text.hasPrefix("HTTP/1.1 200") && health.closed && health.elapsed < .seconds(1), "\(health)")
+            #expect(health.text.hasPrefix("HTTP/1.1 200") && health.closed, "\(health)")
         }
         await database.close()
     }

@@ -22,7 +22,7 @@ struct DatabaseEdgesTests {
 
     static let nowhere = "host=/nonexistent-vand-socket dbname=vand user=postgres"
 
-    @Test func readinessAnswers503WithinTwoSecondsWhileTheDatabaseIsFrozen() async throws {
+    @Test func readinessAnswers503ByItsOwnDeadlineWhileTheDatabaseIsFrozen() async throws {
         let url = try await TestCluster.makeDatabaseURL(template: "vand_template")
         // No response deadline at all on this pool: only /readyz's own deadline can bound it.
         let database = Database(pool: PGPool(configuration: PGConfiguration(connectionString: url), size: 1, logger: TestCluster.quietLogger))
@@ -34,15 +34,12 @@ struct DatabaseEdgesTests {
             #expect(try await client.execute(uri: "/readyz", method: .get).status == .ok)
             #expect(kill(backend, SIGSTOP) == 0)
             defer { kill(backend, SIGCONT) }
-            let started = ContinuousClock.now
-            let frozen = try await client.execute(uri: "/readyz", method: .get)
-            let took = ContinuousClock.now - started
+            // The pool has no response deadline and the frozen server cannot enforce its statement
+            // timeout, so only /readyz's own deadline (1.5 s) can answer at all: the 30 s guard is
+            // there for a hang. scripts/faults (part f) measures the 2 s answer against a real frozen server.
+            let frozen = try await withTimeout(seconds: 30) { try await client.execute(uri: "/readyz", method: .get) }
             #expect(frozen.status == .serviceUnavailable)
             #expect(frozen.headers[.contentType] == "application/problem+json")
-            // The check gives up after 1.5 s. Wall time on a loaded 2-core test run adds scheduling
-            // delay, so this bound only proves it did not wait for the statement timeout (5 s + 1 s);
-            // scripts/faults measures the 2 s answer against a real frozen server.
-            #expect(took < .seconds(4.5), "took \(took)")
             kill(backend, SIGCONT)
             // The check left behind finishes once the server runs again; then ready again.
             var status = HTTPResponse.Status.serviceUnavailable

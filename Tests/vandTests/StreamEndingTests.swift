@@ -34,18 +34,11 @@ struct StreamEndingTests {
         return stream
     }
 
-    /// Expects `stream` to end because its session ended, within 2 s.
+    /// Expects `stream` to end because its session ended. Nothing else would end it within the
+    /// reader's 30 s guard (the idle timeout is 75 s); how soon it ends is a latency riders feel,
+    /// measured by `scripts/faults` (part h), never here.
     static func expectEnded(_ stream: EventStreamReader, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let (reason, took) = try await ending(stream)
-        #expect(reason == "session_ended", sourceLocation: sourceLocation)
-        #expect(took < .seconds(2), "took \(took)", sourceLocation: sourceLocation)
-    }
-
-    /// How long `stream` took to end from now, and the reason it gave.
-    static func ending(_ stream: EventStreamReader) async throws -> (reason: String?, took: Duration) {
-        let started = ContinuousClock.now
-        let reason = try await stream.waitForEnd()
-        return (reason, ContinuousClock.now - started)
+        #expect(try await stream.waitForEnd() == "session_ended", sourceLocation: sourceLocation)
     }
 
     @Test func aStreamEndsAfterSignOutOnTheAPIAndTheRidersOtherStreamStaysOpen() async throws {
@@ -121,7 +114,7 @@ struct StreamEndingTests {
             let bobStream = try await Self.open(port, bob)
             // psql, as an operator would.
             try await w.f.database.pool.withConnection { try $0.execute("UPDATE riders SET disabled = true WHERE net_id = 'ann1'") }
-            #expect(try await Self.ending(annStream).reason == "session_ended")
+            try await Self.expectEnded(annStream)
             #expect(!bobStream.hasEnded)
             // vanadmin riders disable (the same service).
             _ = try await w.f.riders.disable(try NetID("bob2"), reason: "moved away", actor: "office")
@@ -162,9 +155,7 @@ struct StreamEndingTests {
             #expect(try await client.get("/v1/me", used).status == .ok)  // slides `used` by another lifetime
             #expect(!idleStream.hasEnded)
             w.f.clock.advance(by: 3_601)
-            let (reason, took) = try await Self.ending(idleStream)
-            #expect(reason == "session_ended")
-            #expect(took < .seconds(3), "took \(took)")
+            #expect(try await idleStream.waitForEnd() == "session_ended")
             // The used session's stream was checked at the same end and stays: it still delivers.
             try await w.f.database.pool.withConnection { conn in
                 try conn.execute("UPDATE rides SET status = 'cancelled', cancelled_by = 'service', reason = 'snow' WHERE net_id = 'ann1'")

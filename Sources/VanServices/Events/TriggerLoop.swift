@@ -45,6 +45,10 @@ public final class TriggerLoop: Service, Sendable {
     let metrics: VandMetrics?
     private let wake = WakeSignal()
     private let stopping = Atomic<Bool>(false)
+    private let listening = Atomic<Bool>(false)
+
+    /// Whether `LISTEN` is in place now, so a new ride event wakes a pass at once.
+    public var isListening: Bool { listening.load(ordering: .relaxed) }
 
     /// A loop on `pool`. Times come from `clock`; rider messages are written in `timeZone` and
     /// name `hotline` where the rider should call the office.
@@ -192,10 +196,14 @@ public final class TriggerLoop: Service, Sendable {
         ])
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
-                let wake = self.wake
                 // Every NOTIFY (and every reconnect of the listener) wakes a pass.
                 group.addTask {
-                    for await _ in events { wake.signal() }
+                    for await event in events {
+                        if case .listening = event { self.listening.store(true, ordering: .relaxed) }
+                        if case .lost = event { self.listening.store(false, ordering: .relaxed) }
+                        self.wake.signal()
+                    }
+                    self.listening.store(false, ordering: .relaxed)
                 }
                 await self.loop()
                 group.cancelAll()

@@ -112,7 +112,7 @@ struct WebhookDeliveryTests {
         let now = f.now
         let task = Task { try await doomed.runOnce(now: now) }
         // Wait until the doomed loop holds the claim and is mid-POST, then kill it.
-        try await withTimeout(seconds: 10) {
+        try await withTimeout(seconds: 30) {
             while hanging.started.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(10)) }
         }
         task.cancel()
@@ -165,15 +165,20 @@ struct WebhookDeliveryTests {
     @Test func theServiceWakesOnNotifyAndStopsGracefully() async throws {
         let f = try await EventFixture()
         let receiver = try await WebhookReceiver.start()
-        let loop = TriggerLoop(pool: f.db.pool, settings: receiver.settings(), timeZone: f.zone, logger: TestCluster.quietLogger)
+        // Without a NOTIFY the loop would not look again for an hour: only the wake can deliver in time.
+        var settings = receiver.settings()
+        settings.idleWake = 3_600
+        let loop = TriggerLoop(pool: f.db.pool, settings: settings, timeZone: f.zone, logger: TestCluster.quietLogger)
         let running = Task { try await loop.run() }
-        try await Task.sleep(for: .milliseconds(300))
+        try await withTimeout(seconds: 30) {
+            while !loop.isListening { try await Task.sleep(for: .milliseconds(10)) }
+        }
         try await f.insertRide(pickupIn: 90)
-        try await withTimeout(seconds: 10) {
+        try await withTimeout(seconds: 30) {
             while receiver.deliveries.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
         }
         loop.stop()
-        try await withTimeout(seconds: 10) { try await running.value }
+        try await withTimeout(seconds: 30) { try await running.value }
         #expect(receiver.deliveries.count == 1)
         receiver.stop()
         await f.db.close()
