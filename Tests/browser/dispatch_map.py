@@ -71,8 +71,9 @@ def flows(console):
         check(label == state["name"], f"the van's marker is labelled {label!r}")
         d.wait(lambda _: "near SML" in row() and driver_name in row(), f"the table's row reads {row()!r}")
         rider = console.rider_account[1].split()[0]
-        check(f"pickup {rider}" in row() and "at SAS" in row() and "at Bass" in row() and state["ride"] in row(),
-              f"the van's next stops are not listed: {row()!r}")
+        # The row is redrawn live as the van's ETAs come in: wait for the stops, never read it once.
+        d.wait(lambda _: all(part in row() for part in (f"pickup {rider}", "at SAS", "at Bass", state["ride"])),
+               f"the van's next stops are not listed (ride {state['ride']}, rider {rider}): {row()!r}")
         # The line from the van runs through its next stops (the pickup, then the drop-off).
         route = d.d.find_elements(By.CSS_SELECTOR, "#map-drawing g.route path")
         check(len(route) == 1 and route[0].get_attribute("d").count("L") == 2, f"the van's route is drawn as {[r.get_attribute('d') for r in route]}")

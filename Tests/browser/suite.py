@@ -33,7 +33,7 @@ import zlib
 import zoneinfo
 
 from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -246,8 +246,10 @@ class Rider:
         self.d.get(self.suite.server.base + path)
 
     def wait(self, condition, message, timeout=WAIT):
+        """Waits for `condition` on the page. An element that a live redraw replaced while the
+        condition read it (stale) or that is not there yet counts as "not yet", never as a failure."""
         try:
-            return WebDriverWait(self.d, timeout).until(condition)
+            return WebDriverWait(self.d, timeout, ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(condition)
         except Exception:
             raise Failed(f"{message} (at {self.d.current_url}: {self.main_text()[:300]!r})")
 
@@ -566,7 +568,8 @@ def rider_flows(args, browser):
                   return real.call(window, url, options);
                 };""")
             rider.type("#dropoff", "Hosp")
-            rider.wait(lambda d: [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, "#dropoff-places option")]
+            # Read in one script call: the list is rebuilt when the answer comes, between two reads of it.
+            rider.wait(lambda d: d.execute_script("return Array.from(document.querySelectorAll('#dropoff-places option'), function (o) { return o.value; })")
                        == ["Yale-New Haven Hospital"], "the destination list was not narrowed to the hospital")
 
         def taken_time_one_tap():
