@@ -57,6 +57,7 @@ extension Problem {
         case .arrivedAfterWindow: return problem(.conflict, "arrived-after-window", "No no-show after a late arrival")
         case .tapKeyReused: return problem(.unprocessableContent, "tap-key-reused", "tap_key reused")
         case .noSuchTap: return .notFound("There is no such tap of yours.")
+        case .shiftEnded: return problem(.conflict, "shift-ended", "The shift has ended")
         case .undoWindowPassed: return problem(.conflict, "undo-window-passed", "Too late to undo")
         case .undoLaterFirst: return problem(.conflict, "undo-later-first", "Undo the later tap first")
         case .cannotRestore: return problem(.conflict, "cannot-restore", "The ride cannot be put back")
