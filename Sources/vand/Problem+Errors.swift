@@ -63,6 +63,8 @@ extension Problem {
         case .cannotRestore: return problem(.conflict, "cannot-restore", "The ride cannot be put back")
         case .notYourVan, .trackerNotForVan: return problem(.forbidden, "not-your-van", "Not your van")
         case .fixInFuture: return .invalidFields([ValidationError(field: "at", reason: "is in the future; send the time the fix was taken")])
+        case .fixTooOld(let stale):
+            return .invalidFields([ValidationError(field: "at", reason: "is more than \(Int(stale)) seconds ago (VAND_POSITION_STALE): the position would be stale; send fixes as they are taken")])
         }
     }
 

@@ -77,7 +77,7 @@ struct ContractTests {
             .vanHasNoShift(van: "Van 1"), .notOnRun, .actionDoesNotFit(.boarded, .dropoff), .needsEarlier(.boarded, before: .arrived, at: .pickup),
             .stopHasOutcome(.noShow), .rideNotActive(.pending), .noShowTooEarly(allowedFrom: now), .arrivedAfterWindow(windowEnd: now),
             .tapKeyReused, .noSuchTap, .shiftEnded, .undoWindowPassed(closedAt: now), .undoLaterFirst(.boarded), .cannotRestore("full"), .notYourVan,
-            .trackerNotForVan, .fixInFuture,
+            .trackerNotForVan, .fixInFuture, .fixTooOld(staleAfter: 120),
         ] {
             problems.append(.road(error, now: now))
         }

@@ -48,6 +48,8 @@ public enum RoadError: Error, Sendable, Equatable, CustomStringConvertible {
     case trackerNotForVan
     /// A fix's time lies in the future beyond the allowed clock skew.
     case fixInFuture
+    /// A fix's time is older than the staleness setting: the position would be unknown at once.
+    case fixTooOld(staleAfter: TimeInterval)
 
     /// A short English sentence, free of secrets, saying what to do.
     public var description: String {
@@ -75,6 +77,7 @@ public enum RoadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notYourVan: "you may post positions only for the van of your open shift"
         case .trackerNotForVan: "this tracker token is for another van"
         case .fixInFuture: "the position's time is in the future; send the time the fix was taken"
+        case .fixTooOld(let stale): "the position's time is more than \(Int(stale)) seconds ago, when a position is stale; send fixes as they are taken"
         }
     }
 }
