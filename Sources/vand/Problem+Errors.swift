@@ -57,11 +57,14 @@ extension Problem {
         case .arrivedAfterWindow: return problem(.conflict, "arrived-after-window", "No no-show after a late arrival")
         case .tapKeyReused: return problem(.unprocessableContent, "tap-key-reused", "tap_key reused")
         case .noSuchTap: return .notFound("There is no such tap of yours.")
+        case .shiftEnded: return problem(.conflict, "shift-ended", "The shift has ended")
         case .undoWindowPassed: return problem(.conflict, "undo-window-passed", "Too late to undo")
         case .undoLaterFirst: return problem(.conflict, "undo-later-first", "Undo the later tap first")
         case .cannotRestore: return problem(.conflict, "cannot-restore", "The ride cannot be put back")
         case .notYourVan, .trackerNotForVan: return problem(.forbidden, "not-your-van", "Not your van")
         case .fixInFuture: return .invalidFields([ValidationError(field: "at", reason: "is in the future; send the time the fix was taken")])
+        case .fixTooOld(let stale):
+            return .invalidFields([ValidationError(field: "at", reason: "is more than \(Int(stale)) seconds ago (VAND_POSITION_STALE): the position would be stale; send fixes as they are taken")])
         }
     }
 

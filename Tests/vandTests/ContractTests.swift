@@ -76,8 +76,8 @@ struct ContractTests {
             RoadError.notADriver(netID), .unknownVan("Van 9"), .vanHasShift(van: "Van 1"), .driverHasShift(van: "Van 1"), .noOpenShift,
             .vanHasNoShift(van: "Van 1"), .notOnRun, .actionDoesNotFit(.boarded, .dropoff), .needsEarlier(.boarded, before: .arrived, at: .pickup),
             .stopHasOutcome(.noShow), .rideNotActive(.pending), .noShowTooEarly(allowedFrom: now), .arrivedAfterWindow(windowEnd: now),
-            .tapKeyReused, .noSuchTap, .undoWindowPassed(closedAt: now), .undoLaterFirst(.boarded), .cannotRestore("full"), .notYourVan,
-            .trackerNotForVan, .fixInFuture,
+            .tapKeyReused, .noSuchTap, .shiftEnded, .undoWindowPassed(closedAt: now), .undoLaterFirst(.boarded), .cannotRestore("full"), .notYourVan,
+            .trackerNotForVan, .fixInFuture, .fixTooOld(staleAfter: 120),
         ] {
             problems.append(.road(error, now: now))
         }

@@ -408,13 +408,20 @@ struct WebDispatchQueueTests {
 
     @Test func aFlashRoundTripsThroughItsCookieAndForgedOnesAreIgnored() {
         let flash = WebDispatchFlash(warning: true, title: "Approved 1 ride. 1 could not be approved:", lines: ["K7M-3QX for Ann Rivera: does not fit"])
-        let cookie = flash.cookie(secure: false)
-        #expect(cookie.httpOnly && cookie.path == "/dispatch" && cookie.value.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-        func request(_ value: String) -> Request {
-            Request(head: .init(method: .get, scheme: "http", authority: "x", path: "/dispatch", headerFields: [.cookie: "\(WebDispatchFlash.cookie)=\(value)"]),
+        let session = SessionToken.generate().rawValue, other = SessionToken.generate().rawValue
+        let cookie = flash.cookie(secure: false, session: session)
+        #expect(cookie.httpOnly && cookie.path == "/dispatch" && cookie.value.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." })
+        func request(_ value: String, session: String) -> Request {
+            Request(head: .init(method: .get, scheme: "http", authority: "x", path: "/dispatch",
+                                headerFields: [.cookie: "\(WebSession.sessionCookie)=\(session); \(WebDispatchFlash.cookie)=\(value)"]),
                     body: .init(buffer: ByteBuffer()))
         }
-        #expect(WebDispatchFlash.read(request(cookie.value)) == flash)
-        #expect(WebDispatchFlash.read(request("bm9wZQ")) == nil)  // "nope": no kind marker
+        #expect(WebDispatchFlash.read(request(cookie.value, session: session)) == flash)
+        #expect(WebDispatchFlash.read(request(cookie.value, session: other)) == nil, "another session's flash")
+        #expect(WebDispatchFlash.read(request("bm9wZQ", session: session)) == nil)  // "nope": unsigned
+        // The signed text with one letter changed.
+        let payload = String(cookie.value.prefix { $0 != "." }), mac = cookie.value.drop { $0 != "." }
+        let changed = (payload.first == "b" ? "c" : "b") + payload.dropFirst()
+        #expect(WebDispatchFlash.read(request(changed + mac, session: session)) == nil)
     }
 }

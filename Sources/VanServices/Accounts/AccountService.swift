@@ -41,7 +41,8 @@ public struct AccountService: Sendable {
     /// ``AccountError/invalidCredentials``; both count towards throttling, which is kept per
     /// net ID *and client address* and per client address (``LoginThrottleStore``), so a
     /// guesser elsewhere cannot lock the rider out. Only a correct password learns that the
-    /// account is disabled or its temporary password expired.
+    /// account is disabled or its temporary password expired. A correct password whose hash was
+    /// made at another bcrypt cost than the current one is hashed again at the current cost.
     public func login(netID rawNetID: String, password: String, from client: ClientAddress) async throws -> Login {
         let netID = try Self.parse(netID: rawNetID)
         guard !password.isEmpty else { throw AccountError.invalid([ValidationError(field: "password", reason: "is required")]) }
@@ -62,8 +63,11 @@ public struct AccountService: Sendable {
             guard temporaryEnd > now else { throw AccountError.temporaryPasswordExpired }
             expiresAt = min(expiresAt, temporaryEnd)
         }
+        // A password hashed at an old cost is hashed again at the current one (bcrypt needs the password).
+        let rehashed = hasher.needsRehash(credentials.passwordHash) ? try await hasher.hash(password) : nil
         let token = SessionToken.generate()
         try await pool.withTransaction { [expiresAt] connection in
+            if let rehashed { _ = try RiderStore(connection).rehash(netID, from: credentials.passwordHash, to: rehashed) }
             try LoginThrottleStore(connection).succeeded(netID, from: client)
             let sessions = SessionStore(connection)
             try sessions.deleteExpired(netID, now: now)

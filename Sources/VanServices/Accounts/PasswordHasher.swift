@@ -42,21 +42,45 @@ public final class PasswordHasher: Sendable {
     }
 
     /// Whether `password` matches `hash`. With `hash` nil (no such account) the password is
-    /// checked against a dummy hash of the same cost and the answer is always false. A password
-    /// longer than bcrypt reads (``PasswordPolicy/isCheckable(_:)``) costs the same check and
-    /// never matches: bcrypt would compare only its first 72 bytes.
+    /// checked against a dummy hash of this hasher's cost and the answer is always false. A
+    /// password longer than bcrypt reads (``PasswordPolicy/isCheckable(_:)``) costs the same check
+    /// and never matches: bcrypt would compare only its first 72 bytes.
+    ///
+    /// A hash made at a lower cost than this hasher's (before `VAND_BCRYPT_COST` was raised)
+    /// checks faster than an unknown net ID; a wrong password for it also pays the dummy check
+    /// at this cost, so the answer's time does not tell that the account exists. A right one is
+    /// re-hashed by the sign-in (``needsRehash(_:)``).
     public func verify(_ password: String, against hash: String?) async throws -> Bool {
         let checkable = PasswordPolicy.isCheckable(password)
         return try await threads.runIfActive { [self] in
             guard let hash else {
-                let dummy = self.dummy()
-                self.record(dummy)
-                _ = Bcrypt.verify(password, hash: dummy)
+                self.checkDummy(password)
                 return false
             }
             self.record(hash)
-            return Bcrypt.verify(password, hash: hash) && checkable
+            let matches = Bcrypt.verify(password, hash: hash) && checkable
+            if !matches, let made = Self.cost(of: hash), made < self.cost { self.checkDummy(password) }
+            return matches
         }
+    }
+
+    /// Whether `hash` was made at another cost than this hasher's: a password that matched it
+    /// is hashed again at this cost when it signs in.
+    public func needsRehash(_ hash: String) -> Bool {
+        Self.cost(of: hash) != cost
+    }
+
+    /// The cost a modular-crypt bcrypt hash (`$2b$12$…`) was made at; nil if unreadable.
+    public static func cost(of hash: String) -> Int? {
+        let parts = hash.split(separator: "$", omittingEmptySubsequences: true)
+        return parts.count >= 2 ? Int(parts[1]) : nil
+    }
+
+    /// Runs on a hasher thread: a check that costs what a real one at this cost does, and matches nothing.
+    private func checkDummy(_ password: String) {
+        let dummy = self.dummy()
+        record(dummy)
+        _ = Bcrypt.verify(password, hash: dummy)
     }
 
     /// Computes the dummy hash now, so the first unknown net ID is not answered slower than the rest.
@@ -71,8 +95,7 @@ public final class PasswordHasher: Sendable {
 
     /// Counts a check against a modular-crypt bcrypt hash (`$2b$12$…`) at its cost; -1 if unreadable.
     private func record(_ hash: String) {
-        let parts = hash.split(separator: "$", omittingEmptySubsequences: true)
-        let cost = parts.count >= 2 ? Int(parts[1]) ?? -1 : -1
+        let cost = Self.cost(of: hash) ?? -1
         checked.withLock { $0[cost, default: 0] += 1 }
     }
 

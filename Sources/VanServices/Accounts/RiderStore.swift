@@ -66,6 +66,12 @@ public struct RiderStore {
             """) == 1
     }
 
+    /// Replaces the hash `old` by `new`, the same password hashed at the current bcrypt cost,
+    /// leaving every other field; false when the password changed meanwhile (no longer `old`).
+    public func rehash(_ netID: NetID, from old: String, to new: String) throws -> Bool {
+        try connection.execute("UPDATE riders SET password_hash = \(new) WHERE net_id = \(netID) AND password_hash = \(old)") == 1
+    }
+
     /// Disables or re-enables the account; false for an unknown net ID.
     public func setDisabled(_ netID: NetID, _ disabled: Bool) throws -> Bool {
         try connection.execute("UPDATE riders SET disabled = \(disabled) WHERE net_id = \(netID)") == 1

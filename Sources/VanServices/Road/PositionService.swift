@@ -26,12 +26,16 @@ public struct PositionService: Sendable {
     }
 
     /// Records `fix` for the van `vanID` as `poster`. A fix without a time is taken now; one
-    /// with a time more than ``RoadSettings/clockSkew`` ahead is refused.
-    /// - Throws: ``RoadError/notYourVan``, ``RoadError/trackerNotForVan``, ``RoadError/fixInFuture``.
-    public func record(_ fix: PositionFix, vanID: Int64, from poster: Poster) async throws -> VanPosition {
+    /// with a time more than ``RoadSettings/clockSkew`` ahead, or older than
+    /// ``RoadSettings/positionStale`` (it would be stale at once), is refused. At most one fix per
+    /// van per second is kept: nil when the van has one in that second already (nothing stored,
+    /// nobody told).
+    /// - Throws: ``RoadError/notYourVan``, ``RoadError/trackerNotForVan``, ``RoadError/fixInFuture``,
+    ///   ``RoadError/fixTooOld(staleAfter:)``.
+    public func record(_ fix: PositionFix, vanID: Int64, from poster: Poster) async throws -> VanPosition? {
         let now = clock.now
         let at = try time(of: fix, now: now)
-        return try await pool.withConnection { conn in
+        return try await pool.withTransaction { conn in
             let source: VanPosition.Source
             switch poster {
             case .driver(let netID):
@@ -77,6 +81,7 @@ public struct PositionService: Sendable {
     func time(of fix: PositionFix, now: Date) throws -> Date {
         guard let at = fix.at else { return now }
         guard at <= now.addingTimeInterval(settings.clockSkew) else { throw RoadError.fixInFuture }
+        guard at >= now.addingTimeInterval(-settings.positionStale) else { throw RoadError.fixTooOld(staleAfter: settings.positionStale) }
         return min(at, now)
     }
 }

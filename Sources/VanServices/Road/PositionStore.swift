@@ -11,8 +11,18 @@ struct PositionStore {
     /// Adds the fix to the van's trail and makes it the van's latest position unless a newer one
     /// is there already (a tracker sending buffered fixes late never moves the van back).
     /// The write to `van_positions` notifies `vand_van_positions` with the van's id.
-    func record(vanID: Int64, fix: PositionFix, at: Date, source: VanPosition.Source) throws -> VanPosition {
+    ///
+    /// At most one fix per van per second (of its time) is kept: nil, nothing written and nobody
+    /// told, when the trail has one in that second already. Must run inside a transaction: the
+    /// van's advisory lock makes two fixes of one second take turns, so only the first is kept.
+    func record(vanID: Int64, fix: PositionFix, at: Date, source: VanPosition.Source) throws -> VanPosition? {
         let lat = fix.coordinate.latitude, lon = fix.coordinate.longitude
+        let second = Date(timeIntervalSince1970: (at.timeIntervalSince1970).rounded(.down))
+        try connection.execute("SELECT pg_advisory_xact_lock(hashtextextended('vand_van_position:' || \(vanID)::text, 0))")
+        let taken = try connection.query("""
+            SELECT EXISTS (SELECT 1 FROM van_trail WHERE van_id = \(vanID) AND at >= \(second) AND at < \(second.addingTimeInterval(1))) AS taken
+            """).first?.decode(Bool.self, "taken") ?? false
+        guard !taken else { return nil }
         try connection.execute("""
             WITH trail AS (
                 INSERT INTO van_trail (van_id, at, lat, lon, accuracy_m, source)

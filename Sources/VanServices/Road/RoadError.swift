@@ -34,6 +34,8 @@ public enum RoadError: Error, Sendable, Equatable, CustomStringConvertible {
     case tapKeyReused
     /// No such tap of this driver's.
     case noSuchTap
+    /// The tap's shift has ended (by the driver or the dispatcher), so the driver can no longer undo it.
+    case shiftEnded
     /// The undo window (120 s) has passed.
     case undoWindowPassed(closedAt: Date)
     /// A later tap at the same stop stands on this one; undo that first.
@@ -46,6 +48,8 @@ public enum RoadError: Error, Sendable, Equatable, CustomStringConvertible {
     case trackerNotForVan
     /// A fix's time lies in the future beyond the allowed clock skew.
     case fixInFuture
+    /// A fix's time is older than the staleness setting: the position would be unknown at once.
+    case fixTooOld(staleAfter: TimeInterval)
 
     /// A short English sentence, free of secrets, saying what to do.
     public var description: String {
@@ -66,12 +70,14 @@ public enum RoadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .arrivedAfterWindow: "the van arrived after the pickup window, so the rider cannot be marked a no-show; call the dispatcher"
         case .tapKeyReused: "that tap_key was already used for another tap; send a new uuid for each tap"
         case .noSuchTap: "there is no such tap of yours"
+        case .shiftEnded: "the shift this tap was made on has ended, so it can no longer be undone; call the dispatcher to correct it"
         case .undoWindowPassed: "a tap can be undone for 2 minutes only; call the dispatcher to correct it"
         case .undoLaterFirst(let later): "undo \"\(later.phrase)\" at this stop first"
         case .cannotRestore(let why): "the ride cannot be put back on the van's route: \(why)"
         case .notYourVan: "you may post positions only for the van of your open shift"
         case .trackerNotForVan: "this tracker token is for another van"
         case .fixInFuture: "the position's time is in the future; send the time the fix was taken"
+        case .fixTooOld(let stale): "the position's time is more than \(Int(stale)) seconds ago, when a position is stale; send fixes as they are taken"
         }
     }
 }

@@ -35,6 +35,12 @@ struct ShiftStore {
         try connection.query("\(Self.select) WHERE s.id = \(id)").first.map(Self.shift)
     }
 
+    /// Whether the shift `id` is still open, holding it so (a share lock: ending it waits for this
+    /// transaction).
+    func stillOpen(id: Int64) throws -> Bool {
+        try connection.query("SELECT ended_at IS NULL AS open FROM shifts WHERE id = \(id) FOR SHARE").first?.decode(Bool.self, "open") ?? false
+    }
+
     /// Opens a shift; a second open one for the van or the driver is refused by the database.
     func start(driver: NetID, vanID: Int64, vanName: String, now: Date) throws -> Shift {
         try connection.execute(simple: "SAVEPOINT shift_start")

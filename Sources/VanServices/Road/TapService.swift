@@ -65,8 +65,9 @@ public struct TapService: Sendable {
 
     /// Undoes the driver's own tap with `tapKey`, within ``RoadSettings/undoWindow`` of its
     /// recording. Undoing a no-show or a drop-off puts the ride back to approved (the one way
-    /// back from those statuses). Undoing an undone tap answers it again.
-    /// - Throws: ``RoadError/noSuchTap``, ``RoadError/undoWindowPassed(closedAt:)``,
+    /// back from those statuses). Undoing an undone tap answers it again. Once the tap's shift has
+    /// ended (by the driver or the dispatcher), its taps stand as they are: the dispatcher corrects them.
+    /// - Throws: ``RoadError/noSuchTap``, ``RoadError/shiftEnded``, ``RoadError/undoWindowPassed(closedAt:)``,
     ///   ``RoadError/undoLaterFirst(_:)``, ``RoadError/cannotRestore(_:)``.
     public func undo(driver: NetID, tapKey: UUID) async throws -> StopTap {
         let now = clock.now
@@ -78,6 +79,7 @@ public struct TapService: Sendable {
             let status = try conn.query("SELECT status FROM rides WHERE id = \(found.tap.rideID) FOR UPDATE").first?.decode(String.self, "status")
             guard let tap = try taps.tap(key: tapKey)?.tap else { throw RoadError.noSuchTap }
             guard tap.stands else { return tap }
+            guard try ShiftStore(conn).stillOpen(id: tap.shiftID) else { throw RoadError.shiftEnded }
             guard now <= tap.undoUntil else { throw RoadError.undoWindowPassed(closedAt: tap.undoUntil) }
             let standing = try taps.standing(rideID: tap.rideID)
             if let later = Self.dependent(on: tap, standing: standing) { throw RoadError.undoLaterFirst(later.action) }

@@ -200,7 +200,7 @@ extension SettingSpec {
         help: "Seconds the van waits at a pickup (from the latest of its arrival, the window's start and the pickup time a late alert told the rider) before the driver may tap no-show.")
     public static let positionStale = SettingSpec(
         "VAND_POSITION_STALE", default: "120", accepts: .number(5...86_400), group: .road,
-        help: "Seconds after which a van's last position counts as unknown (ETAs then run from its last tapped stop).")
+        help: "Seconds after which a van's last position counts as unknown (ETAs then run from its last tapped stop); a fix posted with an older time is refused (422).")
     public static let trailDays = SettingSpec(
         "VAND_TRAIL_DAYS", default: "30", accepts: .integer(1...3_650), group: .road,
         help: "Days of van trail kept for reports; older fixes are pruned hourly.")

@@ -3,9 +3,11 @@ import Hummingbird
 import VanDomain
 import VanServices
 
-/// `POST /v1/vans/{id}/positions` {lat, lon, accuracy_m?, at?} → 204. The bearer is the van's
-/// tracker token (`vanadmin vans token VAN`) or the session of the driver on the van's open
-/// shift; anyone else gets 401 or 403.
+/// `POST /v1/vans/{id}/positions` {lat, lon, accuracy_m?, at?} → 204 when kept, 202 when the van
+/// has a fix in that second already (one per van per second is kept; nothing stored or sent).
+/// The bearer is the van's tracker token (`vanadmin vans token VAN`) or the session of the
+/// driver on the van's open shift; anyone else gets 401 or 403. `at` outside
+/// [now − VAND_POSITION_STALE, now + 60 s] is a 422 naming it.
 struct PositionRoutes: Sendable {
     let auth: RiderAuth
     let road: Road
@@ -28,8 +30,8 @@ struct PositionRoutes: Sendable {
             throw ValidationError(field: "id", reason: "must be a van's id (a positive whole number)")
         }
         let body = try await request.decodeJSON(PositionBody.self)
-        _ = try await road.positions.record(try body.fix(clock: clock), vanID: vanID, from: poster)
-        var response = Response(status: .noContent)
+        let kept = try await road.positions.record(try body.fix(clock: clock), vanID: vanID, from: poster)
+        var response = Response(status: kept == nil ? .accepted : .noContent)
         response.headers[.cacheControl] = "no-store"
         return response
     }

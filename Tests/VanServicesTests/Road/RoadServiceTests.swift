@@ -267,7 +267,7 @@ struct RoadServiceTests {
         await #expect(throws: RoadError.notYourVan) { try await f.road.positions.record(fix, vanID: van1, from: .driver(f.driver1)) }
         _ = try await f.road.shifts.start(driver: f.driver1, vanID: van1)
         await #expect(throws: RoadError.notYourVan) { try await f.road.positions.record(fix, vanID: van2, from: .driver(f.driver1)) }
-        let recorded = try await f.road.positions.record(fix, vanID: van1, from: .driver(f.driver1))
+        let recorded = try #require(try await f.road.positions.record(fix, vanID: van1, from: .driver(f.driver1)))
         #expect(recorded.at == f.clock.now && recorded.source == .driver)
         #expect(try await f.road.positions.current(vanID: van1) == recorded)
         // A tracker token posts for its own van only; a new token replaces the old.

@@ -17,6 +17,11 @@ extension WebDispatchActions {
         try await RideQueries(pool: pool).find(ref.rawValue)
     }
 
+    /// The ride with id `id`, or nil.
+    func ride(id: UUID) async throws -> Ride? {
+        try await RideQueries(pool: pool).find(id.uuidString)
+    }
+
     /// Everything the ride's page shows: the ride with its rider, its history, and its actual times.
     func rideDetails(_ ref: RideRef) async throws -> (RideQueries.Listing, [RideQueries.HistoryEntry], DayBoard.RideActuals)? {
         guard try await ride(ref) != nil else { return nil }

@@ -6,7 +6,8 @@ import VanServices
 /// The day board (`/dispatch/board?day=…&van=…`: the fleet's summary over a day, and the
 /// chosen van's route stop by stop), a ride found by its
 /// reference as spoken (`/dispatch/find`), and the ride's page with its move form
-/// (`/dispatch/rides/{ref}`, moved with `vanadmin rides move`'s checks). `dispatch-board.js`
+/// (`/dispatch/rides/{ref}`, moved with `vanadmin rides move`'s checks; the ride's id names it
+/// there too, as it does for `vanadmin`). `dispatch-board.js`
 /// redraws the board from `/dispatch/board/part` on the console's stream events.
 struct WebDispatchBoardRoutes: Sendable {
     let console: WebDispatchRoutes
@@ -53,7 +54,7 @@ struct WebDispatchBoardRoutes: Sendable {
         return console.pages.html(console.pages.assets.render("dispatch-board-part", values), status: .ok, cookies: [])
     }
 
-    /// Finds a ride by its reference as typed: a good one goes to the ride's page; a malformed
+    /// Finds a ride by its reference as typed (or its id): a good one goes to the ride's page; a malformed
     /// or unknown one is the board again with the message by the field and the input kept.
     @Sendable func find(_ request: Request, context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
@@ -61,6 +62,10 @@ struct WebDispatchBoardRoutes: Sendable {
         let typed = String((query["ref"].map(String.init) ?? "").replacingOccurrences(of: "+", with: " ").prefix(40))
         let day = query["day"].flatMap { try? LocalDate(String($0)) } ?? actions.today
         let message: String, status: HTTPResponse.Status
+        // A ride's id (pasted from a log or `vanadmin --json`) finds it as its reference does.
+        if let id = UUID(uuidString: typed.trimmingCharacters(in: .whitespaces)), let ride = try await actions.ride(id: id) {
+            throw WebAnswer.redirect(Self.ridePath(ride.ref))
+        }
         do {
             let ref = try RideRef(validating: typed)
             if try await actions.ride(ref) != nil { throw WebAnswer.redirect(Self.ridePath(ref)) }
@@ -106,7 +111,7 @@ struct WebDispatchBoardRoutes: Sendable {
     // MARK: The ride
 
     @Sendable func ride(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let ref = try Self.ref(context)
+        let ref = try await rideRef(context)
         let flash: String? = switch request.uri.queryParameters["done"] {
         case "moved": "The ride is moved; the rider is told the new time."
         case "cancelled": "The ride is cancelled; the rider is told."
@@ -117,7 +122,7 @@ struct WebDispatchBoardRoutes: Sendable {
 
     @Sendable func move(_ request: Request, context: AppRequestContext) async throws -> Response {
         let session = try WebPages.session(context)
-        let ref = try Self.ref(context)
+        let ref = try await rideRef(context)
         let form = try await console.pages.form(request)
         guard let current = try await actions.ride(ref) else { throw Self.noRide(ref) }
         let values = ["at": String(form["at"].prefix(40)), "van": String(form["van"].prefix(80))]
@@ -173,11 +178,17 @@ struct WebDispatchBoardRoutes: Sendable {
         return try await console.pages.render(page, request: request, context: context)
     }
 
-    static func ref(_ context: AppRequestContext) throws -> RideRef {
-        guard let text = context.parameters.get("ref"), let ref = try? RideRef(validating: text) else {
-            throw WebErrorPage.notFound("No such ride", detail: "That is not a ride reference. Find the ride on the day board.")
+    /// The ride the path names: by its reference, or by its id (a link from a log or `vanadmin --json`).
+    func rideRef(_ context: AppRequestContext) async throws -> RideRef {
+        let text = context.parameters.get("ref") ?? ""
+        if let ref = try? RideRef(validating: text) { return ref }
+        guard let id = UUID(uuidString: text) else {
+            throw WebErrorPage.notFound("No such ride", detail: "That is not a ride reference or id. Find the ride on the day board.")
         }
-        return ref
+        guard let ride = try await actions.ride(id: id) else {
+            throw WebErrorPage.notFound("No such ride", detail: "No ride has the id \(id.uuidString.lowercased()). Find the ride on the day board.")
+        }
+        return ride.ref
     }
 
     static func noRide(_ ref: RideRef) -> WebErrorPage {

@@ -16,7 +16,7 @@ extension WebDispatchBoardRoutes {
     @Sendable func cancel(_ request: Request, context: AppRequestContext) async throws -> Response {
         let session = try WebPages.session(context)
         let actions = console.dispatch
-        let ref = try Self.ref(context)
+        let ref = try await rideRef(context)
         let form = try await console.pages.form(request)
         guard let current = try await actions.ride(ref) else { throw Self.noRide(ref) }
         let values = ["who": String(form["who"].prefix(20)), "reason": String(form["reason"].prefix(500))]

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 
@@ -5,6 +6,11 @@ import Hummingbird
 /// (`vand_dispatch_flash`: HttpOnly, SameSite=Strict, path `/dispatch`, one minute) and shown
 /// once by the next console page: "Approved K7M-3QX for Ann Rivera", or a warning when nothing
 /// changed (the ride was decided meanwhile). A flash is the server's own text, escaped when shown.
+///
+/// The cookie is signed for the session that made it, as the CSRF token is
+/// (HMAC-SHA256 keyed by the HttpOnly session token): a cookie written by anyone else, or
+/// carried to another session, is ignored. It needs no key of its own, so any `vand` process
+/// behind a load balancer reads what another wrote.
 struct WebDispatchFlash: Sendable, Equatable {
     static let cookie = "vand_dispatch_flash"
     /// Longest flash kept (a cookie holds about 4 kB; base64 adds a third).
@@ -17,15 +23,15 @@ struct WebDispatchFlash: Sendable, Equatable {
     /// More lines (an approve-all's rides that did not fit, each with why).
     var lines: [String] = []
 
-    /// The cookie that carries this flash to the next page.
-    func cookie(secure: Bool) -> Cookie {
+    /// The cookie that carries this flash to the next page of the session `session` (its raw token).
+    func cookie(secure: Bool, session: String) -> Cookie {
         var text = (warning ? "w" : "o") + title
         for line in lines {
             guard text.utf8.count + line.utf8.count + 1 <= Self.maxBytes else { text += "\n…and more: see the queue"; break }
             text += "\n" + line
         }
-        let value = Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let payload = Self.base64URL(Data(text.utf8))
+        let value = payload + "." + Self.base64URL(Data(Self.signature(payload, session: session)))
         return Cookie(name: Self.cookie, value: value, maxAge: 60, path: "/dispatch", secure: secure, httpOnly: true, sameSite: .strict)
     }
 
@@ -34,15 +40,36 @@ struct WebDispatchFlash: Sendable, Equatable {
         Cookie(name: cookie, value: "", maxAge: 0, path: "/dispatch", secure: secure, httpOnly: true, sameSite: .strict)
     }
 
-    /// The flash a request carries, if any.
+    /// The flash a request carries, if any: only one this session's own console action wrote.
     static func read(_ request: Request) -> WebDispatchFlash? {
-        guard var value = request.cookies[cookie]?.value, !value.isEmpty, value.utf8.count <= 4_096 else { return nil }
-        value = value.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        value += String(repeating: "=", count: (4 - value.count % 4) % 4)
-        guard let data = Data(base64Encoded: value), let text = String(data: data, encoding: .utf8), let kind = text.first, kind == "o" || kind == "w" else { return nil }
+        guard let session = WebSession.token(request), let value = request.cookies[cookie]?.value, value.utf8.count <= 4_096 else { return nil }
+        let signed = value.split(separator: ".", omittingEmptySubsequences: false)
+        guard signed.count == 2, let mac = data(base64URL: String(signed[1])),
+              HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: message(String(signed[0])), using: key(session)),
+              let data = data(base64URL: String(signed[0])),
+              let text = String(data: data, encoding: .utf8), let kind = text.first, kind == "o" || kind == "w" else { return nil }
         let parts = text.dropFirst().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let title = parts.first, !title.isEmpty else { return nil }
         return WebDispatchFlash(warning: kind == "w", title: title, lines: Array(parts.dropFirst()))
+    }
+
+    /// HMAC-SHA256 of the cookie's payload, keyed by the session token (another message than the CSRF token's).
+    static func signature(_ payload: String, session: String) -> HashedAuthenticationCode<SHA256> {
+        HMAC<SHA256>.authenticationCode(for: message(payload), using: key(session))
+    }
+
+    private static func key(_ session: String) -> SymmetricKey { SymmetricKey(data: Data(session.utf8)) }
+
+    private static func message(_ payload: String) -> Data { Data(("vand-dispatch-flash\n" + payload).utf8) }
+
+    private static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    private static func data(base64URL text: String) -> Data? {
+        var value = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        value += String(repeating: "=", count: (4 - value.count % 4) % 4)
+        return Data(base64Encoded: value)
     }
 
     /// The template's values: `flashTitle`, `flashLines`, `flashWarning`.

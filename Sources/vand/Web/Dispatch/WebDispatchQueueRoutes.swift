@@ -66,8 +66,9 @@ struct WebDispatchQueueRoutes: Sendable {
         page.cookies.append(WebDispatchFlash.cleared(secure: secure))
     }
 
-    private func done(_ flash: WebDispatchFlash, to location: String = "/dispatch") -> WebAnswer {
-        WebAnswer.redirect(location, cookies: [flash.cookie(secure: secure)])
+    /// The redirect after an action, with its flash signed for the request's session.
+    private func done(_ flash: WebDispatchFlash, _ request: Request, to location: String = "/dispatch") -> WebAnswer {
+        WebAnswer.redirect(location, cookies: [flash.cookie(secure: secure, session: WebSession.token(request) ?? "")])
     }
 
     // MARK: Decisions
@@ -79,9 +80,9 @@ struct WebDispatchQueueRoutes: Sendable {
         let actor = try await actions.actor(session)
         do {
             let ride = try await actions.approve(ref, actor: actor)
-            throw done(WebDispatchFlash(title: "Approved \(ride.ref.rawValue) for \(try await actions.riderName(ride.netID))."), to: back)
+            throw done(WebDispatchFlash(title: "Approved \(ride.ref.rawValue) for \(try await actions.riderName(ride.netID))."), request, to: back)
         } catch let error as DispatchService.DispatchError {
-            throw done(try await refusal(error, ref: ref, doing: "approved"), to: back)
+            throw done(try await refusal(error, ref: ref, doing: "approved"), request, to: back)
         }
     }
 
@@ -97,9 +98,9 @@ struct WebDispatchQueueRoutes: Sendable {
         let actor = try await actions.actor(session)
         do {
             let ride = try await actions.reject(ref, reason: reason, actor: actor)
-            throw done(WebDispatchFlash(title: "Rejected \(ride.ref.rawValue) for \(try await actions.riderName(ride.netID)). The rider reads: “\(ride.reason ?? reason)”"), to: back)
+            throw done(WebDispatchFlash(title: "Rejected \(ride.ref.rawValue) for \(try await actions.riderName(ride.netID)). The rider reads: “\(ride.reason ?? reason)”"), request, to: back)
         } catch let error as DispatchService.DispatchError {
-            throw done(try await refusal(error, ref: ref, doing: "rejected"), to: back)
+            throw done(try await refusal(error, ref: ref, doing: "rejected"), request, to: back)
         }
     }
 
@@ -114,7 +115,7 @@ struct WebDispatchQueueRoutes: Sendable {
         for (ride, why) in result.refused {
             flash.lines.append("\(ride.ref.rawValue) for \(try await actions.riderName(ride.netID)): \(why)")
         }
-        throw done(flash)
+        throw done(flash, request)
     }
 
     /// What a refused decision says: the ride changed meanwhile (decided by someone else,
@@ -179,11 +180,11 @@ struct WebDispatchQueueRoutes: Sendable {
         let session = try WebPages.session(context)
         let form = try await console.pages.form(request)
         guard let eventID = Int64(form["event"]) else {
-            throw done(WebDispatchFlash(warning: true, title: "That delivery could not be read; nothing was sent."), to: "/dispatch/alerts")
+            throw done(WebDispatchFlash(warning: true, title: "That delivery could not be read; nothing was sent."), request, to: "/dispatch/alerts")
         }
         let count = try await actions.replay(eventID: eventID, actor: try await actions.actor(session))
         throw done(count == 0
             ? WebDispatchFlash(warning: true, title: "Event \(eventID) has no parked delivery any more; nothing was sent.")
-            : WebDispatchFlash(title: "Sending event \(eventID) to the webhook again."), to: "/dispatch/alerts")
+            : WebDispatchFlash(title: "Sending event \(eventID) to the webhook again."), request, to: "/dispatch/alerts")
     }
 }
