@@ -182,7 +182,11 @@ struct ConnectionGuardTests {
     @Test func theCapRefusesTheNextConnectionFastWhileHealthStillAnswers() async throws {
         let database = try await TestCluster.makeDatabase()
         let limits = ConnectionLimits(caps: ConnectionCaps(served: 3, reserve: 2))
-        let app = buildApplication(configuration: Self.configuration(), database: database, logger: TestCluster.quietLogger, connections: limits)
+        // The half-sent heads that fill the served slots and the reserve must outlive every step of
+        // the test, however loaded the machine: a minute each (the reserve's is 1 s in service).
+        var configuration = Self.configuration(head: .seconds(60))
+        configuration.connections.reserveHeadTimeout = .seconds(60)
+        let app = buildApplication(configuration: configuration, database: database, logger: TestCluster.quietLogger, connections: limits)
         try await app.test(.live) { client in
             let port = try #require(client.port)
             // The test client's own kept-alive connection is the first served one.

@@ -7,6 +7,9 @@ struct ConnectionSettings: Sendable, Equatable {
     var headTimeout: Duration = .seconds(5)
     /// A kept-alive connection with no request, or a request whose body stalls, is closed after this.
     var idleTimeout: Duration = .seconds(75)
+    /// The head timeout of a connection in the reserve (over the cap), at most `headTimeout`: a
+    /// probe sends its head at once. Not a setting; a test holding reserve slots open lengthens it.
+    var reserveHeadTimeout: Duration = .seconds(1)
     /// Connections served; nil: as many as the open-file limit allows (``ConnectionCaps/init(fileLimit:poolSize:asked:)``).
     var maxConnections: Int?
     /// The dispatchers' live console streams open at once on this vand, all together; the next

@@ -17,15 +17,14 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     let base: HTTP1Channel
     let limits: ConnectionLimits
     let headTimeout: Duration
-
-    /// The reserve's head timeout: a probe sends its head at once.
-    static let reserveHeadTimeout = Duration.seconds(1)
+    /// The reserve's head timeout (``ConnectionSettings/reserveHeadTimeout``).
+    let reserveHeadTimeout: Duration
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let admission = limits.admit()
         let limits = self.limits
         channel.closeFuture.whenComplete { _ in limits.release() }
-        let timeout = admission == .served ? headTimeout : min(headTimeout, Self.reserveHeadTimeout)
+        let timeout = admission == .served ? headTimeout : min(headTimeout, reserveHeadTimeout)
         let base = self.base
         return channel.eventLoop.makeCompletedFuture {
             let state = ConnectionState(admission: admission, headTimeout: .nanoseconds(Int64(timeout / .nanoseconds(1))))
@@ -53,7 +52,7 @@ extension HTTPServerBuilder {
         .init { responder in
             GuardedHTTP1Channel(
                 base: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: TimeAmount(settings.idleTimeout))),
-                limits: limits, headTimeout: settings.headTimeout
+                limits: limits, headTimeout: settings.headTimeout, reserveHeadTimeout: settings.reserveHeadTimeout
             )
         }
     }
