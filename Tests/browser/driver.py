@@ -16,7 +16,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from selenium.common.exceptions import StaleElementReferenceException
 
-from suite import PASSWORD, WAIT, Failed, Rider, Server, Suite, check, start_browser
+from suite import PASSWORD, WAIT, Failed, Rider, Server, Suite, check, phone, start_browser
 
 NO_SHOW_WAIT = 30  # seconds: the refusal must come within it after the arrival, so never under the suite's 30 s (scripts/check-test-clocks)
 DRIVER = ("dv100", "Dana Driver")
@@ -65,6 +65,23 @@ class Driver(Rider):
 
     def buttons(self):
         return [b.text for b in self.d.find_elements(By.CSS_SELECTOR, "section.next-stop .taps button")]
+
+
+def contrast(d, css):
+    """The WCAG contrast ratio of the element's text against its own background (both opaque)."""
+    colours = d.execute_script("""
+        var s = getComputedStyle(document.querySelector(arguments[0]));
+        return [s.color, s.backgroundColor].map(function (c) { return c.match(/[0-9.]+/g).slice(0, 3).map(Number); });""", css)
+
+    def luminance(rgb):
+        def channel(v):
+            v = v / 255
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        r, g, b = (channel(v) for v in rgb)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    high, low = sorted((luminance(colours[0]), luminance(colours[1])), reverse=True)
+    return (high + 0.05) / (low + 0.05)
 
 
 def driver_flows(args, browser):
@@ -215,6 +232,7 @@ def driver_flows(args, browser):
             driver.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "section.next-stop button.no_show"), "No-show never offered after the wait",
                         timeout=NO_SHOW_WAIT + WAIT)
             driver.wait(lambda d: "No-show is now possible for Ben S." in driver.live(), "the end of the wait was not announced")
+            check("Ben S.." not in driver.live(), f"the end of the wait reads {driver.live()!r} (a doubled full stop)")
             driver.tap("no_show")
             driver.wait(lambda d: "Ben S. is marked a no-show" in driver.live(), "the no-show was not announced")
 
@@ -259,6 +277,12 @@ def driver_flows(args, browser):
             driver.click_text("End shift")
             driver.wait_text("End your shift?")
             driver.audit("driver-end")
+            # Bright sun: the main action is 7:1 like the driver's others, in light and in dark (was 6.54:1).
+            for dark in (False, True):
+                phone(driver.d, dark=dark)
+                ratio = contrast(driver.d, "form[action='/driver/shift/end'] button")
+                check(ratio >= 7, f"'Yes, end my shift' has a contrast of {ratio:.2f}:1 in {'dark' if dark else 'light'} mode")
+            phone(driver.d)
             driver.click("form[action='/driver/shift/end'] button")
             driver.wait_text("Your shift is ended")
             check(driver.d.find_elements(By.CSS_SELECTOR, "form[action='/driver/shift'] input[type=radio]"), "Van 1 is not free again")

@@ -8,8 +8,9 @@ import VanPostgres
 /// What `vanadmin` prints of text people wrote, and the shape of its JSON.
 @Suite("vanadmin output: escaped text, the API's JSON style, --as checked everywhere", .serialized)
 struct DispatcherOutputTests {
-    /// Issue 24's payload: a new line, a carriage return, a colour and a window title.
-    static let hostile = "wait\nFORGED LINE\r\u{1b}[31mred\u{1b}]0;TITLE\u{07}"
+    /// Issue 24's payload: a new line, a carriage return, a colour and a window title; and issue 33's:
+    /// a right-to-left override that would reverse what the terminal prints after it, and a zero-width space.
+    static let hostile = "wait\nFORGED LINE\r\u{1b}[31mred\u{1b}]0;TITLE\u{07} 12 Elm St \u{202e}(rear)\u{200b}"
 
     /// Plants the payload in a ride's note and address, its rider's name and a rejection reason.
     func hostileRide(_ w: DispatchWorld) async throws -> Ride {
@@ -23,7 +24,8 @@ struct DispatcherOutputTests {
 
     /// Nothing a terminal acts on: no ESC, BEL or CR, and no line but those the command writes.
     func expectInert(_ output: String, _ command: String) {
-        #expect(!output.unicodeScalars.contains { $0 == "\u{1b}" || $0 == "\u{07}" || $0 == "\r" }, "\(command): \(output.debugDescription)")
+        #expect(!output.unicodeScalars.contains { $0 == "\u{1b}" || $0 == "\u{07}" || $0 == "\r" || $0 == "\u{202e}" || $0 == "\u{200b}" },
+                "\(command): \(output.debugDescription)")
         #expect(!output.split(separator: "\n").contains { $0.hasPrefix("FORGED LINE") }, "\(command): \(output.debugDescription)")
     }
 
@@ -40,7 +42,7 @@ struct DispatcherOutputTests {
         }
         let show = try w.vanadmin(["rides", "show", ref])
         // The text is still all there, visibly escaped, as the log writes it.
-        #expect(show.stdout.contains(#"wait\nFORGED LINE\r\u{1b}[31mred\u{1b}]0;TITLE\u{7}"#), "\(show.stdout)")
+        #expect(show.stdout.contains(#"wait\nFORGED LINE\r\u{1b}[31mred\u{1b}]0;TITLE\u{7} 12 Elm St \u{202e}(rear)\u{200b}"#), "\(show.stdout)")
     }
 
     @Test func aRefusalQuotingTypedTextIsOneEscapedLine() async throws {

@@ -30,6 +30,51 @@ struct WebDispatchAccessTests {
         await w.f.close()
     }
 
+    /// Issue 33: a new dispatcher choosing her first password was told "before you book", offered
+    /// "Sign in" (she is signed in) and told to call the dispatcher; a new driver likewise.
+    @Test func aStaffMembersFirstPasswordPageSpeaksToHerRole() async throws {
+        let w = try await ConsoleWorld()
+        let dispatchers = DispatcherAdministration(riders: w.f.riders)
+        let drivers = DriverAdministration(riders: w.f.riders)
+        let newDispatcher = try await dispatchers.add(try NetID("dora1"), name: "Dora New", actor: "office")
+        let newDriver = try await drivers.add(try NetID("dave1"), name: "Dave New", actor: "office")
+        try await w.application().test(.router) { client in
+            for (netID, invitation, before) in [("dora1", newDispatcher, "before you open the console"), ("dave1", newDriver, "before your shift")] {
+                var jar = WebJar()
+                #expect(try await client.webSignIn(netID, invitation.temporaryPassword, jar: &jar).headers[.location] == "/password")
+                let page = try await client.web("/password", jar: &jar)
+                #expect(page.status == .ok && page.body.contains("Choose your own \(before):"), "\(netID): \(page.body)")
+                #expect(!page.body.contains("before you book"), "\(netID)")
+                #expect(!page.body.contains(#"href="/sign-in""#), "\(netID): a signed-in person is offered Sign in")
+                #expect(page.body.contains(#"action="/sign-out""#), "\(netID): no way to sign out")
+                if netID == "dora1" { #expect(!page.body.contains("Call the dispatcher"), "the dispatcher is told to call the dispatcher") }
+            }
+        }
+        await w.f.close()
+    }
+
+    /// Issue 33: error pages dropped the staff stylesheet ("Campus VanDriver"), the console's 404
+    /// fell back to the rider's narrow layout, and offered the dispatcher "Call the dispatcher".
+    @Test func errorPagesKeepTheStaffMembersLayoutAndWords() async throws {
+        let w = try await ConsoleWorld()
+        try await w.application().test(.router) { client in
+            var dee = WebJar(), dana = WebJar()
+            _ = try await client.webSignIn("dee1", jar: &dee)
+            _ = try await client.webSignIn("dana1", jar: &dana)
+            for (path, status) in [("/dispatch/nowhere", HTTPResponse.Status.notFound), ("/driver", .forbidden)] {
+                let page = try await client.web(path, jar: &dee, headers: [.accept: "text/html"])
+                #expect(page.status == status, "\(path)")
+                #expect(page.body.contains("dispatch.css") && page.body.contains(#"<span class="role">Dispatch</span>"#), "\(path): \(page.body)")
+                #expect(!page.body.contains("Call the dispatcher") && page.body.contains(#"href="/dispatch">Go to the queue"#), "\(path): \(page.body)")
+            }
+            let refused = try await client.web("/dispatch", jar: &dana, headers: [.accept: "text/html"])
+            #expect(refused.status == .forbidden)
+            #expect(refused.body.contains("driver.css") && refused.body.contains(#"<span class="role">Driver</span>"#), "\(refused.body)")
+            #expect(refused.body.contains(#"href="/driver">Go to today"#), "\(refused.body)")
+        }
+        await w.f.close()
+    }
+
     /// Every console route (read from the router, so a new one is covered at once), asked for
     /// by a rider and by a driver, GET or POST with a valid CSRF token: the 403 page, and no
     /// write.

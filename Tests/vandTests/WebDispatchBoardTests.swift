@@ -126,7 +126,7 @@ struct WebDispatchBoardTests {
             // Nothing absent is shown as present: no empty anchors, no driver, no phone, no actual time.
             #expect(!page.body.contains(#"id="""#) && !fleet.body.contains(#"id="""#))
             let bobPage = try await client.web("/dispatch/rides/\(bob.ref.rawValue)", jar: &jar)
-            #expect(bobPage.body.contains("Bob Okafor (bob2), no phone on file"))
+            #expect(bobPage.body.contains("<bdi>Bob Okafor</bdi> (bob2), no phone on file"))
             #expect(bobPage.body.contains("pickup: not yet; drop-off: not yet"))
             #expect(bobPage.body.contains("Wheelchair"))
         }
@@ -170,7 +170,7 @@ struct WebDispatchBoardTests {
             let row = try #require(fleet.body.components(separatedBy: "<tr").first { $0.contains(">\(ride.vanName!)</a>") })
             #expect(row.contains("<td>Dana Driver (dana1)</td>") && row.contains("; on the road</td>"), "\(row)")
             #expect(row.contains("<td>0 of 2</td>"), "\(row)")
-            #expect(row.contains(#"\#(clock.text(ride.pickupAt, .clockTime)) pickup at Sterling Chemistry Lab, Ann Rivera <a href="/dispatch/rides/\#(ride.ref.rawValue)">"#), "\(row)")
+            #expect(row.contains(#"\#(clock.text(ride.pickupAt, .clockTime)) pickup at <bdi>Sterling Chemistry Lab</bdi>, <bdi>Ann Rivera</bdi> <a href="/dispatch/rides/\#(ride.ref.rawValue)">"#), "\(row)")
             #expect(row.contains(#"<td class="late">7 min late</td><td>1</td>"#), "\(row)")
             let ridePage = try await client.web("/dispatch/rides/\(ride.ref.rawValue)", jar: &jar)
             #expect(ridePage.body.contains("pickup: arrived \(clock.text(arrived, .clockTime)); drop-off: not yet"))
@@ -194,7 +194,7 @@ struct WebDispatchBoardTests {
 
             let page = try await client.web("/dispatch/rides/\(ride.ref.rawValue)", jar: &jar)
             #expect(page.status == .ok)
-            #expect(page.body.contains("Ann Rivera (ann1)") && page.body.contains(#"href="tel:2035550111""#))
+            #expect(page.body.contains("<bdi>Ann Rivera</bdi> (ann1)") && page.body.contains(#"href="tel:2035550111""#))
             #expect(page.body.contains("Approved") && page.body.contains(ride.vanName!))
             #expect(page.body.contains("ride approve"), "the history shows the approval")
             #expect(page.body.contains(#"action="/dispatch/rides/\#(ride.ref.rawValue)/move""#))

@@ -107,18 +107,18 @@ struct WebDispatchPhoneTests {
             _ = try await Self.signIn(client, "dee1", jar: &jar)
             let byNetID = try await client.web("/dispatch/book?q=ANN1", jar: &jar)
             #expect(byNetID.status == .ok)
-            #expect(byNetID.body.contains(#"<th scope="row">Ann Rivera</th>"#) && byNetID.body.contains("<td>ann1</td>")
+            #expect(byNetID.body.contains(#"<th scope="row"><bdi>Ann Rivera</bdi></th>"#) && byNetID.body.contains("<td>ann1</td>")
                     && byNetID.body.contains("<td>203-555-0111</td>"))
-            #expect(byNetID.body.contains(#"<a href="/dispatch/book/ann1">Book for Ann Rivera</a>"#))
+            #expect(byNetID.body.contains(#"<a href="/dispatch/book/ann1">Book for <bdi>Ann Rivera</bdi></a>"#))
             #expect(byNetID.body.contains("1 rider matching"))
             // As a browser's GET form sends a name: a space as "+".
             let fullName = try await client.web("/dispatch/book?q=ann+RIVERA", jar: &jar)
-            #expect(fullName.body.contains("1 rider matching") && fullName.body.contains(#"<th scope="row">Ann Rivera</th>"#))
+            #expect(fullName.body.contains("1 rider matching") && fullName.body.contains(#"<th scope="row"><bdi>Ann Rivera</bdi></th>"#))
 
             let byName = try await client.web("/dispatch/book?q=rIVe", jar: &jar)
             #expect(byName.status == .ok)
             for name in ["Ann Rivera", "Bob Rivers", "Cat Rivera", "Eve Riverton"] {
-                #expect(byName.body.contains(#"<th scope="row">\#(name)</th>"#), "\(name) not listed")
+                #expect(byName.body.contains(#"<th scope="row"><bdi>\#(name)</bdi></th>"#), "\(name) not listed")
             }
             #expect(byName.body.contains(#"<a href="/dispatch/book/bob2">"#))
             // Not cleared: said so, and why; no link to book.
@@ -254,7 +254,7 @@ struct WebDispatchPhoneTests {
             #expect(done.status == .ok)
             #expect(done.body.contains(#"<span aria-hidden="true">\#(ref)</span>"#))
             #expect(done.body.contains("10:00 AM tomorrow") && done.body.contains("The van picks up at 10:00 AM"))
-            #expect(done.body.contains(#"<a class="button" href="/dispatch/book/ann1">Book another ride for Ann Rivera</a>"#))
+            #expect(done.body.contains(#"<a class="button" href="/dispatch/book/ann1">Book another ride for <bdi>Ann Rivera</bdi></a>"#))
             // Another rider's ride is not shown under her name.
             #expect(try await client.web("/dispatch/book/bob2/rides/\(id)", jar: &deeJar).status == .notFound)
 

@@ -67,7 +67,7 @@ struct WebDispatchQueueTests {
             let first = try #require(page.body.range(of: #"id="ride-\#(later)""#)), second = try #require(page.body.range(of: #"id="ride-\#(earlier)""#))
             #expect(first.lowerBound < second.lowerBound)
             let entry = try #require(Self.entry(page.body, earlier))
-            #expect(entry.contains("Ann Rivera") && entry.contains("(ann1)") && entry.contains("Sterling Chemistry Lab → Davenport College"))
+            #expect(entry.contains("Ann Rivera") && entry.contains("(ann1)") && entry.contains("<bdi>Sterling Chemistry Lab</bdi> → <bdi>Davenport College</bdi>"))
             #expect(entry.contains("Pickup 3:00 PM–") && entry.contains(" tomorrow"), "\(entry)")
             #expect(entry.contains("Walks on, alone") && entry.contains(#"href="tel:2035550111""#))
             #expect(entry.contains("12 min (booked"))
@@ -78,6 +78,45 @@ struct WebDispatchQueueTests {
             // The part alone, for the script: no layout.
             let part = try await client.web("/dispatch/queue/part", jar: &jar)
             #expect(part.status == .ok && part.body.contains(#"id="ride-\#(earlier)""#) && !part.body.contains("<nav"))
+        }
+        await w.f.close()
+    }
+
+    /// Issue 33: a right-to-left override in a rider's address reversed the console's own words after
+    /// it ("(rear) → Davenport College"). People's text is isolated (`<bdi>`, or U+2068…U+2069 inside
+    /// a sentence), so the override ends where her text does; a zero-width space is shown as it is
+    /// (invisible, and it cannot reorder anything).
+    @Test func peoplesTextIsIsolatedSoAnOverrideCannotReverseTheConsolesWords() async throws {
+        let w = try await ConsoleWorld()
+        try await Self.oneVan(w)
+        let address = "12 Elm St \u{202e}(rear)", note = "Gate \u{202e}B\u{200b} code"
+        try await w.application().test(.router) { client in
+            let ref = try await Self.book(w, client, at: "2026-11-30T15:00")
+            try await w.f.database.pool.withConnection { conn in
+                try conn.execute("UPDATE rides SET pickup_place_id = NULL, pickup_address = \(address), note = \(note) WHERE ref = \(ref)")
+            }
+            var jar = WebJar()
+            _ = try await client.webSignIn("dee1", jar: &jar)
+            let entry = try #require(Self.entry(try await client.web("/dispatch", jar: &jar).body, ref))
+            #expect(entry.contains("<bdi>\(address)</bdi> → <bdi>Davenport College</bdi>"), "\(entry)")
+            #expect(entry.contains("<bdi>\(note)</bdi>"), "\(entry)")
+            // Her stop in the van's route, a sentence the console makes: isolated inside it.
+            #expect(entry.contains("\u{2068}\(address)\u{2069}") || entry.contains("<bdi>\(address)</bdi></td>"), "\(entry)")
+            let ride = try await client.web("/dispatch/rides/\(ref)", jar: &jar)
+            #expect(ride.status == .ok && ride.body.contains("<bdi>\(address)</bdi>"), "\(ride.body)")
+            // No piece of her text is left outside an isolate.
+            for page in [entry, ride.body] {
+                var rest = Substring(page)
+                while let at = rest.range(of: "\u{202e}") {
+                    let before = rest[..<at.lowerBound]
+                    let opened = max(before.range(of: "<bdi>", options: .backwards)?.lowerBound ?? before.startIndex,
+                                     before.range(of: "\u{2068}", options: .backwards)?.lowerBound ?? before.startIndex)
+                    let closed = max(before.range(of: "</bdi>", options: .backwards)?.lowerBound ?? before.startIndex,
+                                     before.range(of: "\u{2069}", options: .backwards)?.lowerBound ?? before.startIndex)
+                    #expect(opened > closed, "an override outside an isolate: …\(before.suffix(80))")
+                    rest = rest[at.upperBound...]
+                }
+            }
         }
         await w.f.close()
     }

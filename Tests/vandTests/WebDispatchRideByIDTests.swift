@@ -20,7 +20,7 @@ struct WebDispatchRideByIDTests {
             for id in [ride.id.uuidString.lowercased(), ride.id.uuidString.uppercased()] {
                 let page = try await client.web("/dispatch/rides/\(id)", jar: &jar)
                 #expect(page.status == .ok, "\(id)")
-                #expect(page.body.contains("Ann Rivera (ann1)") && page.body.contains(ride.ref.rawValue))
+                #expect(page.body.contains("<bdi>Ann Rivera</bdi> (ann1)") && page.body.contains(ride.ref.rawValue))
                 // Its forms post to the reference's address, as from the reference's page.
                 #expect(page.body.contains(#"action="/dispatch/rides/\#(ride.ref.rawValue)/move""#))
             }

@@ -252,6 +252,9 @@ struct WebDriverRoutesTests {
             // Arrived at 10:31, inside the window from 10:30: the wait runs to 10:36.
             #expect(waiting.body.contains("No-show possible at 10:36 AM") && waiting.body.contains(#"data-countdown="#))
             #expect(waiting.body.contains("The van waits 5 minutes from the start of the pickup window"), "the wait's explanation reads wrong")
+            // What the live region says when the wait ends: one full stop after the initial (issue 33: "Ann R..").
+            let done = try #require(waiting.body.firstMatch(of: /data-done="([^"]*)"/)?.1)
+            #expect(done.hasPrefix("No-show is now possible for ") && done.hasSuffix(".") && !done.hasSuffix(".."), "\(done)")
             #expect(waiting.tapForm("no_show") == nil && waiting.tapForm("boarded") != nil)
             // A no-show sent anyway (an old page): refused by the action, the run as it was.
             let early = try #require(waiting.tapForm("boarded")).with("action", "no_show").with("key", UUID().uuidString.lowercased())

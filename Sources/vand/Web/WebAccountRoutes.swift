@@ -121,6 +121,12 @@ struct WebAccountRoutes: Sendable {
         // Passwords are never sent back into the page.
         page.values = WebPages.formValues(["current": "", "new": "", "confirm": ""], errors: errors)
         page.values["temporary"] = temporary
+        // What the first password comes before: a rider's booking, a driver's run, a dispatcher's console.
+        page.values["before"] = switch context.session?.role {
+        case .driver: "before your shift"
+        case .dispatcher: "before you open the console"
+        default: "before you book"
+        }
         page.values["notice"] = notice
         return try await pages.render(page, request: request, context: context)
     }

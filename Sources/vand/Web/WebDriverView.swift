@@ -47,10 +47,12 @@ struct WebDriverView {
             }
             if next.nextActions.contains(.noShow), !noShowAllowed(next) {
                 if let from = next.noShowAllowedFrom {
-                    stop["noShowAt"] = ["iso": Self.iso(Self.wholeSecond(from)), "time": words.time(Self.wholeMinute(from)), "rider": next.riderName,
+                    // "…for Ann R." ends with the initial's full stop: never "Ann R..", shown and read out.
+                    stop["noShowAt"] = ["iso": Self.iso(Self.wholeSecond(from)), "time": words.time(Self.wholeMinute(from)),
+                                        "done": "No-show is now possible for \(BidiIsolation.isolated(next.riderName))" + (next.riderName.hasSuffix(".") ? "" : "."),
                                         "explain": "The van waits \(Self.duration(noShowWait)) from the start of the pickup window, its arrival, or the time the rider was last told the van would come, whichever is latest."]
                 } else {
-                    stop["refusal"] = "The van arrived after the pickup window, so \(next.riderName) cannot be marked a no-show. Call the dispatcher."
+                    stop["refusal"] = "The van arrived after the pickup window, so \(BidiIsolation.isolated(next.riderName)) cannot be marked a no-show. Call the dispatcher."
                 }
             }
             if let refusal, refusal.rideID == next.rideID, refusal.stop == next.stop {
@@ -86,13 +88,13 @@ struct WebDriverView {
             .filter { $0.1.shiftID == run.shift.id && $0.1.undoable(at: now) }
             .max { $0.1.at < $1.1.at }
         if let undone, let stop = stops.first(where: { $0.rideID == undone.rideID && $0.stop == undone.stop }) {
-            values["result"] = ["text": "Undone: \(undone.action.phrase) for \(stop.riderName) at \(stop.displayPlace)."]
+            values["result"] = ["text": "Undone: \(undone.action.phrase) for \(BidiIsolation.isolated(stop.riderName)) at \(BidiIsolation.isolated(stop.displayPlace))."]
             state.append("undone \(undone.rideID) \(undone.action.rawValue)")
         } else if let (stop, tap) = undoable {
             values["result"] = [
                 "text": resultSentence(tap.action, stop, at: tap.at),
                 "undo": ["csrf": csrf, "tapKey": tap.tapKey.uuidString.lowercased(), "untilISO": Self.iso(tap.undoUntil),
-                         "untilTime": words.time(tap.undoUntil), "what": "\(tap.action.phrase): \(stop.riderName) at \(stop.displayPlace)"],
+                         "untilTime": words.time(tap.undoUntil), "what": "\(tap.action.phrase): \(BidiIsolation.isolated(stop.riderName)) at \(BidiIsolation.isolated(stop.displayPlace))"],
             ]
             state.append("tap \(tap.tapKey)")
         }
@@ -137,8 +139,8 @@ struct WebDriverView {
     /// What a button's name adds to its label for a screen reader: the rider and the place.
     private func context(_ action: TapAction, _ stop: RunStop) -> String {
         switch action {
-        case .arrived: " at \(stop.displayPlace) to \(stop.stop == .pickup ? "pick up" : "drop off") \(stop.riderName)"
-        case .boarded, .noShow, .droppedOff: ": \(stop.riderName) at \(stop.displayPlace)"
+        case .arrived: " at \(BidiIsolation.isolated(stop.displayPlace)) to \(stop.stop == .pickup ? "pick up" : "drop off") \(BidiIsolation.isolated(stop.riderName))"
+        case .boarded, .noShow, .droppedOff: ": \(BidiIsolation.isolated(stop.riderName)) at \(BidiIsolation.isolated(stop.displayPlace))"
         }
     }
 
@@ -146,10 +148,10 @@ struct WebDriverView {
     func resultSentence(_ action: TapAction, _ stop: RunStop, at: Date) -> String {
         let time = words.time(at)
         return switch action {
-        case .arrived: "Arrived at \(stop.displayPlace) to \(stop.stop == .pickup ? "pick up" : "drop off") \(stop.riderName), \(time)."
-        case .boarded: "\(stop.riderName) is on board at \(stop.displayPlace), \(time)."
-        case .noShow: "\(stop.riderName) is marked a no-show at \(stop.displayPlace), \(time)."
-        case .droppedOff: "\(stop.riderName) is dropped off at \(stop.displayPlace), \(time)."
+        case .arrived: "Arrived at \(BidiIsolation.isolated(stop.displayPlace)) to \(stop.stop == .pickup ? "pick up" : "drop off") \(BidiIsolation.isolated(stop.riderName)), \(time)."
+        case .boarded: "\(BidiIsolation.isolated(stop.riderName)) is on board at \(BidiIsolation.isolated(stop.displayPlace)), \(time)."
+        case .noShow: "\(BidiIsolation.isolated(stop.riderName)) is marked a no-show at \(BidiIsolation.isolated(stop.displayPlace)), \(time)."
+        case .droppedOff: "\(BidiIsolation.isolated(stop.riderName)) is dropped off at \(BidiIsolation.isolated(stop.displayPlace)), \(time)."
         }
     }
 

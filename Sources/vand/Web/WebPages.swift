@@ -84,7 +84,13 @@ struct WebPages: Sendable {
             layout[session.role.rawValue] = true
             layout["staff"] = true
             layout["canSignOut"] = true
-        } else if let session = context.session, !session.mustChangePassword {
+        } else if let session = context.session, session.mustChangePassword {
+            // Choosing a first password: no "Sign in" link (she is signed in), only the way out.
+            layout["choosingPassword"] = true
+            layout["canSignOut"] = true
+            layout["staffChoosing"] = session.role != .rider
+            layout["noHelpLine"] = session.role == .dispatcher  // she is the one riders call
+        } else if let session = context.session {
             layout["canSignOut"] = true
             let seen = page.seen ?? WebSession.seen(request)
             let unread = try await actions.notifications(session.netID, after: seen)
@@ -116,6 +122,14 @@ struct WebPages: Sendable {
         guard let session = context.session, !session.mustChangePassword else { return plain }
         var page = Page(template: "error", title: problem.title, status: problem.status)
         page.values = ["heading": problem.title, "detail": problem.detail]
+        // Staff keep their own layout and words: the driver's or the console's stylesheet, their home,
+        // and no "call the dispatcher" for the dispatcher herself.
+        switch session.role {
+        case .driver: page.styles = ["driver.css"]; page.values["home"] = "/driver"; page.values["homeWords"] = "Go to today's run"
+        case .dispatcher: page.styles = ["dispatch.css"]; page.values["home"] = "/dispatch"; page.values["homeWords"] = "Go to the queue"
+            page.values["noHotline"] = true
+        case .rider: break
+        }
         return (try? await render(page, request: request, context: context)) ?? plain
     }
 

@@ -111,7 +111,7 @@ struct WebDispatchMapView {
         let vans = map.vans.map { van -> String in
             guard van.onShift else { return "\(van.name) is not on shift." }
             var sentence = "\(van.name): \(positionWords(van))"
-            if let next = van.stops.first { sentence += "; next stop \(next.kind == .pickup ? "pickup" : "drop-off") at \(next.place)" }
+            if let next = van.stops.first { sentence += "; next stop \(next.kind == .pickup ? "pickup" : "drop-off") at \(BidiIsolation.isolated(next.place))" }
             return sentence + "."
         }
         return (vans + ["The table below the map lists the same."]).joined(separator: " ")
@@ -130,7 +130,7 @@ struct WebDispatchMapView {
         row["position"] = positionWords(van)
         if van.position != nil && !van.status.positionKnown { row["stale"] = true }
         row["stops"] = van.stops.map { stop -> [String: Any] in
-            var text = "\(words.time(stop.plannedAt)) \(stop.kind == .pickup ? "pickup" : "drop-off") \(stop.rider) at \(stop.place)"
+            var text = "\(words.time(stop.plannedAt)) \(stop.kind == .pickup ? "pickup" : "drop-off") \(BidiIsolation.isolated(stop.rider)) at \(BidiIsolation.isolated(stop.place))"
             if let eta = stop.eta { text += ", expected \(words.time(eta))" }
             return ["text": text, "ref": stop.rideRef]
         }

@@ -52,7 +52,7 @@ struct WebDispatchQueueView {
     func stop(_ stop: PendingQueue.RouteStop) -> [String: Any] {
         [
             "time": words.time(stop.at), "action": stop.action == .pickup ? "Pickup" : "Drop-off", "place": stop.place,
-            "who": "\(stop.rider) (\(stop.ref.rawValue))", "own": stop.isThisRide,
+            "who": "\(BidiIsolation.isolated(stop.rider)) (\(stop.ref.rawValue))", "own": stop.isThisRide,
         ]
     }
 
