@@ -16,7 +16,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from selenium.common.exceptions import StaleElementReferenceException
 
-from suite import PASSWORD, WAIT, Failed, Rider, Server, Suite, check, phone, start_browser
+from suite import PASSWORD, WAIT, Failed, Rider, Server, Suite, check, start_browser
+from suite import phone as phone_screen
 
 NO_SHOW_WAIT = 30  # seconds: the refusal must come within it after the arrival, so never under the suite's 30 s (scripts/check-test-clocks)
 DRIVER = ("dv100", "Dana Driver")
@@ -279,10 +280,10 @@ def driver_flows(args, browser):
             driver.audit("driver-end")
             # Bright sun: the main action is 7:1 like the driver's others, in light and in dark (was 6.54:1).
             for dark in (False, True):
-                phone(driver.d, dark=dark)
+                phone_screen(driver.d, dark=dark)
                 ratio = contrast(driver.d, "form[action='/driver/shift/end'] button")
                 check(ratio >= 7, f"'Yes, end my shift' has a contrast of {ratio:.2f}:1 in {'dark' if dark else 'light'} mode")
-            phone(driver.d)
+            phone_screen(driver.d)
             driver.click("form[action='/driver/shift/end'] button")
             driver.wait_text("Your shift is ended")
             check(driver.d.find_elements(By.CSS_SELECTOR, "form[action='/driver/shift'] input[type=radio]"), "Van 1 is not free again")
