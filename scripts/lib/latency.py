@@ -43,9 +43,15 @@ def stream_end_after_sign_out(port, net_id, password):
         raise SystemExit(f"the stream answered {head.splitlines()[0]!r}")
     request(port, "DELETE", "/v1/session", token=token)
     signed_out = time.monotonic()
+    # The stream ends with `event: closed` and the chunked body's last chunk; the connection itself
+    # may stay open for the next request (keep-alive), so the end of the body is what counts.
+    seen = head.split(b"\r\n\r\n", 1)[1]
     try:
-        while stream.recv(4096):
-            pass
+        while b"event: closed" not in seen and not seen.endswith(b"0\r\n\r\n"):
+            chunk = stream.recv(4096)
+            if not chunk:
+                break
+            seen += chunk
     except socket.timeout:
         return None
     finally:
