@@ -76,10 +76,7 @@ class Console:
 
 def dispatch_flows(args, browser):
     """The console on a vand of its own; the suite with its counts."""
-    # No background route search: it may move a ride to another van a moment after it is booked, while a
-    # flow follows the ride's van on the board (a loaded CI run did: van=2 where the flow had read van 3).
-    # The planner's own tests cover it; the console's flows need the vans to stay as booked.
-    server = Server(args.bin, env={"VAND_AUTO_APPROVE": "false", "VAND_IMPROVE_SECONDS": "0"})
+    server = Server(args.bin, env={"VAND_AUTO_APPROVE": "false"})
     suite = Suite(server, args.screenshots)
     console = Console(server, suite, browser)
     try:

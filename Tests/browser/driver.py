@@ -183,7 +183,7 @@ def driver_flows(args, browser):
             check(re.search(r"Pick-up window\s+\d{1,2}:\d{2} [AP]M to \d{1,2}:\d{2} [AP]M", text), f"no promise window in {text!r}")
             check(re.search(r"Planned\s+\d{1,2}:\d{2} [AP]M", text), "no planned time")
             later = driver.el("#later-heading").text
-            check(re.fullmatch(r"Later stops \(3\)", later), f"later stops heading {later!r}")
+            check(re.fullmatch(r"Later stops \(3\)", later), f"later stops heading {later!r} (Ann on {state['ann'].get('van')} at {state['ann'].get('pickup_at')}, Ben on {state['ben'].get('van')} at {state['ben'].get('pickup_at')})")
             if rider == "Ann R.":
                 check("Side door, ramp please" in text and "Yes, needs a wheelchair position" in text, "Ann's note or wheelchair missing")
                 check(driver.el("section.next-stop a[href^='tel:']").get_attribute("href") == "tel:2035550111", "no tap-to-call for Ann")
