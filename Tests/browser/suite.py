@@ -410,6 +410,15 @@ class Suite:
             finally:
                 text_size(d, 100)
             check(overflow <= 0, f"{name}: scrolls sideways at 200% text on a 390 px phone ({overflow} px too wide: {culprit})")
+            # 200% by zooming the text alone (the root's font size; media queries do not see it, as in
+            # a browser's "zoom text only"): the layout must reflow by the text's width, not by a breakpoint.
+            d.execute_script("document.documentElement.style.fontSize = '200%';")
+            try:
+                overflow = sideways(d)
+                culprit = sticking_out(d) if overflow > 0 else ""
+            finally:
+                d.execute_script("document.documentElement.style.fontSize = '';")
+            check(overflow <= 0, f"{name}: scrolls sideways at 200% text-only zoom on a 390 px phone ({overflow} px too wide: {culprit})")
             check(weight <= PAGE_LIMIT, f"{name}: weighs {weight} bytes, over {PAGE_LIMIT}")
             check(sent <= FIRST_VISIT_LIMIT, f"{name}: a first visit sends {sent} bytes, over {FIRST_VISIT_LIMIT}")
         self.audited.append(name)

@@ -58,6 +58,23 @@ final class RawConnection: @unchecked Sendable {
         let elapsed: Duration
     }
 
+    /// Reads until what came so far contains `marker` (or the server closed, or the read timed
+    /// out), and returns all of it; a later read goes on from there.
+    func read(until marker: String) async -> String {
+        await withCheckedContinuation { continuation in
+            Thread {
+                var answer = [UInt8]()
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while !String(decoding: answer, as: UTF8.self).contains(marker) {
+                    let count = recv(self.fd, &buffer, buffer.count, 0)
+                    if count <= 0 { break }
+                    answer += buffer[0..<count]
+                }
+                continuation.resume(returning: String(decoding: answer, as: UTF8.self))
+            }.start()
+        }
+    }
+
     /// Reads until the server closes the connection or the read times out.
     func readToEnd() async -> Answer {
         await withCheckedContinuation { continuation in

@@ -89,4 +89,32 @@ struct PositionLimitsTests {
         #expect(latest == 41.32)
         await f.close()
     }
+
+    /// A tap's own position keeps the same window: out of it, the fix is dropped and the tap stands
+    /// (it was stored at its year-1 time before, past any check).
+    @Test func aTapsPositionOutsideTheWindowIsDroppedAndTheTapStands() async throws {
+        let f = try await RouterFixture()
+        _ = try await DemoData.load(into: f.database.pool, actor: "test")
+        try await f.activeRider("jd123")
+        try await f.activeDriver("dee1")
+        let van = try await f.vanID("Van 1")
+        let ride = try await f.approvedRide("jd123", pickupIn: 30, van: van)
+        try await f.application().test(.router) { client in
+            let token = try await client.token("dee1", "correct horse battery")
+            try await client.execute(uri: "/v1/driver/shift", method: .post, headers: Wire.bearer(token), body: Wire.body(["van": van])) {
+                #expect($0.status == .created)
+            }
+            let before = try await Self.trail(f)
+            let tap = Wire.body(["tap_key": UUID().uuidString, "ride_id": ride.uuidString, "stop": "pickup", "action": "arrived",
+                                 "position": ["lat": 41.3163, "lon": -72.9224, "at": "0001-01-01T00:00:00Z"]])
+            try await client.execute(uri: "/v1/driver/taps", method: .post, headers: Wire.bearer(token), body: tap) { #expect($0.status == .created) }
+            #expect(try await Self.trail(f) == before)
+            // In the window, it is kept.
+            let next = Wire.body(["tap_key": UUID().uuidString, "ride_id": ride.uuidString, "stop": "pickup", "action": "boarded",
+                                  "position": ["lat": 41.3163, "lon": -72.9224, "at": f.clock.now.formatted(.iso8601)]])
+            try await client.execute(uri: "/v1/driver/taps", method: .post, headers: Wire.bearer(token), body: next) { #expect($0.status == .created) }
+            #expect(try await Self.trail(f) == before + 1)
+        }
+        await f.close()
+    }
 }

@@ -198,4 +198,32 @@ struct StreamEndingTests {
         }
         await w.f.close()
     }
+
+    /// Issue 33, item 1: a stream ended past the cap closes its connection, so one account cannot
+    /// hold sockets by opening streams. The idle timeout here is 10 minutes, so a close within the
+    /// raw reader's 30 s is the stream's end, not the timeout (before, the body ended and the
+    /// connection stayed open for the keep-alive).
+    @Test func aStreamEndedPastTheCapClosesItsConnection() async throws {
+        let (w, loop) = try await Self.world()
+        var configuration = w.f.configuration
+        configuration.accounts.streamsPerRider = 2
+        configuration.connections.idleTimeout = .seconds(600)
+        let app = buildApplication(configuration: configuration, database: w.f.database, logger: TestCluster.quietLogger, clock: w.f.clock)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let ann = try await client.token("ann1", "correct horse battery")
+            try await Self.notifyAnn(w, loop, client: client, token: ann)
+            let oldest = try RawConnection(port: port)
+            oldest.send("GET /v1/notifications/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann)\r\nAccept: text/event-stream\r\n\r\n")
+            let head = await oldest.read(until: "event: notification")
+            #expect(head.hasPrefix("HTTP/1.1 200") && head.lowercased().contains("connection: close\r\n"), "\(head)")
+            let newer = try await [Self.open(port, ann), Self.open(port, ann)]
+            let end = await oldest.readToEnd()
+            #expect(end.text.contains("too_many_streams"), "\(end.text)")
+            #expect(end.closed, "the connection stayed open after its stream ended")
+            #expect(newer.allSatisfy { !$0.hasEnded })
+            for stream in newer { stream.close() }
+        }
+        await w.f.close()
+    }
 }

@@ -45,7 +45,7 @@ struct UndoAfterShiftTests {
                 #expect(DriverRoutesTests.problem(response) == (.conflict, "/problems/shift-ended"))
                 #expect(response.headers[.contentType] == "application/problem+json")
                 let detail = Wire.object(response.body)["detail"] as? String
-                #expect(detail == "The shift this tap was made on has ended, so it can no longer be undone; call the dispatcher to correct it.")
+                #expect(detail == "The shift this tap was made on has ended, so it can no longer be undone; tell the dispatcher.")
             }
             // A tap after the shift is refused as before.
             let late = Wire.body(["tap_key": UUID().uuidString, "ride_id": ride.uuidString, "stop": "pickup", "action": "boarded"])

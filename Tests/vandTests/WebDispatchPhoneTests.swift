@@ -254,7 +254,7 @@ struct WebDispatchPhoneTests {
             #expect(done.status == .ok)
             #expect(done.body.contains(#"<span aria-hidden="true">\#(ref)</span>"#))
             #expect(done.body.contains("10:00 AM tomorrow") && done.body.contains("The van picks up at 10:00 AM"))
-            #expect(done.body.contains(#"<a class="button" href="/dispatch/book/ann1">Book another ride for Ann Rivera</a>"#))
+            #expect(done.body.contains(#"<a class="button" href="/dispatch/book/ann1"><span>Book another ride for <bdi>Ann Rivera</bdi></span></a>"#))
             // Another rider's ride is not shown under her name.
             #expect(try await client.web("/dispatch/book/bob2/rides/\(id)", jar: &deeJar).status == .notFound)
 

@@ -89,7 +89,8 @@ struct WebDispatchQueueTests {
     @Test func peoplesTextIsIsolatedSoAnOverrideCannotReverseTheConsolesWords() async throws {
         let w = try await ConsoleWorld()
         try await Self.oneVan(w)
-        let address = "12 Elm St \u{202e}(rear)", note = "Gate \u{202e}B\u{200b} code"
+        // Her own pop (U+2069) first: it would close an isolate the console put around her text.
+        let address = "12 Elm St \u{2069}\u{202e}(rear)", note = "Gate \u{202e}B\u{200b} code"
         try await w.application().test(.router) { client in
             let ref = try await Self.book(w, client, at: "2026-11-30T15:00")
             try await w.f.database.pool.withConnection { conn in
@@ -100,20 +101,19 @@ struct WebDispatchQueueTests {
             let entry = try #require(Self.entry(try await client.web("/dispatch", jar: &jar).body, ref))
             #expect(entry.contains("<bdi>\(address)</bdi> → <bdi>Davenport College</bdi>"), "\(entry)")
             #expect(entry.contains("<bdi>\(note)</bdi>"), "\(entry)")
-            // Her stop in the van's route, a sentence the console makes: isolated inside it.
-            #expect(entry.contains("\u{2068}\(address)\u{2069}") || entry.contains("<bdi>\(address)</bdi></td>"), "\(entry)")
+            // Her stop in the van's route, a sentence the console makes: her text without its run
+            // controls, so nothing of it can reorder the sentence (or it stands in a <bdi> of its own).
+            #expect(entry.contains(" 12 Elm St (rear)") || entry.contains("<bdi>\(address)</bdi></td>"), "\(entry)")
             let ride = try await client.web("/dispatch/rides/\(ref)", jar: &jar)
             #expect(ride.status == .ok && ride.body.contains("<bdi>\(address)</bdi>"), "\(ride.body)")
-            // No piece of her text is left outside an isolate.
+            // No run control of hers is left outside a <bdi> (which the browser isolates at the element).
             for page in [entry, ride.body] {
                 var rest = Substring(page)
-                while let at = rest.range(of: "\u{202e}") {
-                    let before = rest[..<at.lowerBound]
-                    let opened = max(before.range(of: "<bdi>", options: .backwards)?.lowerBound ?? before.startIndex,
-                                     before.range(of: "\u{2068}", options: .backwards)?.lowerBound ?? before.startIndex)
-                    let closed = max(before.range(of: "</bdi>", options: .backwards)?.lowerBound ?? before.startIndex,
-                                     before.range(of: "\u{2069}", options: .backwards)?.lowerBound ?? before.startIndex)
-                    #expect(opened > closed, "an override outside an isolate: …\(before.suffix(80))")
+                while let at = rest.rangeOfCharacter(from: CharacterSet(charactersIn: "\u{202e}\u{2069}")) {
+                    let before = page[..<at.lowerBound]
+                    let opened = before.range(of: "<bdi>", options: .backwards)?.lowerBound ?? before.startIndex
+                    let closed = before.range(of: "</bdi>", options: .backwards)?.lowerBound ?? before.startIndex
+                    #expect(opened > closed, "a run control outside a <bdi>: …\(before.suffix(80))")
                     rest = rest[at.upperBound...]
                 }
             }

@@ -37,6 +37,9 @@ struct WebDispatchRideByIDTests {
             let missing = try await client.web("/dispatch/rides/\(unknown.uuidString.lowercased())", jar: &jar)
             #expect(missing.status == .notFound && missing.body.contains("No ride has the id \(unknown.uuidString.lowercased())."))
             #expect(try await client.web("/dispatch/rides/not-a-ride", jar: &jar).status == .notFound)
+            // In the find field, an unknown id is "no such ride" (404), not "not a reference" (422).
+            let notFound = try await client.web("/dispatch/find?ref=\(unknown.uuidString.lowercased())", jar: &jar)
+            #expect(notFound.status == .notFound && notFound.body.contains("No ride has the id \(unknown.uuidString.lowercased())"), "\(notFound.body)")
         }
         await w.f.close()
     }

@@ -158,6 +158,29 @@ struct WebDriverRoutesTests {
         await w.f.close()
     }
 
+    /// Issue 33, item 3, on the web: a page left open past the end of the shift (the dispatcher
+    /// ended it) sends its undo; the start page says it was not recorded and why, and the tap stands.
+    @Test func anUndoFromAPageLeftOpenAfterTheShiftEndedSaysWhyOnTheStartPage() async throws {
+        let w = try await DriverWorld()
+        try await w.application().test(.router) { client in
+            var jar = WebJar()
+            try await Self.startDay(w, client, driver: &jar)
+            w.f.clock.set(w.at(10, 31))
+            let arrived = try #require(try await client.web("/driver", jar: &jar).tapForm("arrived"))
+            #expect(try await client.web("/driver/taps", form: arrived, jar: &jar).status == .seeOther)
+            let undo = try #require(try await client.web("/driver", jar: &jar).forms("/driver/undo").first)
+            _ = try await ShiftService(pool: w.f.database.pool, clock: w.f.clock).end(vanNamed: "Van 1", actor: "dana")
+            w.f.clock.advance(by: 30)
+            let refused = try await client.web("/driver/undo", form: [("csrf", undo["csrf"] ?? ""), ("tap", undo["tap"] ?? "")], jar: &jar)
+            #expect(refused.status == .conflict)
+            #expect(refused.body.contains("Start your shift"), "\(refused.body)")
+            #expect(refused.body.contains("Not recorded: The shift this tap was made on has ended, so it can no longer be undone; tell the dispatcher."),
+                    "\(refused.body)")
+            #expect(try await w.count("SELECT count(*) FROM stop_taps WHERE undone_at IS NULL") == 1)
+        }
+        await w.f.close()
+    }
+
     @Test func aDoubleOrRetriedTapPostIsAppliedOnceEvenManyAtOnce() async throws {
         let w = try await DriverWorld()
         try await w.application().test(.router) { client in

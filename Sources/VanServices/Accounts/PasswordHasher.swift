@@ -47,19 +47,22 @@ public final class PasswordHasher: Sendable {
     /// and never matches: bcrypt would compare only its first 72 bytes.
     ///
     /// A hash made at a lower cost than this hasher's (before `VAND_BCRYPT_COST` was raised)
-    /// checks faster than an unknown net ID; a wrong password for it also pays the dummy check
-    /// at this cost, so the answer's time does not tell that the account exists. A right one is
-    /// re-hashed by the sign-in (``needsRehash(_:)``).
+    /// checks faster than an unknown net ID. A wrong password for it also pays dummy checks at
+    /// each cost from the hash's up to this one's: 2^made + (2^made + … + 2^(cost−1)) = 2^cost
+    /// rounds, what the unknown net ID pays, so the answer's time does not tell that the account
+    /// exists. A right one is re-hashed by the sign-in (``needsRehash(_:)``).
     public func verify(_ password: String, against hash: String?) async throws -> Bool {
         let checkable = PasswordPolicy.isCheckable(password)
         return try await threads.runIfActive { [self] in
             guard let hash else {
-                self.checkDummy(password)
+                self.checkDummy(password, cost: self.cost)
                 return false
             }
             self.record(hash)
             let matches = Bcrypt.verify(password, hash: hash) && checkable
-            if !matches, let made = Self.cost(of: hash), made < self.cost { self.checkDummy(password) }
+            if !matches, let made = Self.cost(of: hash), (4..<self.cost).contains(made) {
+                for cost in made..<self.cost { self.checkDummy(password, cost: cost) }
+            }
             return matches
         }
     }
@@ -76,16 +79,16 @@ public final class PasswordHasher: Sendable {
         return parts.count >= 2 ? Int(parts[1]) : nil
     }
 
-    /// Runs on a hasher thread: a check that costs what a real one at this cost does, and matches nothing.
-    private func checkDummy(_ password: String) {
-        let dummy = self.dummy()
+    /// Runs on a hasher thread: a check that costs what a real one at `cost` does, and matches nothing.
+    private func checkDummy(_ password: String, cost: Int) {
+        let dummy = self.dummy(cost: cost)
         record(dummy)
         _ = Bcrypt.verify(password, hash: dummy)
     }
 
     /// Computes the dummy hash now, so the first unknown net ID is not answered slower than the rest.
     public func warmUp() async throws {
-        try await threads.runIfActive { [self] in _ = self.dummy() }
+        try await threads.runIfActive { [self] in _ = self.dummy(cost: self.cost) }
     }
 
     /// How many bcrypt checks ran so far, by cost: what logins paid, counted rather than timed,
@@ -99,8 +102,8 @@ public final class PasswordHasher: Sendable {
         checked.withLock { $0[cost, default: 0] += 1 }
     }
 
-    /// Runs on a hasher thread.
-    private func dummy() -> String {
+    /// Runs on a hasher thread: the process's dummy hash at `cost`.
+    private func dummy(cost: Int) -> String {
         if let existing = Self.dummyHashes.withLock({ $0[cost] }) { return existing }
         let made = Bcrypt.hash(TemporaryPassword.generate(), cost: UInt8(cost))
         return Self.dummyHashes.withLock { hashes in

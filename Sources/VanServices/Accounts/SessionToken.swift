@@ -41,13 +41,3 @@ extension SessionToken: CustomStringConvertible {
     /// Never the token itself, so a stray log line cannot leak it.
     public var description: String { "SessionToken(redacted)" }
 }
-
-extension Data {
-    /// RFC 4648 §5 base64url, without `=` padding.
-    func base64URLEncodedString() -> String {
-        base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-}

@@ -47,8 +47,15 @@ public final class TriggerLoop: Service, Sendable {
     private let stopping = Atomic<Bool>(false)
     private let listening = Atomic<Bool>(false)
 
+    private let passes = Atomic<Int>(0)
+
     /// Whether `LISTEN` is in place now, so a new ride event wakes a pass at once.
     public var isListening: Bool { listening.load(ordering: .relaxed) }
+
+    /// Passes ``run()`` finished (or failed) so far. The first runs at once; `LISTEN` in place
+    /// wakes another, so once two are done with ``isListening`` true, only a NOTIFY (or the next
+    /// due time) starts a third.
+    public var passesDone: Int { passes.load(ordering: .relaxed) }
 
     /// A loop on `pool`. Times come from `clock`; rider messages are written in `timeZone` and
     /// name `hotline` where the rider should call the office.
@@ -243,6 +250,7 @@ public final class TriggerLoop: Service, Sendable {
                 wait = min(Double(1 << min(failures, 5)) * 0.25, 5)
                 logger.warning("trigger loop pass failed; retrying", metadata: ["error": "\(error)", "retry_in_s": "\(wait)"])
             }
+            passes.add(1, ordering: .relaxed)
             if stopping.load(ordering: .relaxed) { break }
             await wake.wait(upTo: .milliseconds(Int64(wait * 1_000)))
         }

@@ -34,7 +34,7 @@ public struct PositionService: Sendable {
     ///   ``RoadError/fixTooOld(staleAfter:)``.
     public func record(_ fix: PositionFix, vanID: Int64, from poster: Poster) async throws -> VanPosition? {
         let now = clock.now
-        let at = try time(of: fix, now: now)
+        let at = try settings.time(of: fix, now: now)
         return try await pool.withTransaction { conn in
             let source: VanPosition.Source
             switch poster {
@@ -77,11 +77,17 @@ public struct PositionService: Sendable {
         let cutoff = clock.now.addingTimeInterval(-Double(settings.trailDays) * 86_400)
         return try await pool.withConnection { try PositionStore($0).prune(before: cutoff) }
     }
+}
 
+extension RoadSettings {
+    /// The time a fix is stored at: its own `at` (none: `now`), no later than `now`. One rule for
+    /// every way a fix comes in (a tracker's post, a driver's tap).
+    /// - Throws: ``RoadError/fixInFuture`` past ``clockSkew`` ahead, ``RoadError/fixTooOld(staleAfter:)``
+    ///   older than ``positionStale``.
     func time(of fix: PositionFix, now: Date) throws -> Date {
         guard let at = fix.at else { return now }
-        guard at <= now.addingTimeInterval(settings.clockSkew) else { throw RoadError.fixInFuture }
-        guard at >= now.addingTimeInterval(-settings.positionStale) else { throw RoadError.fixTooOld(staleAfter: settings.positionStale) }
+        guard at <= now.addingTimeInterval(clockSkew) else { throw RoadError.fixInFuture }
+        guard at >= now.addingTimeInterval(-positionStale) else { throw RoadError.fixTooOld(staleAfter: positionStale) }
         return min(at, now)
     }
 }

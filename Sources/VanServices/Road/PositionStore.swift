@@ -9,7 +9,8 @@ struct PositionStore {
     init(_ connection: PGConnection) { self.connection = connection }
 
     /// Adds the fix to the van's trail and makes it the van's latest position unless a newer one
-    /// is there already (a tracker sending buffered fixes late never moves the van back).
+    /// is there already (a tracker sending fixes it buffered, within the accepted window of
+    /// ``RoadSettings/time(of:now:)``, never moves the van back).
     /// The write to `van_positions` notifies `vand_van_positions` with the van's id.
     ///
     /// At most one fix per van per second (of its time) is kept: nil, nothing written and nobody

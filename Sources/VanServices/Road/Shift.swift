@@ -35,7 +35,8 @@ public struct Shift: Sendable, Hashable, Codable {
     /// The pickups on this shift's run at `now`: today's, and for a shift that began the day
     /// before and runs past midnight, that day's too, so the last drop-offs of a late evening
     /// can still be tapped (and counted, and estimated) after midnight. Never more than two days:
-    /// a shift left open for days does not bring old stops back.
+    /// a shift left open for days does not bring old stops back. Late in the evening it reaches
+    /// ``lookahead`` past now, into the next day: a driver at 11:55 PM sees her 12:05 AM pickup.
     public func runSpan(at now: Date, in timeZone: TimeZone) -> DateInterval {
         Self.runSpan(startedAt: startedAt, at: now, in: timeZone)
     }
@@ -45,6 +46,9 @@ public struct Shift: Sendable, Hashable, Codable {
         let today = LocalDate(containing: now, in: timeZone)
         let started = LocalDate(containing: startedAt, in: timeZone)
         let first = LocalDate(dayNumber: max(started.dayNumber, today.dayNumber - 1))
-        return DateInterval(start: first.interval(in: timeZone).start, end: today.interval(in: timeZone).end)
+        return DateInterval(start: first.interval(in: timeZone).start, end: max(today.interval(in: timeZone).end, now.addingTimeInterval(lookahead)))
     }
+
+    /// How far past now a run reaches into the next day (3 hours).
+    public static let lookahead: TimeInterval = 3 * 3_600
 }

@@ -55,9 +55,10 @@ public struct TapService: Sendable {
                 try conn.execute("UPDATE rides SET status = \(ended.rawValue), updated_at = \(now) WHERE id = \(ride.id)")
                 status = ended
             }
-            // The van was where the phone says when the tap was recorded (a fix time ahead of ours is ours).
-            if let fix = request.position {
-                _ = try PositionStore(conn).record(vanID: shift.vanID, fix: fix, at: min(fix.at ?? now, now), source: .driver)
+            // The van was where the phone says when the tap was recorded, by the rule every fix
+            // keeps; a fix outside its window is dropped, not the tap.
+            if let fix = request.position, let at = try? settings.time(of: fix, now: now) {
+                _ = try PositionStore(conn).record(vanID: shift.vanID, fix: fix, at: at, source: .driver)
             }
             return TapResult(outcome: .applied, tap: tap, rideStatus: status)
         }
@@ -66,7 +67,7 @@ public struct TapService: Sendable {
     /// Undoes the driver's own tap with `tapKey`, within ``RoadSettings/undoWindow`` of its
     /// recording. Undoing a no-show or a drop-off puts the ride back to approved (the one way
     /// back from those statuses). Undoing an undone tap answers it again. Once the tap's shift has
-    /// ended (by the driver or the dispatcher), its taps stand as they are: the dispatcher corrects them.
+    /// ended (by the driver or the dispatcher), its taps stand as they are.
     /// - Throws: ``RoadError/noSuchTap``, ``RoadError/shiftEnded``, ``RoadError/undoWindowPassed(closedAt:)``,
     ///   ``RoadError/undoLaterFirst(_:)``, ``RoadError/cannotRestore(_:)``.
     public func undo(driver: NetID, tapKey: UUID) async throws -> StopTap {

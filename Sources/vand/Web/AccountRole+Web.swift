@@ -10,4 +10,22 @@ extension AccountRole {
         case .dispatcher: "/dispatch"
         }
     }
+
+    /// The stylesheets this role's pages add to the app's own.
+    var webStyles: [String] {
+        switch self {
+        case .rider: []
+        case .driver: ["driver.css"]
+        case .dispatcher: ["dispatch.css"]
+        }
+    }
+
+    /// The link back to ``webHome`` in this role's words.
+    var webHomeWords: String {
+        switch self {
+        case .rider: "Go to the home page"
+        case .driver: "Go to today's run"
+        case .dispatcher: "Go to the queue"
+        }
+    }
 }

@@ -193,7 +193,7 @@ struct WebDriverRoutes: Sendable {
 
     private func page(_ template: String, title: String, status: HTTPResponse.Status = .ok) -> WebPages.Page {
         var page = WebPages.Page(template: template, title: title, status: status, nav: "driver", scripts: ["driver.js"])
-        page.styles = ["driver.css"]
+        page.styles = AccountRole.driver.webStyles
         return page
     }
 
@@ -209,7 +209,11 @@ struct WebDriverRoutes: Sendable {
     /// The run as it stands, with the refusal by the action it refused.
     private func refused(_ request: Request, _ context: AppRequestContext, _ refusal: WebDriverView.Refusal, status: HTTPResponse.Status) async throws -> Response {
         let session = try WebPages.session(context)
-        guard let run = try await openRun(session.netID) else { throw WebAnswer.redirect("/driver") }
+        guard let run = try await openRun(session.netID) else {
+            // Her shift ended (by her, or by the dispatcher) while the page was open: the start
+            // page says what was not recorded, and why.
+            return try await startPage(request, context, status: status, flash: "Not recorded: " + refusal.sentence)
+        }
         return try await runPage(request, context, run: run, refusal: refusal, status: status)
     }
 

@@ -163,7 +163,7 @@ struct WebDriverView {
         case .arrivedAfterWindow:
             "The van arrived after the pickup window, so the rider cannot be marked a no-show. Call the dispatcher."
         case .undoWindowPassed:
-            "A tap can be undone for 2 minutes only. Call the dispatcher to correct it."
+            "A tap can be undone for 2 minutes only. Tell the dispatcher."
         case .notOnRun:
             "This ride is no longer on your van's run today. The run below is up to date."
         default:

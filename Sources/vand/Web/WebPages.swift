@@ -124,11 +124,11 @@ struct WebPages: Sendable {
         page.values = ["heading": problem.title, "detail": problem.detail]
         // Staff keep their own layout and words: the driver's or the console's stylesheet, their home,
         // and no "call the dispatcher" for the dispatcher herself.
-        switch session.role {
-        case .driver: page.styles = ["driver.css"]; page.values["home"] = "/driver"; page.values["homeWords"] = "Go to today's run"
-        case .dispatcher: page.styles = ["dispatch.css"]; page.values["home"] = "/dispatch"; page.values["homeWords"] = "Go to the queue"
-            page.values["noHotline"] = true
-        case .rider: break
+        if session.role != .rider {
+            page.styles = session.role.webStyles
+            page.values["home"] = session.role.webHome
+            page.values["homeWords"] = session.role.webHomeWords
+            page.values["noHotline"] = session.role == .dispatcher
         }
         return (try? await render(page, request: request, context: context)) ?? plain
     }

@@ -40,8 +40,18 @@ struct WebSession: Sendable {
     }
 
     static func derivedToken(fromSession token: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data("vand-web-csrf".utf8), using: SymmetricKey(data: Data(token.utf8)))
-        return base64URL(Data(mac))
+        Data(mac("vand-web-csrf", session: token)).base64URLEncodedString()
+    }
+
+    /// HMAC-SHA256 of `message`, keyed by the session's raw token: what only this session's own
+    /// pages can make (its CSRF token, its console's flash). Each use gives its message a label of its own.
+    static func mac(_ message: String, session token: String) -> HashedAuthenticationCode<SHA256> {
+        HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: SymmetricKey(data: Data(token.utf8)))
+    }
+
+    /// Whether `code` is ``mac(_:session:)`` of `message` (constant-time).
+    static func isValidMAC(_ code: Data, of message: String, session token: String) -> Bool {
+        HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: Data(message.utf8), using: SymmetricKey(data: Data(token.utf8)))
     }
 
     /// Whether `submitted` matches the request's CSRF token (constant-time).
@@ -57,7 +67,7 @@ struct WebSession: Sendable {
     /// A fresh random value for the pre-sign-in CSRF cookie.
     static func newCSRFValue() -> String {
         var generator = SystemRandomNumberGenerator()
-        return base64URL(Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+        return Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }).base64URLEncodedString()
     }
 
     func sessionCookie(_ token: String) -> Cookie {
@@ -81,8 +91,4 @@ struct WebSession: Sendable {
         request.cookies[seenCookie].flatMap { Int64($0.value) }.map { max(0, $0) } ?? 0
     }
 
-    private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
 }

@@ -170,8 +170,10 @@ struct WebhookDeliveryTests {
         settings.idleWake = 3_600
         let loop = TriggerLoop(pool: f.db.pool, settings: settings, timeZone: f.zone, logger: TestCluster.quietLogger)
         let running = Task { try await loop.run() }
+        // Listening, and the pass that LISTEN's start woke is done: a pass that finds the ride now
+        // was started by its NOTIFY.
         try await withTimeout(seconds: 30) {
-            while !loop.isListening { try await Task.sleep(for: .milliseconds(10)) }
+            while !(loop.isListening && loop.passesDone >= 2) { try await Task.sleep(for: .milliseconds(10)) }
         }
         try await f.insertRide(pickupIn: 90)
         try await withTimeout(seconds: 30) {

@@ -245,7 +245,8 @@ struct RoadServiceTests {
         await f.db.close()
     }
 
-    /// Two days at most: a shift left open since Saturday reaches back to Sunday evening, no further.
+    /// Two days at most: a shift left open since Saturday reaches back to Sunday evening, no further;
+    /// late in the evening, three hours into the next day.
     @Test func aRunSpansTodayAndAtMostTheDayBefore() throws {
         let zone = try #require(TimeZone(identifier: "America/New_York"))
         let monday = LocalDate(containing: Date(timeIntervalSince1970: 1_795_410_000 + 3_600), in: zone)
@@ -255,6 +256,9 @@ struct RoadServiceTests {
         #expect(span.end == monday.interval(in: zone).end)
         let sameDay = Shift(id: 2, driverNetID: try NetID("driver1"), vanID: 1, vanName: "Van 1", startedAt: Date(timeIntervalSince1970: 1_795_410_000 + 60))
         #expect(sameDay.runSpan(at: Date(timeIntervalSince1970: 1_795_410_000 + 7_200), in: zone) == monday.interval(in: zone))
+        // At 11:55 PM it reaches three hours into Tuesday: her 12:05 AM pickup is on the run.
+        let lateEvening = monday.interval(in: zone).end.addingTimeInterval(-300)
+        #expect(sameDay.runSpan(at: lateEvening, in: zone) == DateInterval(start: monday.interval(in: zone).start, end: lateEvening.addingTimeInterval(3 * 3_600)))
     }
 
     @Test func positionsComeFromTheShiftsDriverOrTheVansTrackerAndGoStale() async throws {

@@ -12,20 +12,15 @@ extension WebDispatchActions {
         try await DayBoard.load(pool: pool, day: day, timeZone: timeZone, now: now, eta: eta)
     }
 
-    /// The ride with reference `ref` (already validated), or nil.
-    func ride(_ ref: RideRef) async throws -> Ride? {
-        try await RideQueries(pool: pool).find(ref.rawValue)
-    }
-
-    /// The ride with id `id`, or nil.
-    func ride(id: UUID) async throws -> Ride? {
-        try await RideQueries(pool: pool).find(id.uuidString)
-    }
-
     /// Everything the ride's page shows: the ride with its rider, its history, and its actual times.
     func rideDetails(_ ref: RideRef) async throws -> (RideQueries.Listing, [RideQueries.HistoryEntry], DayBoard.RideActuals)? {
-        guard try await ride(ref) != nil else { return nil }
-        let (listing, history) = try await RideQueries(pool: pool).show(ref.rawValue)
+        let shown: (RideQueries.Listing, [RideQueries.HistoryEntry])
+        do {
+            shown = try await RideQueries(pool: pool).show(ref.rawValue)
+        } catch DispatchService.DispatchError.notFound {
+            return nil
+        }
+        let (listing, history) = shown
         return (listing, history, try await DayBoard.actuals(pool: pool, ride: listing.ride.id))
     }
 

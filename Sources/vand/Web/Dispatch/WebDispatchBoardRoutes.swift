@@ -61,21 +61,10 @@ struct WebDispatchBoardRoutes: Sendable {
         // A GET form sends a space as "+" (form encoding), which the query parameters keep.
         let typed = String((query["ref"].map(String.init) ?? "").replacingOccurrences(of: "+", with: " ").prefix(40))
         let day = query["day"].flatMap { try? LocalDate(String($0)) } ?? actions.today
-        let message: String, status: HTTPResponse.Status
-        // A ride's id (pasted from a log or `vanadmin --json`) finds it as its reference does.
-        if let id = UUID(uuidString: typed.trimmingCharacters(in: .whitespaces)), let ride = try await actions.ride(id: id) {
-            throw WebAnswer.redirect(Self.ridePath(ride.ref))
-        }
-        do {
-            let ref = try RideRef(validating: typed)
-            if try await actions.ride(ref) != nil { throw WebAnswer.redirect(Self.ridePath(ref)) }
-            (message, status) = ("No ride has the reference \(ref.rawValue). Check it with the rider and try again", .notFound)
-        } catch let error as ValidationError {
-            message = typed.trimmingCharacters(in: .whitespaces).isEmpty
-                ? "Enter the ride's reference, like K7M-3QX"
-                : "That is not a ride reference: " + error.reason
-            status = .unprocessableContent
-        }
+        // A reference, or a ride's id (pasted from a log or `vanadmin --json`), as vanadmin finds them.
+        let trimmed = typed.trimmingCharacters(in: .whitespaces)
+        if !trimmed.isEmpty, let ride = try await actions.ride(trimmed) { throw WebAnswer.redirect(Self.ridePath(ride.ref)) }
+        let (message, status) = Self.notFound(typed)
         return try await boardPage(request, context, day: day, refText: typed, status: status,
                                    errors: [.init(field: "ref", message: message)])
     }
@@ -111,7 +100,7 @@ struct WebDispatchBoardRoutes: Sendable {
     // MARK: The ride
 
     @Sendable func ride(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let ref = try await rideRef(context)
+        let ref = try await ride(context).ref
         let flash: String? = switch request.uri.queryParameters["done"] {
         case "moved": "The ride is moved; the rider is told the new time."
         case "cancelled": "The ride is cancelled; the rider is told."
@@ -122,9 +111,8 @@ struct WebDispatchBoardRoutes: Sendable {
 
     @Sendable func move(_ request: Request, context: AppRequestContext) async throws -> Response {
         let session = try WebPages.session(context)
-        let ref = try await rideRef(context)
+        let current = try await ride(context), ref = current.ref
         let form = try await console.pages.form(request)
-        guard let current = try await actions.ride(ref) else { throw Self.noRide(ref) }
         let values = ["at": String(form["at"].prefix(40)), "van": String(form["van"].prefix(80))]
         func refuse(_ field: String, _ message: String, _ status: HTTPResponse.Status) async throws -> Response {
             try await ridePage(request, context, ref: ref, values: values, errors: [.init(field: field, message: message)], status: status)
@@ -178,17 +166,27 @@ struct WebDispatchBoardRoutes: Sendable {
         return try await console.pages.render(page, request: request, context: context)
     }
 
+    /// Why the find field's text finds no ride: unknown (404), or not a reference (422).
+    static func notFound(_ typed: String) -> (String, HTTPResponse.Status) {
+        let trimmed = typed.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty { return ("Enter the ride's reference, like K7M-3QX", .unprocessableContent) }
+        if let id = UUID(uuidString: trimmed) { return ("No ride has the id \(id.uuidString.lowercased()). Check it and try again", .notFound) }
+        do {
+            let ref = try RideRef(validating: typed)
+            return ("No ride has the reference \(ref.rawValue). Check it with the rider and try again", .notFound)
+        } catch {
+            return ("That is not a ride reference: " + error.reason, .unprocessableContent)
+        }
+    }
+
     /// The ride the path names: by its reference, or by its id (a link from a log or `vanadmin --json`).
-    func rideRef(_ context: AppRequestContext) async throws -> RideRef {
+    func ride(_ context: AppRequestContext) async throws -> Ride {
         let text = context.parameters.get("ref") ?? ""
-        if let ref = try? RideRef(validating: text) { return ref }
-        guard let id = UUID(uuidString: text) else {
-            throw WebErrorPage.notFound("No such ride", detail: "That is not a ride reference or id. Find the ride on the day board.")
+        guard let ride = try await actions.ride(text) else {
+            let named = UUID(uuidString: text).map { "the id \($0.uuidString.lowercased())" } ?? "the reference \(text.prefix(40))"
+            throw WebErrorPage.notFound("No such ride", detail: "No ride has \(named). Find the ride on the day board.")
         }
-        guard let ride = try await actions.ride(id: id) else {
-            throw WebErrorPage.notFound("No such ride", detail: "No ride has the id \(id.uuidString.lowercased()). Find the ride on the day board.")
-        }
-        return ride.ref
+        return ride
     }
 
     static func noRide(_ ref: RideRef) -> WebErrorPage {

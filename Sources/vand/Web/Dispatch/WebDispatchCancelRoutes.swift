@@ -16,9 +16,8 @@ extension WebDispatchBoardRoutes {
     @Sendable func cancel(_ request: Request, context: AppRequestContext) async throws -> Response {
         let session = try WebPages.session(context)
         let actions = console.dispatch
-        let ref = try await rideRef(context)
+        let current = try await ride(context), ref = current.ref
         let form = try await console.pages.form(request)
-        guard let current = try await actions.ride(ref) else { throw Self.noRide(ref) }
         let values = ["who": String(form["who"].prefix(20)), "reason": String(form["reason"].prefix(500))]
         func refuse(_ field: String, _ message: String, _ status: HTTPResponse.Status) async throws -> Response {
             try await ridePage(request, context, ref: ref, values: values, errors: [.init(field: field, message: message)], status: status)

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import VanServices
 
 /// What an action did, carried across its POST-redirect-GET in a short-lived cookie
 /// (`vand_dispatch_flash`: HttpOnly, SameSite=Strict, path `/dispatch`, one minute) and shown
@@ -30,8 +31,8 @@ struct WebDispatchFlash: Sendable, Equatable {
             guard text.utf8.count + line.utf8.count + 1 <= Self.maxBytes else { text += "\n…and more: see the queue"; break }
             text += "\n" + line
         }
-        let payload = Self.base64URL(Data(text.utf8))
-        let value = payload + "." + Self.base64URL(Data(Self.signature(payload, session: session)))
+        let payload = Data(text.utf8).base64URLEncodedString()
+        let value = payload + "." + Data(WebSession.mac(Self.message(payload), session: session)).base64URLEncodedString()
         return Cookie(name: Self.cookie, value: value, maxAge: 60, path: "/dispatch", secure: secure, httpOnly: true, sameSite: .strict)
     }
 
@@ -44,33 +45,18 @@ struct WebDispatchFlash: Sendable, Equatable {
     static func read(_ request: Request) -> WebDispatchFlash? {
         guard let session = WebSession.token(request), let value = request.cookies[cookie]?.value, value.utf8.count <= 4_096 else { return nil }
         let signed = value.split(separator: ".", omittingEmptySubsequences: false)
-        guard signed.count == 2, let mac = data(base64URL: String(signed[1])),
-              HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: message(String(signed[0])), using: key(session)),
-              let data = data(base64URL: String(signed[0])),
+        guard signed.count == 2, let mac = Data(base64URLEncoded: String(signed[1])),
+              WebSession.isValidMAC(mac, of: message(String(signed[0])), session: session),
+              let data = Data(base64URLEncoded: String(signed[0])),
               let text = String(data: data, encoding: .utf8), let kind = text.first, kind == "o" || kind == "w" else { return nil }
         let parts = text.dropFirst().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let title = parts.first, !title.isEmpty else { return nil }
         return WebDispatchFlash(warning: kind == "w", title: title, lines: Array(parts.dropFirst()))
     }
 
-    /// HMAC-SHA256 of the cookie's payload, keyed by the session token (another message than the CSRF token's).
-    static func signature(_ payload: String, session: String) -> HashedAuthenticationCode<SHA256> {
-        HMAC<SHA256>.authenticationCode(for: message(payload), using: key(session))
-    }
-
-    private static func key(_ session: String) -> SymmetricKey { SymmetricKey(data: Data(session.utf8)) }
-
-    private static func message(_ payload: String) -> Data { Data(("vand-dispatch-flash\n" + payload).utf8) }
-
-    private static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    private static func data(base64URL text: String) -> Data? {
-        var value = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        value += String(repeating: "=", count: (4 - value.count % 4) % 4)
-        return Data(base64Encoded: value)
-    }
+    /// What the cookie's MAC signs (``WebSession/mac(_:session:)``): its payload, under a label
+    /// of its own, so it can never pass for the session's CSRF token.
+    private static func message(_ payload: String) -> String { "vand-dispatch-flash\n" + payload }
 
     /// The template's values: `flashTitle`, `flashLines`, `flashWarning`.
     var values: [String: Any] {

@@ -80,7 +80,7 @@ struct WebDispatchQueueRoutes: Sendable {
         let actor = try await actions.actor(session)
         do {
             let ride = try await actions.approve(ref, actor: actor)
-            throw done(WebDispatchFlash(title: "Approved \(ride.ref.rawValue) for \(try await actions.riderName(ride.netID))."), request, to: back)
+            throw done(WebDispatchFlash(title: "Approved \(ride.ref.rawValue) for \(BidiIsolation.isolated(try await actions.riderName(ride.netID)))."), request, to: back)
         } catch let error as DispatchService.DispatchError {
             throw done(try await refusal(error, ref: ref, doing: "approved"), request, to: back)
         }
@@ -98,7 +98,7 @@ struct WebDispatchQueueRoutes: Sendable {
         let actor = try await actions.actor(session)
         do {
             let ride = try await actions.reject(ref, reason: reason, actor: actor)
-            throw done(WebDispatchFlash(title: "Rejected \(ride.ref.rawValue) for \(try await actions.riderName(ride.netID)). The rider reads: “\(ride.reason ?? reason)”"), request, to: back)
+            throw done(WebDispatchFlash(title: "Rejected \(ride.ref.rawValue) for \(BidiIsolation.isolated(try await actions.riderName(ride.netID))). The rider reads: “\(BidiIsolation.isolated(ride.reason ?? reason))”"), request, to: back)
         } catch let error as DispatchService.DispatchError {
             throw done(try await refusal(error, ref: ref, doing: "rejected"), request, to: back)
         }
@@ -122,9 +122,9 @@ struct WebDispatchQueueRoutes: Sendable {
     /// cancelled by the rider), no longer fits, or is not there. Nothing changed.
     private func refusal(_ error: DispatchService.DispatchError, ref: String, doing: String) async throws -> WebDispatchFlash {
         guard let ride = try await actions.ride(ref) else {
-            return WebDispatchFlash(warning: true, title: "There is no ride “\(ref)”; nothing changed.")
+            return WebDispatchFlash(warning: true, title: "There is no ride “\(BidiIsolation.isolated(ref))”; nothing changed.")
         }
-        let who = "\(ride.ref.rawValue) for \(try await actions.riderName(ride.netID))"
+        let who = "\(ride.ref.rawValue) for \(BidiIsolation.isolated(try await actions.riderName(ride.netID)))"
         switch error {
         case .transition:
             let now = switch ride.status {

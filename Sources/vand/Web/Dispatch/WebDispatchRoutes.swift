@@ -24,7 +24,7 @@ struct WebDispatchRoutes: Sendable {
     func page(_ template: String, title: String, nav: String, styles: [String] = [], scripts: [String] = []) -> WebPages.Page {
         var page = WebPages.Page(template: template, title: title)
         page.nav = nav
-        page.styles = ["dispatch.css"] + styles
+        page.styles = AccountRole.dispatcher.webStyles + styles
         page.scripts = scripts
         return page
     }
