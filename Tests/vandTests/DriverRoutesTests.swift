@@ -34,6 +34,26 @@ extension RouterFixture {
     func vanID(_ name: String) async throws -> Int64 {
         try await database.pool.withConnection { try $0.query("SELECT id FROM vans WHERE name = \(name)").first!.decode(Int64.self, at: 0) }
     }
+
+    /// The demo data, rider jd123 with an approved ride on Van 1 in 30 minutes, and driver dee1.
+    func driversDay() async throws -> (van: Int64, ride: UUID) {
+        _ = try await DemoData.load(into: database.pool, actor: "test")
+        try await activeRider("jd123")
+        try await activeDriver("dee1")
+        let van = try await vanID("Van 1")
+        return (van, try await approvedRide("jd123", pickupIn: 30, van: van))
+    }
+}
+
+extension TestClientProtocol {
+    /// dee1 signed in on the API with her shift started on `van`: her bearer token.
+    func driverOnShift(van: Int64) async throws -> String {
+        let token = try await self.token("dee1", "correct horse battery")
+        try await execute(uri: "/v1/driver/shift", method: .post, headers: Wire.bearer(token), body: Wire.body(["van": van])) {
+            #expect($0.status == .created)
+        }
+        return token
+    }
 }
 
 @Suite("The driver's API and every role refusal")

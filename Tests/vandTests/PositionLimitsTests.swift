@@ -94,16 +94,9 @@ struct PositionLimitsTests {
     /// (it was stored at its year-1 time before, past any check).
     @Test func aTapsPositionOutsideTheWindowIsDroppedAndTheTapStands() async throws {
         let f = try await RouterFixture()
-        _ = try await DemoData.load(into: f.database.pool, actor: "test")
-        try await f.activeRider("jd123")
-        try await f.activeDriver("dee1")
-        let van = try await f.vanID("Van 1")
-        let ride = try await f.approvedRide("jd123", pickupIn: 30, van: van)
+        let (van, ride) = try await f.driversDay()
         try await f.application().test(.router) { client in
-            let token = try await client.token("dee1", "correct horse battery")
-            try await client.execute(uri: "/v1/driver/shift", method: .post, headers: Wire.bearer(token), body: Wire.body(["van": van])) {
-                #expect($0.status == .created)
-            }
+            let token = try await client.driverOnShift(van: van)
             let before = try await Self.trail(f)
             let tap = Wire.body(["tap_key": UUID().uuidString, "ride_id": ride.uuidString, "stop": "pickup", "action": "arrived",
                                  "position": ["lat": 41.3163, "lon": -72.9224, "at": "0001-01-01T00:00:00Z"]])

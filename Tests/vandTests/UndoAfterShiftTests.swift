@@ -18,16 +18,9 @@ struct UndoAfterShiftTests {
     @Test(arguments: Ending.allCases)
     func anUndoAfterTheShiftEndedIsRefusedAndTheTapStands(_ ending: Ending) async throws {
         let f = try await RouterFixture()
-        _ = try await DemoData.load(into: f.database.pool, actor: "test")
-        try await f.activeRider("jd123")
-        try await f.activeDriver("dee1")
-        let van = try await f.vanID("Van 1")
-        let ride = try await f.approvedRide("jd123", pickupIn: 30, van: van)
+        let (van, ride) = try await f.driversDay()
         try await f.application().test(.router) { client in
-            let token = try await client.token("dee1", "correct horse battery")
-            try await client.execute(uri: "/v1/driver/shift", method: .post, headers: Wire.bearer(token), body: Wire.body(["van": van])) {
-                #expect($0.status == .created)
-            }
+            let token = try await client.driverOnShift(van: van)
             let key = UUID().uuidString
             let tap = Wire.body(["tap_key": key, "ride_id": ride.uuidString, "stop": "pickup", "action": "arrived"])
             try await client.execute(uri: "/v1/driver/taps", method: .post, headers: Wire.bearer(token), body: tap) { #expect($0.status == .created) }
