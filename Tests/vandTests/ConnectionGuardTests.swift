@@ -117,9 +117,8 @@ final class LevelLog: Sendable {
 /// over its limit on the real router.
 @Suite("vand under floods and careless clients")
 struct ConnectionGuardTests {
-    static func configuration(head: Duration = .seconds(10), idle: Duration = .seconds(75)) -> AppConfiguration {
-        var configuration = AppConfiguration(database: DatabaseSettings(target: .server("")))
-        configuration.port = 0
+    static func configuration(head: Duration = .seconds(60), idle: Duration = .seconds(75)) -> AppConfiguration {
+        var configuration = AppConfiguration.forTests(target: "")
         configuration.accounts.bcryptCost = 4
         configuration.connections.headTimeout = head
         configuration.connections.idleTimeout = idle
@@ -181,7 +180,7 @@ struct ConnectionGuardTests {
     /// Hummingbird's own idle timeout, set from VAND_IDLE_TIMEOUT (300 ms here, a real socket wait).
     @Test func anIdleKeptAliveConnectionIsClosedAfterTheIdleTimeout() async throws {
         let database = try await TestCluster.makeDatabase()
-        let app = buildApplication(configuration: Self.configuration(head: .seconds(10), idle: .milliseconds(300)),
+        let app = buildApplication(configuration: Self.configuration(idle: .milliseconds(300)),
                                    database: database, logger: TestCluster.quietLogger)
         try await app.test(.live) { client in
             let kept = try RawConnection(port: try #require(client.port))

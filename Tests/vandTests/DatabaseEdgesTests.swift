@@ -15,9 +15,7 @@ import VanPostgres
 @Suite("vand at the database's edges")
 struct DatabaseEdgesTests {
     static func configuration() -> AppConfiguration {
-        var configuration = AppConfiguration(database: DatabaseSettings(target: .server("unused")))
-        configuration.port = 0
-        return configuration
+        AppConfiguration.forTests()
     }
 
     static let nowhere = "host=/nonexistent-vand-socket dbname=vand user=postgres"

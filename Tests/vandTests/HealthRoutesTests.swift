@@ -10,7 +10,7 @@ import VanPostgres
 @Suite("vand health and errors")
 struct HealthRoutesTests {
     func configuration(port: Int = 0) -> AppConfiguration {
-        var configuration = AppConfiguration(database: DatabaseSettings(target: .server("")))
+        var configuration = AppConfiguration.forTests(target: "")
         configuration.port = port
         return configuration
     }

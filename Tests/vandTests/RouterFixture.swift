@@ -18,8 +18,7 @@ struct RouterFixture {
 
     init(hotline: String? = "607-555-0100", trustedProxies: TrustedProxies = .none) async throws {
         database = try await TestCluster.makeDatabase()
-        var configuration = AppConfiguration(database: DatabaseSettings(target: .server("unused")))
-        configuration.port = 0
+        var configuration = AppConfiguration.forTests()
         configuration.accounts.bcryptCost = 4
         configuration.hotline = hotline
         configuration.trustedProxies = trustedProxies
@@ -84,3 +83,16 @@ extension TestClientProtocol {
     }
 }
 
+extension AppConfiguration {
+    /// A test server's configuration: any free port, and a request head timeout of a minute. The
+    /// production 5 s counts from the connect; a test process running hundreds of tests beside a
+    /// release build once stalled its own client that long, and the server closed the connection
+    /// before the request ("I/O on closed channel", two real-socket tests in one loaded CI run).
+    /// Tests of the head timeout set their own.
+    static func forTests(target: String = "unused") -> AppConfiguration {
+        var configuration = AppConfiguration(database: DatabaseSettings(target: .server(target)))
+        configuration.port = 0
+        configuration.connections.headTimeout = .seconds(60)
+        return configuration
+    }
+}
