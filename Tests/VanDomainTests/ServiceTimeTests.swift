@@ -38,6 +38,17 @@ import Testing
         }
     }
 
+    /// Every way of writing a time for a person is the formatter's text: the clock time done
+    /// by hand, the rest from the formatter kept per thread (fractional seconds included).
+    @Test(arguments: zones) func wordsMatchAFreshFormatter(zone: TimeZone) {
+        let clock = ServiceTime(timeZone: zone)
+        for date in Self.instants(400, zone: zone, seed: 11).map({ $0.addingTimeInterval(0.75) }) {
+            for words in ServiceTime.Words.allCases {
+                #expect(clock.text(date, words) == ServiceTime.formatter(words, zone).string(from: date), "\(words) of \(date)")
+            }
+        }
+    }
+
     /// The offsets remembered per hour are the zone's own, second by second around every
     /// transition from 1880 to 2040 (odd historical offsets such as Amsterdam's +00:19:32 too),
     /// asked in an order that fills the memory before and after each transition.

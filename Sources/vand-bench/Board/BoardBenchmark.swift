@@ -46,12 +46,18 @@ struct BoardBenchmark {
         let booking = try await CampusDayRun(database: database, model: .shared, sites: sites, timeZone: timeZone).book(requests, seed: options.seed)
         let setup = try await BoardDay(pool: database.pool, day: day, timeZone: timeZone, now: now)
             .prepare(rides: options.rides, vansOnRoad: options.onRoad)
-        guard setup.rides == options.rides else {
+        // A copied day takes what books (a Sunday's hours are short) and copies it up to --day-rides.
+        guard setup.rides == options.rides || (options.dayRides != nil && setup.rides > 0) else {
             await database.close()
             throw CampusBenchError("only \(setup.rides) of the \(requests.count) requests were booked; ask for fewer --rides or more --vans")
         }
         print("day \(day): \(setup.rides) rides on \(options.vans) vans (booked in \(String(format: "%.1f", booking.seconds)) s), "
               + "\(options.onRoad) on the road with \(setup.tapped) stops tapped")
+        if let dayRides = options.dayRides, dayRides > setup.rides {
+            let copies = (dayRides + setup.rides - 1) / setup.rides
+            let total = try await BoardDay(pool: database.pool, day: day, timeZone: timeZone, now: now).copy(copies)
+            print("copied \(copies) times: \(total) rides on the day, one ride in twenty of the copies pending")
+        }
 
         // The board's reads alone, in this process (no HTTP, no HTML): what the database and the ETAs cost.
         let eta = ETAService(pool: database.pool, settings: EventSettings(), timeZone: timeZone)
@@ -107,21 +113,35 @@ struct BoardBenchmark {
             print("the fleet's board: \(Self.kB(first.bytes)) of HTML, \(Self.kB(fleetSent)) gzipped; \(vanIDs.count) vans' boards: "
                   + "\(stops) stops, \(actuals) actual times, \(etas) ETAs; the largest (\(busiest.stops) stops): "
                   + "\(Self.kB(busiest.bytes)) of HTML, \(Self.kB(busiest.sent)) gzipped")
+            // Every staff page a busy day loads: the board's two, the queue and its fragment, and
+            // the first van's driver's run and its fragment. Each weighed once, then timed.
+            var timed: [(path: String, cookie: String, bar: Double)] = [(path, cookie, 100), (busiest.path, cookie, 100)]
+            timed += [("/dispatch", cookie, 200), ("/dispatch/queue/part", cookie, 200)]
+            if let driver = setup.driverToken {
+                timed += [("/driver", "vand_session=\(driver)", 200), ("/driver/run", "vand_session=\(driver)", 200)]
+            }
             var met = true
-            for timed in [path, busiest.path] {
+            for page in timed {
+                let weighed = try await Self.get(client, base + page.path, cookie: page.cookie)
+                guard weighed.status == 200 else { throw CampusBenchError("GET \(page.path) answered \(weighed.status): \(weighed.body.prefix(200))") }
+                let sent = try await Self.get(client, base + page.path, cookie: page.cookie, gzip: true).bytes
                 // Timed as a browser asks: gzip accepted (the response is compressed as it would be).
-                for _ in 0..<10 { _ = try await Self.get(client, base + timed, cookie: cookie, gzip: true) }
+                for _ in 0..<10 { _ = try await Self.get(client, base + page.path, cookie: page.cookie, gzip: true) }
                 var times: [Double] = []
                 for _ in 0..<options.renders {
                     let started = ContinuousClock.now
-                    let answer = try await Self.get(client, base + timed, cookie: cookie, gzip: true)
+                    let answer = try await Self.get(client, base + page.path, cookie: page.cookie, gzip: true)
                     times.append(Self.ms(ContinuousClock.now - started))
                     guard answer.status == 200 else { throw CampusBenchError("a render answered \(answer.status)") }
                 }
-                let board = Figures(times)
-                print(String(format: "GET %@ as a dispatcher, %d renders: p50 %.1f ms, p95 %.1f ms, max %.1f ms (%d cores)",
-                             timed, options.renders, board.p50, board.p95, board.max, ProcessInfo.processInfo.activeProcessorCount))
-                met = met && board.p95 <= 100
+                let figures = Figures(times)
+                // The bar: the board's p95 within 100 ms (issue 26), every other staff page's within 200 ms
+                // (issue 33), each within the console's page budget of 50 kB decoded.
+                let within = figures.p95 <= page.bar && weighed.bytes <= 50 * 1_024
+                print(String(format: "GET %@: %@ of HTML (%@ gzipped), %d renders: p50 %.1f ms, p95 %.1f ms, max %.1f ms%@",
+                             page.path, Self.kB(weighed.bytes), Self.kB(sent), options.renders, figures.p50, figures.p95, figures.max,
+                             within ? "" : " (over the bar: \(Int(page.bar)) ms, 50 kB)"))
+                met = met && within
             }
             var floor: [Double] = []
             for _ in 0..<options.renders {
@@ -131,7 +151,8 @@ struct BoardBenchmark {
             }
             let health = Figures(floor)
             print(String(format: "GET /healthz (the loopback floor): p50 %.2f ms, p95 %.2f ms", health.p50, health.p95))
-            print("bar (≤ 100 ms server time, p95): " + (met ? "met" : "NOT met"))
+            print(String(format: "(%d cores) bar (p95 ≤ 100 ms for the board, ≤ 200 ms for the rest; ≤ 50 kB each): ", ProcessInfo.processInfo.activeProcessorCount)
+                  + (met ? "met" : "NOT met"))
             try await client.shutdown()
             await database.close()
             return met

@@ -21,6 +21,8 @@ struct BoardDay {
         var noShowDropoffs: Int
         /// The dispatcher's session token (the `vand_session` cookie).
         var sessionToken: String
+        /// The session token of the first van's driver on shift (nil: no van on the road).
+        var driverToken: String?
     }
 
     /// Cuts the day to `rides` (the last booked go), approves them, signs a dispatcher in and puts
@@ -49,9 +51,15 @@ struct BoardDay {
                 SELECT v.id FROM vans v WHERE EXISTS (SELECT 1 FROM rides r WHERE r.van_id = v.id) ORDER BY v.name LIMIT \(vansOnRoad)
                 """).map { try $0.decode(Int64.self, at: 0) }
             var tapped = 0, noShows = 0
+            var driverToken: SessionToken?
             for (index, van) in vans.enumerated() {
                 let driver = "benchdrv\(index + 1)"
                 try conn.execute("INSERT INTO riders (net_id, name, password_hash, must_change_password, role) VALUES (\(driver), \("Driver \(index + 1)"), 'x', false, 'driver')")
+                if index == 0 {
+                    let token = SessionToken.generate()
+                    try SessionStore(conn).insert(token, netID: try NetID(driver), now: now, expiresAt: now.addingTimeInterval(86_400))
+                    driverToken = token
+                }
                 let shift = try conn.query("""
                     INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES (\(driver), \(van), \(interval.start)) RETURNING id
                     """).first!.decode(Int64.self, at: 0)
@@ -90,7 +98,37 @@ struct BoardDay {
                     tapped += 1
                 }
             }
-            return Setup(rides: count, tapped: tapped, noShowDropoffs: noShows, sessionToken: token.rawValue)
+            return Setup(rides: count, tapped: tapped, noShowDropoffs: noShows, sessionToken: token.rawValue, driverToken: driverToken?.rawValue)
+        }
+    }
+
+    /// Copies the day's rides `copies - 1` more times onto the same vans, each copy 20 s later
+    /// than the one before, one ride in twenty of the copies left pending: a day no van could
+    /// drive (the route check and the event triggers are off for the copies), to bound what
+    /// the staff pages read and send however big the day gets. Returns the rides on the day.
+    func copy(_ copies: Int) async throws -> Int {
+        guard copies > 1 else { return 0 }
+        let interval = day.interval(in: timeZone)
+        return try await pool.withTransaction { conn in
+            try conn.execute("SET LOCAL session_replication_role = replica")
+            try conn.execute("""
+                INSERT INTO rides (id, net_id, kind, pickup_address, pickup_lat, pickup_lon, pickup_place_id,
+                                   dropoff_address, dropoff_lat, dropoff_lon, dropoff_place_id, requested_at,
+                                   pickup_at, estimated_dropoff_at, needs_wheelchair, companions, note, status, van_id,
+                                   decided_by, decided_at, promise, window_start, window_end, max_ride_seconds)
+                SELECT gen_random_uuid(), net_id, kind, pickup_address, pickup_lat, pickup_lon, pickup_place_id,
+                       dropoff_address, dropoff_lat, dropoff_lon, dropoff_place_id, requested_at + k * interval '1 second',
+                       pickup_at + k * interval '20 seconds', estimated_dropoff_at + k * interval '20 seconds',
+                       needs_wheelchair, companions, note,
+                       CASE WHEN (k + row_number() OVER ()) % 20 = 0 THEN 'pending' ELSE status END, van_id,
+                       decided_by, decided_at, promise, window_start + k * interval '20 seconds',
+                       window_end + k * interval '20 seconds', max_ride_seconds
+                FROM rides, generate_series(1, \(copies - 1)) AS k
+                WHERE status = 'approved' AND pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
+                """)
+            return try conn.query("""
+                SELECT count(*) FROM rides WHERE pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
+                """).first!.decode(Int.self, at: 0)
         }
     }
 
