@@ -343,7 +343,7 @@ struct WebDispatchBoardTests {
             }
             // The ride's page leads back to its row on its van's stops.
             let ridePage = try await client.web("/dispatch/rides/\(monday.ref.rawValue)", jar: &jar)
-            #expect(ridePage.body.contains(#"href="/dispatch/board?day=2026-11-30&amp;van=\#(monday.vanID!)#ride-\#(monday.ref.rawValue)""#))
+            #expect(ridePage.body.contains(#"href="/dispatch/board?day=2026-11-30&amp;van=\#(monday.vanID!)&amp;ride=\#(monday.ref.rawValue)#ride-\#(monday.ref.rawValue)""#))
             let bad = try await client.web("/dispatch/board?day=2026-13-01", jar: &jar)
             #expect(bad.status == .unprocessableContent)
             #expect(bad.body.contains(#"id="day-error""#) && bad.body.contains(#"value="2026-13-01""#))

@@ -1,5 +1,5 @@
 // The day board: server-rendered and complete without this file. With it, the board (the fleet's
-// summary and the chosen van's stops) redraws itself from GET /dispatch/board/part?day=…&van=…
+// summary and the page of the chosen van's stops) redraws itself from GET /dispatch/board/part?day=…&van=…&page=…
 // when the console's stream (/dispatch/stream) says a ride of the day or a van changed: debounced, keeping focus on the same link or table and
 // each table's sideways scroll. Without the stream (or if it fails) the page stays as loaded.
 (function () {
@@ -8,7 +8,9 @@
   if (!part || !window.EventSource || !window.fetch) return;
   var day = part.getAttribute('data-day');
   var van = part.getAttribute('data-van');
-  var url = '/dispatch/board/part?day=' + encodeURIComponent(day) + (van ? '&van=' + encodeURIComponent(van) : '');
+  var page = part.getAttribute('data-page');
+  var url = '/dispatch/board/part?day=' + encodeURIComponent(day) + (van ? '&van=' + encodeURIComponent(van) : '') +
+    (van && page ? '&page=' + encodeURIComponent(page) : '');
   var timer = null;
   var busy = false;
   var again = false;

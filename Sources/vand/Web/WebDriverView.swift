@@ -28,6 +28,11 @@ struct WebDriverView {
         let action: TapAction
     }
 
+    /// Later stops listed after the next one (the rest are counted).
+    static let laterShown = 12
+    /// Done stops listed, the last in route order (the rest are counted).
+    static let doneShown = 10
+
     /// Values for `driver-run.mustache`; `keys` makes each form's tap key (a fresh uuid each render).
     func run(_ run: DriverRun, csrf: String, refusal: Refusal? = nil, undone: Undone? = nil,
              keys: () -> UUID = UUID.init) -> [String: Any] {
@@ -64,7 +69,10 @@ struct WebDriverView {
         if let refusal, !(remaining.first.map { $0.rideID == refusal.rideID && $0.stop == refusal.stop } ?? false) {
             values["topRefusal"] = refusal.sentence
         }
-        let later = remaining.dropFirst().map { stop -> [String: Any] in
+        // What a driver can read at a glance: the next few stops, and the last few done ones (the
+        // rest are counted; a van's day of a thousand stops must not make a megabyte page).
+        let upcoming = remaining.dropFirst()
+        let later = upcoming.prefix(Self.laterShown).map { stop -> [String: Any] in
             var extras: [String] = []
             if stop.wheelchair { extras.append("Wheelchair") }
             if stop.companions > 0 { extras.append(stop.companions == 1 ? "1 companion" : "\(stop.companions) companions") }
@@ -74,15 +82,20 @@ struct WebDriverView {
         }
         values["later"] = later
         values["hasLater"] = !later.isEmpty
-        values["laterCount"] = String(later.count)
-        let doneValues = done.map { stop -> [String: Any] in
+        values["laterCount"] = String(upcoming.count)
+        values["laterHidden"] = upcoming.count > later.count
+            ? "\(upcoming.count - later.count) more later today, shown here as the run goes on." as Any : false
+        let recent = done.suffix(Self.doneShown)
+        let doneValues = recent.map { stop -> [String: Any] in
             ["at": (stop.departedAt ?? stop.arrivedAt).map(words.time) ?? "", "outcome": Self.outcomeWords(stop), "rider": stop.riderName, "place": stop.displayPlace]
         }
         values["done"] = doneValues
         values["hasDone"] = !doneValues.isEmpty
-        values["doneCount"] = String(doneValues.count)
-        state += remaining.map { "\($0.rideID) \($0.stop.rawValue) \(Self.iso($0.plannedAt))" }
-        state += done.map { "done \($0.rideID) \($0.stop.rawValue)" }
+        values["doneCount"] = String(done.count)
+        values["doneSummary"] = done.count > doneValues.count ? "Show the last \(doneValues.count) done stops" : "Show the done stops"
+        state.append("later \(upcoming.count) done \(done.count)")
+        state += remaining.prefix(Self.laterShown + 1).map { "\($0.rideID) \($0.stop.rawValue) \(Self.iso($0.plannedAt))" }
+        state += recent.map { "done \($0.rideID) \($0.stop.rawValue)" }
         // The last tap of the shift that may still be undone, with what it did.
         let undoable = stops.compactMap { stop in stop.lastTap.map { (stop, $0) } }
             .filter { $0.1.shiftID == run.shift.id && $0.1.undoable(at: now) }

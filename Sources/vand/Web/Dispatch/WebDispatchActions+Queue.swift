@@ -6,9 +6,10 @@ import VanPostgres
 /// The queue's and the alerts' reads and actions: the same services `vanadmin rides approve|reject`
 /// and `vanadmin events replay` call, with the dispatcher's name as the actor.
 extension WebDispatchActions {
-    /// Pending rides, oldest booking first, each with the stops around it on its van's route.
-    func queue() async throws -> [PendingQueue.Entry] {
-        try await PendingQueue(pool: pool, timeZone: timeZone).entries(now: now)
+    /// The `page`th page of pending rides (pickups soon, then the oldest bookings), each with
+    /// the stops around it on its van's route.
+    func queue(page: Int = 1) async throws -> [PendingQueue.Entry] {
+        try await PendingQueue(pool: pool, timeZone: timeZone).entries(now: now, page: page)
     }
 
     /// How many rides wait for a decision.

@@ -23,7 +23,7 @@ struct WebDispatchBoardView {
     /// The board's fragment (`dispatch-board-part`): the fleet's summary (one row a van: driver,
     /// position, rides, stops done, the next stop and its lateness, late stops), and the stops of
     /// van `chosen` in route order when one is chosen. `missingVan` when `chosen` is not on the board.
-    func board(_ board: DayBoard, van chosen: Int64?) -> [String: Any] {
+    func board(_ board: DayBoard, van chosen: Int64?, page: StopPage = .current) -> [String: Any] {
         let day = board.day.description
         let fleet = board.vans.map { van -> [String: Any] in
             let done = van.stops.reduce(0) { $0 + ($1.outcome == nil ? 0 : 1) }
@@ -51,15 +51,32 @@ struct WebDispatchBoardView {
         }
         var values: [String: Any] = ["fleet": fleet, "hasVans": !fleet.isEmpty, "day": day, "rideCount": count(board.rideCount, "ride")]
         if let chosen {
-            if let van = board.vans.first(where: { $0.id == chosen }) { values["van"] = route(van) } else { values["missingVan"] = true }
+            if let van = board.vans.first(where: { $0.id == chosen }) { values["van"] = route(van, day: board.day, page: page) } else { values["missingVan"] = true }
         }
         if values["van"] == nil { values["van"] = false }
         return values
     }
 
-    /// One van's section: its facts and its stops in route order, each ride's first stop with the
-    /// anchor `ride-REF` and the one link to the ride's page (its other stop names the reference).
-    func route(_ van: DayBoard.VanRoute) -> [String: Any] {
+    /// Which of a van's stops its section shows: ``stopsPerPage`` of them.
+    enum StopPage: Equatable {
+        /// The page with the van's first stop not done (its place in the day now); the first
+        /// page when every stop is done.
+        case current
+        /// The `n`th page, from 1 (past the last: the last).
+        case number(Int)
+        /// The page with the ride's first stop on this van (its anchor `ride-REF`).
+        case ride(RideRef)
+    }
+
+    /// Stops a page of a van's day shows: a whole ordinary day of one van (about 75 stops on a
+    /// busy 300-ride day of 8 vans) within the console's 50 kB page budget, and a van's day of
+    /// thousands of stops paged rather than sent whole.
+    static let stopsPerPage = 100
+
+    /// One van's section: its facts and one page of its stops in route order, each ride's first
+    /// stop on the page with the anchor `ride-REF` and the one link to the ride's page (its other
+    /// stop names the reference); `pages` links the pages before and after.
+    func route(_ van: DayBoard.VanRoute, day: LocalDate, page: StopPage = .current) -> [String: Any] {
         var values: [String: Any] = [
             "id": String(van.id), "name": van.name, "rides": count(van.rideCount, "ride"),
             "capacity": "\(count(van.seats, "seat")), \(count(van.wheelchairPositions, "wheelchair position"))",
@@ -67,9 +84,28 @@ struct WebDispatchBoardView {
             "onRoad": van.onRoad,
             "hasStops": !van.stops.isEmpty,
             "driver": driver(van).map { $0 as Any } ?? false,
+            "pages": false, "page": "1",
         ]
+        let size = Self.stopsPerPage
+        let lastPage = max(1, (van.stops.count + size - 1) / size)
+        let number: Int = switch page {
+        case .number(let n): min(max(1, n), lastPage)
+        case .current: (van.stops.firstIndex { $0.outcome == nil }).map { $0 / size + 1 } ?? 1
+        case .ride(let ref): (van.stops.firstIndex { $0.ride.ref == ref }).map { $0 / size + 1 }
+            ?? (van.stops.firstIndex { $0.outcome == nil }).map { $0 / size + 1 } ?? 1
+        }
+        let shown = van.stops[min(van.stops.count, (number - 1) * size)..<min(van.stops.count, number * size)]
+        values["page"] = String(number)
+        if lastPage > 1 {
+            let path = Self.boardPath(day: day, van: van.id)
+            values["pages"] = [
+                "shown": "Stops \(shown.startIndex + 1)–\(shown.endIndex) of \(van.stops.count), page \(number) of \(lastPage).",
+                "earlier": number > 1 ? ["href": path + "&page=\(number - 1)#van-\(van.id)"] as [String: Any] : false,
+                "later": number < lastPage ? ["href": path + "&page=\(number + 1)#van-\(van.id)"] as [String: Any] : false,
+            ] as [String: Any]
+        }
         var anchored = Set<UUID>()
-        values["stops"] = van.stops.map { stop -> [String: Any] in
+        values["stops"] = shown.map { stop -> [String: Any] in
             let ride = stop.ride
             return [
                 "planned": time(stop.plannedAt),
@@ -82,11 +118,19 @@ struct WebDispatchBoardView {
                 "isLate": (stop.secondsLate ?? 0) >= 60,
                 "actual": actual(stop), "late": lateness(stop),
                 "window": stop.window.map { "\(time($0.start))–\(time($0.end))" } ?? "",
-                // One anchor and one link a ride, on its first stop (the pickup).
+                // One anchor and one link a ride, on its first stop on the page.
                 "anchor": anchored.insert(ride.id).inserted ? "ride-\(ride.ref.rawValue)" as Any : false,
             ]
         }
         return values
+    }
+
+    /// The page of a van's stops a request asks for: `page=N`, or `ride=REF` (the page with that
+    /// ride), or the van's current page.
+    static func stopPage(page: Substring?, ride: Substring?) -> StopPage {
+        if let page, let n = Int(page.prefix(9)), n >= 1 { return .number(n) }
+        if let ride, let ref = try? RideRef(validating: String(ride.prefix(20))) { return .ride(ref) }
+        return .current
     }
 
     /// "Dana Driver (dana1)", or nil with no driver on shift.
@@ -99,9 +143,9 @@ struct WebDispatchBoardView {
         "/dispatch/board?day=\(day)" + (van.map { "&van=\($0)" } ?? "")
     }
 
-    /// Where a ride's row is on the board: its day, its van's stops, its anchor.
+    /// Where a ride's row is on the board: its day, its van's page of stops with it, its anchor.
     static func ridePath(day: LocalDate, van: Int64?, ref: RideRef) -> String {
-        boardPath(day: day, van: van) + "#ride-\(ref.rawValue)"
+        boardPath(day: day, van: van) + (van == nil ? "" : "&ride=\(ref.rawValue)") + "#ride-\(ref.rawValue)"
     }
 
     /// "Boarded 3:04 PM", "No-show 3:10 PM", "Arrived 3:02 PM", or "" before the van gets there.

@@ -36,14 +36,15 @@ struct WebDispatchQueueRoutes: Sendable {
     /// The queue alone (no layout), for `dispatch-queue.js`.
     @Sendable func queuePart(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try WebPages.session(context)
-        let values = try await queueValues(csrf: WebSession.csrfToken(request) ?? "")
+        let page = WebDispatchQueueView.page(request.uri.queryParameters["page"])
+        let values = try await queueValues(csrf: WebSession.csrfToken(request) ?? "", page: page)
         return console.pages.html(console.pages.assets.render("dispatch-queue-part", values), status: .ok, cookies: [])
     }
 
-    private func queueValues(csrf: String, error: WebDispatchQueueView.RejectError? = nil) async throws -> [String: Any] {
-        async let entries = actions.queue()
+    private func queueValues(csrf: String, page: Int = 1, error: WebDispatchQueueView.RejectError? = nil) async throws -> [String: Any] {
+        async let entries = actions.queue(page: page)
         async let total = actions.pendingCount()
-        return view.queue(try await entries, total: try await total, csrf: csrf, error: error)
+        return view.queue(try await entries, total: try await total, page: page, csrf: csrf, error: error)
     }
 
     private func queuePage(_ request: Request, _ context: AppRequestContext, error: WebDispatchQueueView.RejectError? = nil,
@@ -51,7 +52,8 @@ struct WebDispatchQueueRoutes: Sendable {
         var page = console.page("dispatch-queue", title: error == nil ? "Queue" : "Error: Queue", nav: "queue",
                                 styles: ["dispatch-queue.css"], scripts: ["dispatch-queue.js"])
         page.status = status
-        page.values = try await queueValues(csrf: WebSession.csrfToken(request) ?? "", error: error)
+        page.values = try await queueValues(csrf: WebSession.csrfToken(request) ?? "",
+                                            page: WebDispatchQueueView.page(request.uri.queryParameters["page"]), error: error)
         if let error {
             page.values["hasErrors"] = true
             page.values["errorList"] = [["target": "reason-\(error.ref)", "message": error.message]]

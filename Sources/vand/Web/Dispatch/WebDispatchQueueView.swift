@@ -15,15 +15,36 @@ struct WebDispatchQueueView {
         let message: String
     }
 
-    /// The queue part: `count`, `countText`, `rides` (each with its route and forms' values).
-    func queue(_ entries: [PendingQueue.Entry], total: Int, csrf: String, error: RejectError? = nil) -> [String: Any] {
+    /// The queue part: `count`, `countText`, `rides` (each with its route and forms' values),
+    /// and `pages` when the rides waiting fill more than one page (`page` counts from 1).
+    func queue(_ entries: [PendingQueue.Entry], total: Int, page: Int = 1, pageSize: Int = PendingQueue.pageSize,
+               csrf: String, error: RejectError? = nil) -> [String: Any] {
         var values: [String: Any] = [
             "csrf": csrf, "count": total, "hasRides": !entries.isEmpty,
             "countText": total == 0 ? "No rides wait for a decision." : total == 1 ? "1 ride waits for a decision." : "\(total) rides wait for a decision.",
             "rides": entries.map { ride($0, error: error) },
+            "partPath": "/dispatch/queue/part" + (page > 1 ? "?page=\(page)" : ""),
+            "pages": false,
         ]
-        if entries.count < total { values["more"] = "The first \(entries.count) are shown (pickups soon, then the oldest bookings); decide them to see the rest." }
+        if total > pageSize || page > 1 {
+            let from = (page - 1) * pageSize
+            let shown = entries.isEmpty
+                ? "No rides on this page: the queue is shorter now."
+                : "Rides \(from + 1)–\(from + entries.count) of \(total) are shown: pickups soon first, then the oldest bookings."
+            values["pages"] = [
+                "shown": shown,
+                "previous": page > 1 ? ["href": "/dispatch" + (page > 2 ? "?page=\(page - 1)" : ""), "size": String(pageSize)] as [String: Any] : false,
+                "next": from + entries.count < total && !entries.isEmpty ? ["href": "/dispatch?page=\(page + 1)", "size": String(min(pageSize, total - from - entries.count))] as [String: Any] : false,
+                "first": entries.isEmpty,
+            ] as [String: Any]
+        }
         return values
+    }
+
+    /// The queue page asked for: `?page=N` (from 1); anything else is the first.
+    static func page(_ text: Substring?) -> Int {
+        guard let text, let page = Int(text), page >= 1, page <= 100_000 else { return 1 }
+        return page
     }
 
     func ride(_ entry: PendingQueue.Entry, error: RejectError?) -> [String: Any] {
