@@ -5,6 +5,7 @@ import Testing
 import VanDomain
 import VanServices
 import VanPostgres
+import VanScheduler
 import VanTestSupport
 @testable import vand
 
@@ -151,6 +152,29 @@ struct WebDispatchBoardBudgetTests {
             print("busy day (300 rides, 8 vans): the fleet's board \(fleet.decoded) B decoded, \(fleet.sent) B sent; "
                   + "a van's board at most \(largest.decoded) B decoded, \(largest.sent) B sent (HTML, CSS and scripts)")
         }
+        await w.f.close()
+    }
+
+    /// The board works out its vans' ETAs from its own read of the day; every one is the ETA
+    /// that ``ETAService`` (the riders', the alerts') gives for the same stop at the same moment.
+    @Test func theBoardsETAsAreTheRoadsOwn() async throws {
+        let w = try await ConsoleWorld()
+        let vans = try await Self.busyDay(w)
+        let pool = w.f.database.pool, zone = w.configuration.timeZone, now = w.f.clock.now
+        let eta = ETAService(pool: pool, settings: EventSettings(), timeZone: zone)
+        let board = try await DayBoard.load(pool: pool, day: LocalDate(containing: now, in: zone), timeZone: zone, now: now, eta: eta)
+        var compared = 0
+        for van in vans.prefix(3) {
+            let road = try #require(try await eta.van(van, now: now))
+            let route = try #require(board.vans.first { $0.id == van })
+            #expect(route.onRoad)
+            let boardETAs = route.stops.compactMap { stop in stop.eta.map { ("\(stop.ride.id) \(stop.kind)", $0) } }
+            let roadETAs = road.estimates.map { ("\($0.stop.rideID) \($0.stop.kind == .pickup ? StopKind.pickup : .dropoff)", $0.arrival) }
+            #expect(boardETAs.count == roadETAs.count && !roadETAs.isEmpty, "van \(van)")
+            #expect(Dictionary(uniqueKeysWithValues: boardETAs) == Dictionary(uniqueKeysWithValues: roadETAs), "van \(van)")
+            compared += roadETAs.count
+        }
+        #expect(compared > 100)
         await w.f.close()
     }
 }

@@ -143,18 +143,51 @@ public struct DayBoard: Sendable {
         }
         var etas: [Int64: [RideStop: Date]] = [:]
         if let eta, LocalDate(containing: now, in: timeZone) == day {
-            // Every van on a shift, worked out as ``ETAService/van(_:now:)`` does, on one connection.
+            // Every van on a shift, worked out as ``ETAService/van(_:now:)`` does, from its fix
+            // (two statements a van) and the rides this board read (not read again per van).
             let onShift = vanRows.filter { $0.driver != nil }.map(\.id)
             let stale = eta.settings.positionStale
-            let roads = try await pool.withConnection { conn in
-                try onShift.compactMap { try ETAService.van(conn, vanID: $0, now: now, stale: stale, timeZone: timeZone) }
+            // A run reaching past this day (a shift from the evening before, or late in the evening
+            // into the next day) reads its own rides, as ``ETAService/van(_:now:)`` does.
+            let (fixes, wider) = try await pool.withConnection { conn in
+                var fixes: [(Int64, ETAService.RoadFix)] = [], wider: [VanETAs] = []
+                for van in onShift {
+                    guard let fix = try ETAService.fix(conn, vanID: van, now: now, stale: stale, timeZone: timeZone) else { continue }
+                    if fix.runSpan.start < interval.start || fix.runSpan.end > interval.end {
+                        if let road = try ETAService.van(conn, vanID: van, now: now, stale: stale, timeZone: timeZone) { wider.append(road) }
+                    } else {
+                        fixes.append((van, fix))
+                    }
+                }
+                return (fixes, wider)
             }
-            for road in roads {
+            for road in wider {
                 var byStop: [RideStop: Date] = [:]
                 for estimate in road.estimates {
                     byStop[RideStop(ride: estimate.stop.rideID, kind: estimate.stop.kind == .pickup ? .pickup : .dropoff)] = estimate.arrival
                 }
                 etas[road.vanID] = byStop
+            }
+            var indicesByVan: [Int64: [Int]] = [:]
+            for index in rideRows.indices {
+                if let van = rideRows[index].ride.vanID { indicesByVan[van, default: []].append(index) }
+            }
+            for (vanID, fix) in fixes {
+                let runRides = (indicesByVan[vanID] ?? []).compactMap { index -> ETAService.RunRide? in
+                    let entry = rideRows[index], ride = entry.ride
+                    guard ride.status.holdsVan, fix.runSpan.start <= ride.pickupAt, ride.pickupAt < fix.runSpan.end else { return nil }
+                    return ETAService.RunRide(
+                        ride: VanETAs.RoadRide(id: ride.id, netID: ride.netID.rawValue, status: ride.status, promise: ride.promise, pickupAt: ride.pickupAt),
+                        dropoffAt: ride.estimatedDropoffAt, pickup: ride.pickup.coordinate, dropoff: ride.dropoff.coordinate,
+                        wheelchair: ride.needsWheelchair,
+                        pickupArrived: entry.pickup.arrived, pickupDone: entry.pickup.outcome != nil,
+                        dropoffArrived: entry.dropoff.arrived, dropoffDone: entry.dropoff.outcome != nil)
+                }
+                var byStop: [RideStop: Date] = [:]
+                for estimate in ETAService.etas(vanID: vanID, fix: fix, rides: runRides, now: now).estimates {
+                    byStop[RideStop(ride: estimate.stop.rideID, kind: estimate.stop.kind == .pickup ? .pickup : .dropoff)] = estimate.arrival
+                }
+                etas[vanID] = byStop
             }
         }
         var byVan: [Int64: [(at: Date, kind: StopKind, index: Int)]] = [:]

@@ -60,15 +60,24 @@ public struct ETAService: Sendable {
         }
     }
 
-    /// Reads and works out one van's ETAs on `conn`.
-    static func van(_ conn: PGConnection, vanID: Int64, now: Date, stale: TimeInterval, timeZone: TimeZone) throws -> VanETAs? {
+    /// Where a van on the road is: the newer of a fresh position and its last tap today, with the
+    /// span of its run and the travel model; nil when it has no open shift or neither fix.
+    struct RoadFix {
+        /// The run's pickups: today's, and past midnight the evening before's (``Shift/runSpan(startedAt:at:in:)``).
+        let runSpan: DateInterval
+        let fix: RoadETA.Fix
+        let source: VanETAs.Source
+        let estimator: TripEstimator
+    }
+
+    /// Reads van `vanID`'s fix on `conn` (two statements).
+    static func fix(_ conn: PGConnection, vanID: Int64, now: Date, stale: TimeInterval, timeZone: TimeZone) throws -> RoadFix? {
         guard let shift = try conn.query("""
             SELECT s.started_at, p.at AS position_at, p.lat, p.lon,
                    (SELECT value -> 'estimator' FROM settings WHERE key = 'scheduler') AS estimator
             FROM shifts s LEFT JOIN van_positions p ON p.van_id = s.van_id
             WHERE s.van_id = \(vanID) AND s.ended_at IS NULL
             """).first else { return nil }
-        // The run's pickups: today's, and past midnight the evening before's (Shift.runSpan).
         let today = Shift.runSpan(startedAt: try shift.decode(Date.self, "started_at"), at: now, in: timeZone)
         var fixes: [(RoadETA.Fix, VanETAs.Source)] = []
         if let at = try shift.decode(Date?.self, "position_at"), at >= now.addingTimeInterval(-stale),
@@ -87,10 +96,53 @@ public struct ETAService: Sendable {
         }
         guard let (fix, source) = fixes.max(by: { $0.0.at < $1.0.at }) else { return nil }
         let estimator = try shift.decode(PGJSON<TripEstimator>?.self, "estimator")?.value ?? TripEstimator()
+        return RoadFix(runSpan: today, fix: fix, source: source, estimator: estimator)
+    }
 
+    /// One ride holding a van on its run, with what the driver tapped at its stops: what the
+    /// ETAs are worked out from (read by ``van(_:vanID:now:stale:timeZone:)``, or taken from the
+    /// day board's own read).
+    struct RunRide {
+        let ride: VanETAs.RoadRide
+        let dropoffAt: Date
+        let pickup: Coordinate?
+        let dropoff: Coordinate?
+        let wheelchair: Bool
+        let pickupArrived: Date?
+        let pickupDone: Bool
+        let dropoffArrived: Date?
+        let dropoffDone: Bool
+    }
+
+    /// The van's ETAs from its fix over its run's rides: the stops not done, in ``routeOrder(_:_:)``.
+    static func etas(vanID: Int64, fix: RoadFix, rides runRides: [RunRide], now: Date) -> VanETAs {
         var rides: [UUID: VanETAs.RoadRide] = [:]
         var stops: [RoadETA.Stop] = []
-        for row in try conn.query("""
+        stops.reserveCapacity(runRides.count * 2)
+        for run in runRides where !run.dropoffDone {
+            let ride = run.ride, promise = ride.promise
+            rides[ride.id] = ride
+            if !run.pickupDone {
+                stops.append(RoadETA.Stop(
+                    rideID: ride.id, kind: .pickup, location: run.pickup, wheelchair: run.wheelchair, plannedAt: ride.pickupAt,
+                    opensAt: promise.kind == .pickup ? promise.window.start : ride.pickupAt,
+                    windowEnd: promise.kind == .pickup ? promise.window.end : nil, arrivedAt: run.pickupArrived))
+            }
+            stops.append(RoadETA.Stop(
+                rideID: ride.id, kind: .dropoff, location: run.dropoff, wheelchair: run.wheelchair, plannedAt: max(ride.pickupAt, run.dropoffAt),
+                opensAt: promise.kind == .arriveBy ? promise.window.start : nil,
+                windowEnd: promise.kind == .arriveBy ? promise.window.end : nil, arrivedAt: run.dropoffArrived))
+        }
+        stops.sort(by: Self.routeOrder)
+        let estimates = RoadETA(estimator: fix.estimator).estimates(from: fix.fix, through: stops, now: now)
+        return VanETAs(vanID: vanID, fix: fix.fix, source: fix.source, estimates: estimates, rides: rides, now: now)
+    }
+
+    /// Reads and works out one van's ETAs on `conn`.
+    static func van(_ conn: PGConnection, vanID: Int64, now: Date, stale: TimeInterval, timeZone: TimeZone) throws -> VanETAs? {
+        guard let fix = try fix(conn, vanID: vanID, now: now, stale: stale, timeZone: timeZone) else { return nil }
+        let today = fix.runSpan
+        let rides = try conn.query("""
             SELECT r.id, r.net_id, r.status, r.pickup_at, r.estimated_dropoff_at, r.pickup_lat, r.pickup_lon,
                    r.dropoff_lat, r.dropoff_lon, r.needs_wheelchair, r.promise, r.window_start, r.window_end, r.reminded_at IS NOT NULL AS reminded,
                    pa.arrived_at AS pickup_arrived, pa.outcome AS pickup_outcome,
@@ -100,34 +152,21 @@ public struct ETAService: Sendable {
             LEFT JOIN LATERAL (SELECT * FROM stop_actuals a WHERE a.ride_id = r.id AND a.stop = 'dropoff') da ON true
             WHERE r.van_id = \(vanID) AND ride_holds_van(r.status)
               AND r.pickup_at >= \(today.start) AND r.pickup_at < \(today.end)
-            """) {
-            guard try row.decode(String?.self, "dropoff_outcome") == nil else { continue }
-            let id = try row.decode(UUID.self, "id")
-            let pickupAt = try row.decode(Date.self, "pickup_at")
+            """).map { row in
             let promise = RidePromise(kind: RidePromise.Kind(rawValue: try row.decode(String.self, "promise")) ?? .pickup,
                                       window: DateInterval(start: try row.decode(Date.self, "window_start"), end: try row.decode(Date.self, "window_end")))
-            let wheelchair = try row.decode(Bool.self, "needs_wheelchair")
-            rides[id] = VanETAs.RoadRide(id: id, netID: try row.decode(String.self, "net_id"),
-                                         status: RideStatus(rawValue: try row.decode(String.self, "status")) ?? .pending,
-                                         promise: promise, pickupAt: pickupAt, reminded: try row.decode(Bool.self, "reminded"))
-            if try row.decode(String?.self, "pickup_outcome") == nil {
-                stops.append(RoadETA.Stop(
-                    rideID: id, kind: .pickup, location: try Self.coordinate(try row.decode(Double?.self, "pickup_lat"), try row.decode(Double?.self, "pickup_lon")),
-                    wheelchair: wheelchair, plannedAt: pickupAt,
-                    opensAt: promise.kind == .pickup ? promise.window.start : pickupAt,
-                    windowEnd: promise.kind == .pickup ? promise.window.end : nil,
-                    arrivedAt: try row.decode(Date?.self, "pickup_arrived")))
-            }
-            stops.append(RoadETA.Stop(
-                rideID: id, kind: .dropoff, location: try Self.coordinate(try row.decode(Double?.self, "dropoff_lat"), try row.decode(Double?.self, "dropoff_lon")),
-                wheelchair: wheelchair, plannedAt: max(pickupAt, try row.decode(Date.self, "estimated_dropoff_at")),
-                opensAt: promise.kind == .arriveBy ? promise.window.start : nil,
-                windowEnd: promise.kind == .arriveBy ? promise.window.end : nil,
-                arrivedAt: try row.decode(Date?.self, "dropoff_arrived")))
+            return RunRide(
+                ride: VanETAs.RoadRide(id: try row.decode(UUID.self, "id"), netID: try row.decode(String.self, "net_id"),
+                                       status: RideStatus(rawValue: try row.decode(String.self, "status")) ?? .pending,
+                                       promise: promise, pickupAt: try row.decode(Date.self, "pickup_at"), reminded: try row.decode(Bool.self, "reminded")),
+                dropoffAt: try row.decode(Date.self, "estimated_dropoff_at"),
+                pickup: try Self.coordinate(try row.decode(Double?.self, "pickup_lat"), try row.decode(Double?.self, "pickup_lon")),
+                dropoff: try Self.coordinate(try row.decode(Double?.self, "dropoff_lat"), try row.decode(Double?.self, "dropoff_lon")),
+                wheelchair: try row.decode(Bool.self, "needs_wheelchair"),
+                pickupArrived: try row.decode(Date?.self, "pickup_arrived"), pickupDone: try row.decode(String?.self, "pickup_outcome") != nil,
+                dropoffArrived: try row.decode(Date?.self, "dropoff_arrived"), dropoffDone: try row.decode(String?.self, "dropoff_outcome") != nil)
         }
-        stops.sort(by: Self.routeOrder)
-        let estimates = RoadETA(estimator: estimator).estimates(from: fix, through: stops, now: now)
-        return VanETAs(vanID: vanID, fix: fix, source: source, estimates: estimates, rides: rides, now: now)
+        return etas(vanID: vanID, fix: fix, rides: rides, now: now)
     }
 
     /// Stops the van arrived at first (by arrival), then by planned time, a drop-off before a
@@ -144,8 +183,10 @@ public struct ETAService: Sendable {
         return a.rideID.uuidString < b.rideID.uuidString
     }
 
-    private static func coordinate(_ lat: Double?, _ lon: Double?) throws -> Coordinate? {
+    /// A ride's coordinate from its two columns.
+    static func coordinate(_ lat: Double?, _ lon: Double?) throws -> Coordinate? {
         guard let lat, let lon else { return nil }
         return try Coordinate(latitude: lat, longitude: lon)
     }
+
 }
