@@ -116,12 +116,13 @@ public struct DayBoard: Sendable {
                         AND r.pickup_at >= \(interval.start) AND r.pickup_at < \(interval.end)) AS base
                 LEFT JOIN riders ri ON ri.net_id = base.net_id
                 """
-            let rides = try conn.query(rideQuery.prepared(), results: .binary) { row in
-                (ride: try RideRecord.ride(row, from: 1), riderName: try row.decode(String?.self, at: 0))
+            // One shared entry a ride (a class: the stops and the ETAs take it without copying the ride).
+            var rides = try conn.query(rideQuery.prepared(), results: .binary) { row in
+                Entry(ride: try RideRecord.ride(row, from: 1), riderName: try row.decode(String?.self, at: 0))
             }
-            var actuals: [RideStop: Actual] = [:]
             if !rides.isEmpty {
-                let ids = "{" + rides.map { $0.ride.id.uuidString }.joined(separator: ",") + "}"
+                var actuals: [RideStop: Actual] = [:]
+                let ids = rides.map(\.ride.id).postgresArrayLiteral
                 let actualQuery: SQLQuery = """
                     SELECT ride_id, stop, arrived_at, departed_at, outcome FROM stop_actuals WHERE ride_id = ANY(\(ids)::uuid[])
                     """
@@ -132,14 +133,16 @@ public struct DayBoard: Sendable {
                 }) {
                     actuals[key] = actual
                 }
+                // Only the rides with a tap get a new entry.
+                for index in rides.indices {
+                    let pickup = actuals[RideStop(ride: rides[index].ride.id, kind: .pickup)]
+                    let dropoff = actuals[RideStop(ride: rides[index].ride.id, kind: .dropoff)]
+                    if pickup != nil || dropoff != nil {
+                        rides[index] = Entry(ride: rides[index].ride, riderName: rides[index].riderName, pickup: pickup ?? .none, dropoff: dropoff ?? .none)
+                    }
+                }
             }
-            let none = Actual(arrived: nil, done: nil, outcome: nil)
-            let entries = rides.map { entry in
-                (ride: entry.ride, riderName: entry.riderName,
-                 pickup: actuals[RideStop(ride: entry.ride.id, kind: .pickup)] ?? none,
-                 dropoff: actuals[RideStop(ride: entry.ride.id, kind: .dropoff)] ?? none)
-            }
-            return (vans, entries)
+            return (vans, rides)
         }
         var etas: [Int64: [RideStop: Date]] = [:]
         if let eta, LocalDate(containing: now, in: timeZone) == day {
@@ -230,11 +233,29 @@ public struct DayBoard: Sendable {
         return DayBoard(day: day, vans: vans)
     }
 
+    /// A ride read for the board, with its rider's name and what was tapped at its stops.
+    final class Entry: Sendable {
+        let ride: Ride
+        let riderName: String?
+        let pickup: Actual
+        let dropoff: Actual
+
+        init(ride: Ride, riderName: String?, pickup: Actual = .none, dropoff: Actual = .none) {
+            self.ride = ride
+            self.riderName = riderName
+            self.pickup = pickup
+            self.dropoff = dropoff
+        }
+    }
+
     /// What the driver tapped at one stop.
-    struct Actual {
+    struct Actual: Sendable {
         let arrived: Date?
         let done: Date?
         let outcome: TapAction?
+
+        /// Nothing tapped.
+        static let none = Actual(arrived: nil, done: nil, outcome: nil)
     }
 
     /// A ride's pickup or drop-off.

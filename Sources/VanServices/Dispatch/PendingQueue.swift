@@ -68,7 +68,7 @@ public struct PendingQueue: Sendable {
                 return pending.map { Entry(listing: $0, route: [], soon: $0.ride.pickupAt < soonBefore) }
             }
             let vanList = "{" + vans.sorted().map(String.init).joined(separator: ",") + "}"
-            let own = "{" + pending.filter { $0.ride.vanID != nil }.map { $0.ride.id.uuidString }.joined(separator: ",") + "}"
+            let own = pending.filter { $0.ride.vanID != nil }.map(\.ride.id).postgresArrayLiteral
             // Each of the page's own stops with its neighbours on its van's route that day, in the
             // route's order: by time, a drop-off before a pickup at the same time, then by ride.
             var neighbours: [UUID: Set<RideStop>] = [:]
@@ -100,7 +100,7 @@ public struct PendingQueue: Sendable {
             let ids = Set(neighbours.values.flatMap { $0.map(\.ride) })
             var rides: [UUID: RideQueries.Listing] = [:]
             if !ids.isEmpty {
-                let list = "{" + ids.map(\.uuidString).joined(separator: ",") + "}"
+                let list = ids.postgresArrayLiteral
                 for listing in try RideQueries.listings(conn, where: "r.id = ANY(\(list)::uuid[])") { rides[listing.ride.id] = listing }
             }
             return pending.map { listing in

@@ -107,7 +107,7 @@ extension PlanOptimizer {
     /// pickup (one indexed read for all of them).
     static func markingUnderWay(_ rides: [BookedRide], _ conn: PGConnection) throws -> [BookedRide] {
         guard !rides.isEmpty else { return rides }
-        let ids = "{" + rides.map(\.id.uuidString).joined(separator: ",") + "}"
+        let ids = rides.map(\.id).postgresArrayLiteral
         let underWay = Set(try conn.query("""
             SELECT DISTINCT ride_id FROM stop_taps WHERE ride_id = ANY(\(ids)::uuid[]) AND stop = 'pickup' AND undone_at IS NULL
             """ as SQLQuery) { try $0.decode(UUID.self, at: 0) })

@@ -62,7 +62,7 @@ public struct Reminders: Sendable {
     public func fire(fromETAs etas: VanETAs, now: Date) async throws -> [UUID] {
         let due = etas.dueReminders(lead: lead)
         guard !due.isEmpty else { return [] }
-        let ids = "{" + due.map { $0.rideID.uuidString }.joined(separator: ",") + "}"
+        let ids = due.map(\.rideID).postgresArrayLiteral
         let times = "{" + due.map { "\"\(PGTimestamp.format($0.eta))\"" }.joined(separator: ",") + "}"
         return try await pool.withConnection { conn in
             try conn.query("""

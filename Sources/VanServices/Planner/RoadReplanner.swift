@@ -134,7 +134,7 @@ public struct RoadReplanner: Sendable {
             })
             let vans = try VanStore.list(conn, includeRetired: false).filter { $0.active && onShift.contains($0.id) }
             let snapshot = try VanDayRoutes.snapshot(conn, span: interval)
-            let ids = "{" + snapshot.rides.map(\.id.uuidString).joined(separator: ",") + "}"
+            let ids = snapshot.rides.map(\.id).postgresArrayLiteral
             var pickups: [UUID: (arrived: Date?, boarded: Date?)] = [:]
             for (id, arrived, departed, outcome) in try conn.query("""
                 SELECT ride_id, arrived_at, departed_at, outcome FROM stop_actuals

@@ -31,7 +31,7 @@ struct TapStore {
     /// The taps standing for any of `rideIDs`, oldest first.
     func standing(rideIDs: [UUID]) throws -> [StopTap] {
         guard !rideIDs.isEmpty else { return [] }
-        let array = "{" + rideIDs.map(\.uuidString).joined(separator: ",") + "}"
+        let array = rideIDs.postgresArrayLiteral
         return try connection.query("""
             SELECT \(Self.columns) FROM stop_taps t WHERE t.ride_id = ANY(\(array)::uuid[]) AND t.undone_at IS NULL ORDER BY t.at, t.id
             """).map(tap)

@@ -56,6 +56,7 @@ struct BoardBenchmark {
         if let dayRides = options.dayRides, dayRides > setup.rides {
             let copies = (dayRides + setup.rides - 1) / setup.rides
             let total = try await BoardDay(pool: database.pool, day: day, timeZone: timeZone, now: now).copy(copies)
+            try await BoardDay.analyze(database.pool)
             print("copied \(copies) times: \(total) rides on the day, one ride in twenty of the copies pending")
         }
 
@@ -73,9 +74,14 @@ struct BoardBenchmark {
         }
 
         let port = 18_000 + Int(pid % 1_000)
-        let server = try VandProcess.start(path: options.vand ?? VandProcess.besideThisBinary(), port: port, environment: [
-            "DATABASE_URL": url, "VAND_TIMEZONE": timeZone.identifier, "VAND_LOG_LEVEL": "warning",
-        ])
+        var environment = ["DATABASE_URL": url, "VAND_TIMEZONE": timeZone.identifier, "VAND_LOG_LEVEL": "warning"]
+        if options.dayRides != nil {
+            // A copied day is no route a van can drive: re-planning it would be the planner's
+            // benchmark (vand-bench simulate), not the pages'. The pages are timed without it.
+            environment["VAND_IMPROVE_SECONDS"] = "0"
+            print("vand runs with VAND_IMPROVE_SECONDS=0 (no background planning of a copied day)")
+        }
+        let server = try VandProcess.start(path: options.vand ?? VandProcess.besideThisBinary(), port: port, environment: environment)
         defer { server.stop() }
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(5), read: .seconds(60))

@@ -132,6 +132,12 @@ struct BoardDay {
         }
     }
 
+    /// Refreshes the planner's statistics, as autovacuum does after a day's rides have grown
+    /// (a copied day, unanalyzed, is planned as one row: nested loops five times slower).
+    static func analyze(_ pool: PGPool) async throws {
+        try await pool.withConnection { conn in _ = try conn.execute("ANALYZE") }
+    }
+
     /// Marks every van position as taken now (so they stay fresh for the renders).
     static func refreshPositions(_ pool: PGPool) async throws {
         try await pool.withConnection { conn in _ = try conn.execute("UPDATE van_positions SET at = \(Date())") }
