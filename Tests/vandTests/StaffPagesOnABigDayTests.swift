@@ -133,7 +133,7 @@ struct StaffPagesOnABigDayTests {
     @Test func aVansDayOnTheBoardIsPagedFromWhereTheVanIs() async throws {
         let w = try await ConsoleWorld()
         let (van1, _) = try await Self.bigDay(w)
-        let size = WebDispatchBoardView.stopsPerPage
+        let size = DayBoard.stopsPerPage
         // Van 1's first 250 stops done: the board opens on the page of its 251st.
         let refs: [String] = try await w.f.database.pool.withConnection { conn in
             try conn.execute("INSERT INTO riders (net_id, name, password_hash, role) VALUES ('drv2', 'Dru', 'x', 'driver')")

@@ -148,7 +148,7 @@ struct WebDispatchBoardBudgetTests {
                 paged = max(paged, page)
                 #expect(stops == stopsByVan[van] ?? 0, "van \(van) shows \(stops) of its \(stopsByVan[van] ?? 0) stops")
             }
-            #expect(paged == 2, "the busiest van's day (over \(WebDispatchBoardView.stopsPerPage) stops) is on two pages")
+            #expect(paged == 2, "the busiest van's day (over \(DayBoard.stopsPerPage) stops) is on two pages")
             print("busy day (300 rides, 8 vans): the fleet's board \(fleet.decoded) B decoded, \(fleet.sent) B sent; "
                   + "a van's board at most \(largest.decoded) B decoded, \(largest.sent) B sent (HTML, CSS and scripts)")
         }
@@ -168,7 +168,7 @@ struct WebDispatchBoardBudgetTests {
             let road = try #require(try await eta.van(van, now: now))
             let route = try #require(board.vans.first { $0.id == van })
             #expect(route.onRoad)
-            let boardETAs = route.stops.compactMap { stop in stop.eta.map { ("\(stop.ride.id) \(stop.kind)", $0) } }
+            let boardETAs = route.stops.compactMap { stop in stop.eta.map { ("\(stop.rideID) \(stop.kind)", $0) } }
             let roadETAs = road.estimates.map { ("\($0.stop.rideID) \($0.stop.kind == .pickup ? StopKind.pickup : .dropoff)", $0.arrival) }
             #expect(boardETAs.count == roadETAs.count && !roadETAs.isEmpty, "van \(van)")
             #expect(Dictionary(uniqueKeysWithValues: boardETAs) == Dictionary(uniqueKeysWithValues: roadETAs), "van \(van)")

@@ -8,9 +8,14 @@ import VanScheduler
 /// aboard after the stop, and how late the stop runs against its promised window: the actual
 /// arrival once tapped, else (on a van on the road today) the ETA from ``ETAService``.
 ///
-/// Read in three statements whatever the day holds (the vans with their open shifts and
-/// positions; the day's rides with their riders; those rides' actual times), plus the reads of
-/// ``ETAService/van(_:now:)`` for each van on a shift when the day is today, on one connection.
+/// Every stop of the day is read slim (times, promise, load, taps): enough for the order, the
+/// load, the lateness and the ETAs. The rides in full (places, rider's name) are read only for
+/// the stops the board shows: each van's next stop, and one page of the chosen van's stops.
+/// A day of 10,000 rides decoded in full took most of the board's 200 ms.
+///
+/// Four statements whatever the day holds (the vans with their open shifts and positions; the
+/// day's rides, slim; their actual times; the shown rides in full), plus two a van on a shift
+/// for its fix (``ETAService``) when the day is today, on one connection.
 public struct DayBoard: Sendable {
     /// One stop of a van's route.
     public struct Stop: Sendable {
@@ -18,10 +23,14 @@ public struct DayBoard: Sendable {
         public let kind: StopKind
         /// The planned time.
         public let plannedAt: Date
-        /// The ride.
-        public let ride: Ride
-        /// The rider's name, if known.
-        public let riderName: String?
+        /// The ride's id.
+        public let rideID: UUID
+        /// The ride's reference.
+        public let ref: RideRef
+        /// The ride's status.
+        public let status: RideStatus
+        /// What the rider was promised.
+        public let promise: RidePromise
         /// Seats taken after the stop.
         public let seatsAboard: Int
         /// Wheelchair positions taken after the stop.
@@ -39,7 +48,7 @@ public struct DayBoard: Sendable {
         public let windowEnd: Date?
 
         /// The promise window, on the stop that carries it.
-        public var window: DateInterval? { windowEnd == nil ? nil : ride.promise.window }
+        public var window: DateInterval? { windowEnd == nil ? nil : promise.window }
 
         /// Seconds late against the promised window: by the actual arrival once tapped (or the
         /// outcome, without an arrival), else by the ETA; 0 inside it; nil when unknown (no
@@ -49,6 +58,30 @@ public struct DayBoard: Sendable {
             return max(0, seen.timeIntervalSince(windowEnd))
         }
     }
+
+    /// A shown stop's ride in full: its places, and its rider's name if known.
+    public struct Shown: Sendable {
+        /// The ride.
+        public let ride: Ride
+        /// The rider's name, if known.
+        public let riderName: String?
+    }
+
+    /// Which of a van's stops the board shows in full: ``stopsPerPage`` of them.
+    public enum StopPage: Sendable, Equatable {
+        /// The page with the van's first stop not done (its place in the day now); the first
+        /// page when every stop is done.
+        case current
+        /// The `n`th page, from 1 (past the last: the last).
+        case number(Int)
+        /// The page with the ride's first stop on this van; the current page without it.
+        case ride(RideRef)
+    }
+
+    /// Stops a page of a van's day shows: a whole ordinary day of one van (about 75 stops on a
+    /// busy 300-ride day of 8 vans) within the console's 50 kB page budget, and a van's day of
+    /// thousands of stops paged rather than sent whole.
+    public static let stopsPerPage = 100
 
     /// One van over the day.
     public struct VanRoute: Sendable {
@@ -70,15 +103,24 @@ public struct DayBoard: Sendable {
         public let onRoad: Bool
         /// Its stops, in driving order.
         public let stops: [Stop]
+        /// The stops shown in full (one page of the chosen van's; empty on the others).
+        public let shown: Range<Int>
+        /// The page ``shown`` is, from 1, and how many pages the van's day has.
+        public let page: (number: Int, of: Int)
 
         /// Rides on the route.
-        public var rideCount: Int { Set(stops.map(\.ride.id)).count }
+        public var rideCount: Int { Set(stops.map(\.rideID)).count }
+
+        /// Its next stop: the first not done.
+        public var next: Stop? { stops.first { $0.outcome == nil } }
     }
 
     /// The local day.
     public let day: LocalDate
     /// Every active van and every van with a ride that day, by name.
     public let vans: [VanRoute]
+    /// The rides of the shown stops in full, by id.
+    public let shown: [UUID: Shown]
 
     /// Every ride on the board.
     public var rideCount: Int { vans.reduce(0) { $0 + $1.rideCount } }
@@ -86,8 +128,10 @@ public struct DayBoard: Sendable {
     /// The board of `day` as of `now`. Rides pending or approved on a van, and the completed
     /// and no-show rides of the day (their stops as tapped), picked up that day in `timeZone`.
     /// A no-show's drop-off is no stop. With `eta` and `day` today, the stops not reached of
-    /// each van on the road carry its ETA.
-    public static func load(pool: PGPool, day: LocalDate, timeZone: TimeZone, now: Date, eta: ETAService?) async throws -> DayBoard {
+    /// each van on the road carry its ETA. The rides shown in full: each van's next stop's, and
+    /// those of `page` of van `chosen`'s stops.
+    public static func load(pool: PGPool, day: LocalDate, timeZone: TimeZone, now: Date, eta: ETAService?,
+                            van chosen: Int64? = nil, page: StopPage = .current) async throws -> DayBoard {
         let interval = day.interval(in: timeZone)
         let (vanRows, rideRows) = try await pool.withConnection { conn in
             let vans = try conn.query("""
@@ -106,26 +150,36 @@ public struct DayBoard: Sendable {
                  driver: try row.decode(String?.self, "driver_net_id"), driverName: try row.decode(String?.self, "driver_name"),
                  positionAt: try row.decode(Date?.self, "position_at"))
             }
-            // The hot read of the board: prepared, results in binary, columns by position (the
-            // ride's columns, then its rider's name); the stops' actual times in a second statement
-            // by ride id (the view's grouping column: an index scan of those rides' taps).
+            // The hot read of the board: prepared, binary, columns by position, no joins; the
+            // stops' actual times in a second statement by ride id (the view's grouping column:
+            // an index scan of those rides' taps).
             let rideQuery: SQLQuery = """
-                SELECT ri.name, base.*
-                FROM (\(RideRecord.select)
-                      WHERE r.van_id IS NOT NULL AND r.status IN ('pending', 'approved', 'completed', 'no_show')
-                        AND r.pickup_at >= \(interval.start) AND r.pickup_at < \(interval.end)) AS base
-                LEFT JOIN riders ri ON ri.net_id = base.net_id
+                SELECT id, ref, van_id, status, pickup_at, estimated_dropoff_at, promise, window_start, window_end,
+                       needs_wheelchair, companions, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon, net_id
+                FROM rides
+                WHERE van_id IS NOT NULL AND status IN ('pending', 'approved', 'completed', 'no_show')
+                  AND pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
                 """
-            // One shared entry a ride (a class: the stops and the ETAs take it without copying the ride).
             var rides = try conn.query(rideQuery.prepared(), results: .binary) { row in
-                Entry(ride: try RideRecord.ride(row, from: 1), riderName: try row.decode(String?.self, at: 0))
+                guard let status = RideStatus(rawValue: try row.decode(at: 3)), let promise = RidePromise.Kind(rawValue: try row.decode(at: 6)) else {
+                    throw PGError(kind: .decoding, message: "ride has an unknown status or promise")
+                }
+                func coordinate(_ at: Int) throws -> Coordinate? {
+                    guard let lat: Double = try row.decode(at: at), let lon: Double = try row.decode(at: at + 1) else { return nil }
+                    return try Coordinate(latitude: lat, longitude: lon)
+                }
+                return Entry(id: try row.decode(at: 0), ref: try RideRef(validating: try row.decode(String.self, at: 1)),
+                             vanID: try row.decode(at: 2), status: status, pickupAt: try row.decode(at: 4), dropoffAt: try row.decode(at: 5),
+                             promise: RidePromise(kind: promise, window: DateInterval(start: try row.decode(at: 7), end: try row.decode(at: 8))),
+                             wheelchair: try row.decode(at: 9), companions: try row.decode(at: 10),
+                             pickup: try coordinate(11), dropoff: try coordinate(13), netID: try row.decode(at: 15))
             }
             if !rides.isEmpty {
-                var actuals: [RideStop: Actual] = [:]
-                let ids = rides.map(\.ride.id).postgresArrayLiteral
+                let ids = rides.map(\.id).postgresArrayLiteral
                 let actualQuery: SQLQuery = """
                     SELECT ride_id, stop, arrived_at, departed_at, outcome FROM stop_actuals WHERE ride_id = ANY(\(ids)::uuid[])
                     """
+                var actuals: [RideStop: Actual] = [:]
                 for (key, actual) in try conn.query(actualQuery.prepared(), results: .binary, rows: { row in
                     (RideStop(ride: try row.decode(at: 0), kind: StopKind(rawValue: try row.decode(String.self, at: 1)) ?? .pickup),
                      Actual(arrived: try row.decode(at: 2), done: try row.decode(at: 3),
@@ -133,16 +187,16 @@ public struct DayBoard: Sendable {
                 }) {
                     actuals[key] = actual
                 }
-                // Only the rides with a tap get a new entry.
                 for index in rides.indices {
-                    let pickup = actuals[RideStop(ride: rides[index].ride.id, kind: .pickup)]
-                    let dropoff = actuals[RideStop(ride: rides[index].ride.id, kind: .dropoff)]
-                    if pickup != nil || dropoff != nil {
-                        rides[index] = Entry(ride: rides[index].ride, riderName: rides[index].riderName, pickup: pickup ?? .none, dropoff: dropoff ?? .none)
-                    }
+                    rides[index].pickupActual = actuals[RideStop(ride: rides[index].id, kind: .pickup)] ?? .none
+                    rides[index].dropoffActual = actuals[RideStop(ride: rides[index].id, kind: .dropoff)] ?? .none
                 }
             }
             return (vans, rides)
+        }
+        var indicesByVan: [Int64: [Int]] = [:]
+        for index in rideRows.indices {
+            if let van = rideRows[index].vanID { indicesByVan[van, default: []].append(index) }
         }
         var etas: [Int64: [RideStop: Date]] = [:]
         if let eta, LocalDate(containing: now, in: timeZone) == day {
@@ -164,88 +218,101 @@ public struct DayBoard: Sendable {
                 }
                 return (fixes, wider)
             }
-            for road in wider {
+            var roads = wider
+            for (vanID, fix) in fixes {
+                let runRides = (indicesByVan[vanID] ?? []).compactMap { index -> ETAService.RunRide? in
+                    let ride = rideRows[index]
+                    guard ride.status.holdsVan, fix.runSpan.start <= ride.pickupAt, ride.pickupAt < fix.runSpan.end else { return nil }
+                    return ETAService.RunRide(
+                        ride: VanETAs.RoadRide(id: ride.id, netID: ride.netID, status: ride.status, promise: ride.promise, pickupAt: ride.pickupAt),
+                        dropoffAt: ride.dropoffAt, pickup: ride.pickup, dropoff: ride.dropoff, wheelchair: ride.wheelchair,
+                        pickupArrived: ride.pickupActual.arrived, pickupDone: ride.pickupActual.outcome != nil,
+                        dropoffArrived: ride.dropoffActual.arrived, dropoffDone: ride.dropoffActual.outcome != nil)
+                }
+                roads.append(ETAService.etas(vanID: vanID, fix: fix, rides: runRides, now: now))
+            }
+            for road in roads {
                 var byStop: [RideStop: Date] = [:]
                 for estimate in road.estimates {
                     byStop[RideStop(ride: estimate.stop.rideID, kind: estimate.stop.kind == .pickup ? .pickup : .dropoff)] = estimate.arrival
                 }
                 etas[road.vanID] = byStop
             }
-            var indicesByVan: [Int64: [Int]] = [:]
-            for index in rideRows.indices {
-                if let van = rideRows[index].ride.vanID { indicesByVan[van, default: []].append(index) }
-            }
-            for (vanID, fix) in fixes {
-                let runRides = (indicesByVan[vanID] ?? []).compactMap { index -> ETAService.RunRide? in
-                    let entry = rideRows[index], ride = entry.ride
-                    guard ride.status.holdsVan, fix.runSpan.start <= ride.pickupAt, ride.pickupAt < fix.runSpan.end else { return nil }
-                    return ETAService.RunRide(
-                        ride: VanETAs.RoadRide(id: ride.id, netID: ride.netID.rawValue, status: ride.status, promise: ride.promise, pickupAt: ride.pickupAt),
-                        dropoffAt: ride.estimatedDropoffAt, pickup: ride.pickup.coordinate, dropoff: ride.dropoff.coordinate,
-                        wheelchair: ride.needsWheelchair,
-                        pickupArrived: entry.pickup.arrived, pickupDone: entry.pickup.outcome != nil,
-                        dropoffArrived: entry.dropoff.arrived, dropoffDone: entry.dropoff.outcome != nil)
-                }
-                var byStop: [RideStop: Date] = [:]
-                for estimate in ETAService.etas(vanID: vanID, fix: fix, rides: runRides, now: now).estimates {
-                    byStop[RideStop(ride: estimate.stop.rideID, kind: estimate.stop.kind == .pickup ? .pickup : .dropoff)] = estimate.arrival
-                }
-                etas[vanID] = byStop
-            }
         }
-        var byVan: [Int64: [(at: Date, kind: StopKind, index: Int)]] = [:]
-        for (index, entry) in rideRows.enumerated() {
-            guard let vanID = entry.ride.vanID else { continue }
-            byVan[vanID, default: []].append((entry.ride.pickupAt, .pickup, index))
-            if entry.pickup.outcome != .noShow {
-                byVan[vanID, default: []].append((max(entry.ride.pickupAt, entry.ride.estimatedDropoffAt), .dropoff, index))
+        var routes: [VanRoute] = []
+        var shownIDs = Set<UUID>()
+        for van in vanRows {
+            var events: [(at: Date, kind: StopKind, index: Int)] = []
+            for index in indicesByVan[van.id] ?? [] {
+                let ride = rideRows[index]
+                events.append((ride.pickupAt, .pickup, index))
+                if ride.pickupActual.outcome != .noShow { events.append((max(ride.pickupAt, ride.dropoffAt), .dropoff, index)) }
             }
-        }
-        let vans = vanRows.map { van -> VanRoute in
-            var events = byVan[van.id] ?? []
             // Driving order: by planned time, a drop-off before a pickup at the same time (as the
             // scheduler orders them), then by ride.
             events.sort { a, b in
                 if a.at != b.at { return a.at < b.at }
                 if a.kind != b.kind { return a.kind == .dropoff }
-                return rideRows[a.index].ride.id.uuidString < rideRows[b.index].ride.id.uuidString
+                return rideRows[a.index].id.uuidString < rideRows[b.index].id.uuidString
             }
             var seats = 0, wheelchairs = 0
             let vanETAs = etas[van.id]
             let stops = events.map { event -> Stop in
-                let entry = rideRows[event.index]
-                let ride = entry.ride
-                let actual = event.kind == .pickup ? entry.pickup : entry.dropoff
+                let ride = rideRows[event.index]
+                let actual = event.kind == .pickup ? ride.pickupActual : ride.dropoffActual
                 if !(event.kind == .pickup && actual.outcome == .noShow) {
                     let sign = event.kind == .pickup ? 1 : -1
-                    seats += sign * ride.seatsNeeded
-                    wheelchairs += sign * ride.wheelchairPositionsNeeded
+                    seats += sign * Ride.seats(wheelchair: ride.wheelchair, companions: ride.companions)
+                    wheelchairs += sign * (ride.wheelchair ? 1 : 0)
                 }
                 let promised = (event.kind == .pickup) == (ride.promise.kind == .pickup)
-                return Stop(kind: event.kind, plannedAt: event.at, ride: ride, riderName: entry.riderName,
+                return Stop(kind: event.kind, plannedAt: event.at, rideID: ride.id, ref: ride.ref, status: ride.status, promise: ride.promise,
                             seatsAboard: seats, wheelchairsAboard: wheelchairs, arrivedAt: actual.arrived, doneAt: actual.done,
                             outcome: actual.outcome, eta: actual.outcome == nil ? vanETAs?[RideStop(ride: ride.id, kind: event.kind)] : nil,
                             windowEnd: promised ? ride.promise.window.end : nil)
             }
-            return VanRoute(id: van.id, name: van.name, seats: van.seats, wheelchairPositions: van.wheelchairs, driver: van.driver,
-                            driverName: van.driverName, positionAt: van.positionAt, onRoad: vanETAs != nil, stops: stops)
+            let size = stopsPerPage
+            let pages = max(1, (stops.count + size - 1) / size)
+            let current = (stops.firstIndex { $0.outcome == nil }).map { $0 / size + 1 } ?? 1
+            let number: Int = switch page {
+            case .number(let n): min(max(1, n), pages)
+            case .current: current
+            case .ride(let ref): (stops.firstIndex { $0.ref == ref }).map { $0 / size + 1 } ?? current
+            }
+            let shown = van.id == chosen ? min(stops.count, (number - 1) * size)..<min(stops.count, number * size) : 0..<0
+            for index in shown { shownIDs.insert(stops[index].rideID) }
+            if let next = stops.first(where: { $0.outcome == nil }) { shownIDs.insert(next.rideID) }
+            routes.append(VanRoute(id: van.id, name: van.name, seats: van.seats, wheelchairPositions: van.wheelchairs, driver: van.driver,
+                                   driverName: van.driverName, positionAt: van.positionAt, onRoad: vanETAs != nil, stops: stops,
+                                   shown: shown, page: (number, pages)))
         }
-        return DayBoard(day: day, vans: vans)
+        // The shown rides in full (a page and a stop a van: a few hundred at most).
+        var shown: [UUID: Shown] = [:]
+        if !shownIDs.isEmpty {
+            let ids = shownIDs.postgresArrayLiteral
+            for listing in try await pool.withConnection({ conn in try RideQueries.listings(conn, where: "r.id = ANY(\(ids)::uuid[])") }) {
+                shown[listing.ride.id] = Shown(ride: listing.ride, riderName: listing.riderName)
+            }
+        }
+        return DayBoard(day: day, vans: routes, shown: shown)
     }
 
-    /// A ride read for the board, with its rider's name and what was tapped at its stops.
-    final class Entry: Sendable {
-        let ride: Ride
-        let riderName: String?
-        let pickup: Actual
-        let dropoff: Actual
-
-        init(ride: Ride, riderName: String?, pickup: Actual = .none, dropoff: Actual = .none) {
-            self.ride = ride
-            self.riderName = riderName
-            self.pickup = pickup
-            self.dropoff = dropoff
-        }
+    /// A ride of the day as the board reads it: what orders, loads and times its stops.
+    struct Entry: Sendable {
+        let id: UUID
+        let ref: RideRef
+        let vanID: Int64?
+        let status: RideStatus
+        let pickupAt: Date
+        let dropoffAt: Date
+        let promise: RidePromise
+        let wheelchair: Bool
+        let companions: Int
+        let pickup: Coordinate?
+        let dropoff: Coordinate?
+        let netID: String
+        var pickupActual = Actual.none
+        var dropoffActual = Actual.none
     }
 
     /// What the driver tapped at one stop.

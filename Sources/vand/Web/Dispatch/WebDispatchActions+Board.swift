@@ -7,9 +7,10 @@ import VanServices
 /// reads, ``DispatchService/move(_:at:van:actor:now:)`` for the move (`vanadmin rides move`'s checks).
 extension WebDispatchActions {
 
-    /// The board of `day`, with ETAs on the vans on the road when it is today.
-    func board(_ day: LocalDate) async throws -> DayBoard {
-        try await DayBoard.load(pool: pool, day: day, timeZone: timeZone, now: now, eta: eta)
+    /// The board of `day`, with ETAs on the vans on the road when it is today, and `page` of
+    /// van `van`'s stops in full.
+    func board(_ day: LocalDate, van: Int64? = nil, page: DayBoard.StopPage = .current) async throws -> DayBoard {
+        try await DayBoard.load(pool: pool, day: day, timeZone: timeZone, now: now, eta: eta, van: van, page: page)
     }
 
     /// Everything the ride's page shows: the ride with its rider, its history, and its actual times.

@@ -42,7 +42,7 @@ struct WebDispatchBoardRoutes: Sendable {
     }
 
     /// The page of the van's stops asked for (`page=N` or `ride=REF`).
-    static func stopPage(_ request: Request) -> WebDispatchBoardView.StopPage {
+    static func stopPage(_ request: Request) -> DayBoard.StopPage {
         let query = request.uri.queryParameters
         return WebDispatchBoardView.stopPage(page: query["page"], ride: query["ride"])
     }
@@ -53,7 +53,8 @@ struct WebDispatchBoardRoutes: Sendable {
         guard let day = text.isEmpty ? actions.today : try? LocalDate(text) else {
             throw WebErrorPage(status: .unprocessableContent, title: "No such day", detail: "Give the day as a date, like \(actions.today.description).")
         }
-        let values = view.board(try await actions.board(day), van: Self.van(request), page: Self.stopPage(request))
+        let van = Self.van(request)
+        let values = view.board(try await actions.board(day, van: van, page: Self.stopPage(request)), van: van)
         if values["missingVan"] != nil {
             throw WebErrorPage.notFound("No such van", detail: "That van has no route on this day. Choose a van on the day board.")
         }
@@ -77,8 +78,8 @@ struct WebDispatchBoardRoutes: Sendable {
 
     private func boardPage(_ request: Request, _ context: AppRequestContext, day: LocalDate, van: Int64? = nil, dayText: String? = nil,
                            refText: String = "", status: HTTPResponse.Status = .ok, errors: [WebBookingForm.FieldError] = []) async throws -> Response {
-        let board = try await actions.board(day)
-        let values = view.board(board, van: van, page: Self.stopPage(request))
+        let board = try await actions.board(day, van: van, page: Self.stopPage(request))
+        let values = view.board(board, van: van)
         let heading = day == actions.today ? "Day board: today" : "Day board"
         var page = console.page("dispatch-board", title: (errors.isEmpty ? "" : "Error: ") + heading + ", " + Self.dayWords(day),
                                 nav: "board", styles: ["dispatch-board.css"], scripts: ["dispatch-board.js"])

@@ -21,9 +21,10 @@ struct WebDispatchBoardView {
     func time(_ date: Date) -> String { clock.string(from: date) }
 
     /// The board's fragment (`dispatch-board-part`): the fleet's summary (one row a van: driver,
-    /// position, rides, stops done, the next stop and its lateness, late stops), and the stops of
-    /// van `chosen` in route order when one is chosen. `missingVan` when `chosen` is not on the board.
-    func board(_ board: DayBoard, van chosen: Int64?, page: StopPage = .current) -> [String: Any] {
+    /// position, rides, stops done, the next stop and its lateness, late stops), and the shown
+    /// page of van `chosen`'s stops in route order when one is chosen (``DayBoard/load(pool:day:timeZone:now:eta:van:page:)``
+    /// read that van's page in full). `missingVan` when `chosen` is not on the board.
+    func board(_ board: DayBoard, van chosen: Int64?) -> [String: Any] {
         let day = board.day.description
         let fleet = board.vans.map { van -> [String: Any] in
             let done = van.stops.reduce(0) { $0 + ($1.outcome == nil ? 0 : 1) }
@@ -38,11 +39,11 @@ struct WebDispatchBoardView {
             ]
             // Sections get false, never an absent key: Mustache would look the key up in the page's
             // own values ("next" is the next day there).
-            if let next = van.stops.first(where: { $0.outcome == nil }) {
+            if let next = van.next, let shown = board.shown[next.rideID] {
                 row["nextStop"] = [
                     "planned": time(next.plannedAt), "kind": next.kind == .pickup ? "pickup" : "drop-off",
-                    "place": next.kind == .pickup ? next.ride.pickup.displayName : next.ride.dropoff.displayName,
-                    "rider": next.riderName ?? next.ride.netID.rawValue, "ref": next.ride.ref.rawValue,
+                    "place": next.kind == .pickup ? shown.ride.pickup.displayName : shown.ride.dropoff.displayName,
+                    "rider": shown.riderName ?? shown.ride.netID.rawValue, "ref": next.ref.rawValue,
                 ]
                 row["late"] = lateness(next)
                 row["isLate"] = (next.secondsLate ?? 0) >= 60
@@ -51,32 +52,16 @@ struct WebDispatchBoardView {
         }
         var values: [String: Any] = ["fleet": fleet, "hasVans": !fleet.isEmpty, "day": day, "rideCount": count(board.rideCount, "ride")]
         if let chosen {
-            if let van = board.vans.first(where: { $0.id == chosen }) { values["van"] = route(van, day: board.day, page: page) } else { values["missingVan"] = true }
+            if let van = board.vans.first(where: { $0.id == chosen }) { values["van"] = route(van, board: board) } else { values["missingVan"] = true }
         }
         if values["van"] == nil { values["van"] = false }
         return values
     }
 
-    /// Which of a van's stops its section shows: ``stopsPerPage`` of them.
-    enum StopPage: Equatable {
-        /// The page with the van's first stop not done (its place in the day now); the first
-        /// page when every stop is done.
-        case current
-        /// The `n`th page, from 1 (past the last: the last).
-        case number(Int)
-        /// The page with the ride's first stop on this van (its anchor `ride-REF`).
-        case ride(RideRef)
-    }
-
-    /// Stops a page of a van's day shows: a whole ordinary day of one van (about 75 stops on a
-    /// busy 300-ride day of 8 vans) within the console's 50 kB page budget, and a van's day of
-    /// thousands of stops paged rather than sent whole.
-    static let stopsPerPage = 100
-
-    /// One van's section: its facts and one page of its stops in route order, each ride's first
+    /// One van's section: its facts and its shown page of stops in route order, each ride's first
     /// stop on the page with the anchor `ride-REF` and the one link to the ride's page (its other
     /// stop names the reference); `pages` links the pages before and after.
-    func route(_ van: DayBoard.VanRoute, day: LocalDate, page: StopPage = .current) -> [String: Any] {
+    func route(_ van: DayBoard.VanRoute, board: DayBoard) -> [String: Any] {
         var values: [String: Any] = [
             "id": String(van.id), "name": van.name, "rides": count(van.rideCount, "ride"),
             "capacity": "\(count(van.seats, "seat")), \(count(van.wheelchairPositions, "wheelchair position"))",
@@ -84,42 +69,33 @@ struct WebDispatchBoardView {
             "onRoad": van.onRoad,
             "hasStops": !van.stops.isEmpty,
             "driver": driver(van).map { $0 as Any } ?? false,
-            "pages": false, "page": "1",
+            "pages": false, "page": String(van.page.number),
         ]
-        let size = Self.stopsPerPage
-        let lastPage = max(1, (van.stops.count + size - 1) / size)
-        let number: Int = switch page {
-        case .number(let n): min(max(1, n), lastPage)
-        case .current: (van.stops.firstIndex { $0.outcome == nil }).map { $0 / size + 1 } ?? 1
-        case .ride(let ref): (van.stops.firstIndex { $0.ride.ref == ref }).map { $0 / size + 1 }
-            ?? (van.stops.firstIndex { $0.outcome == nil }).map { $0 / size + 1 } ?? 1
-        }
-        let shown = van.stops[min(van.stops.count, (number - 1) * size)..<min(van.stops.count, number * size)]
-        values["page"] = String(number)
-        if lastPage > 1 {
-            let path = Self.boardPath(day: day, van: van.id)
+        let (number, pages) = van.page
+        if pages > 1 {
+            let path = Self.boardPath(day: board.day, van: van.id)
             values["pages"] = [
-                "shown": "Stops \(shown.startIndex + 1)–\(shown.endIndex) of \(van.stops.count), page \(number) of \(lastPage).",
+                "shown": "Stops \(van.shown.lowerBound + 1)–\(van.shown.upperBound) of \(van.stops.count), page \(number) of \(pages).",
                 "earlier": number > 1 ? ["href": path + "&page=\(number - 1)#van-\(van.id)"] as [String: Any] : false,
-                "later": number < lastPage ? ["href": path + "&page=\(number + 1)#van-\(van.id)"] as [String: Any] : false,
+                "later": number < pages ? ["href": path + "&page=\(number + 1)#van-\(van.id)"] as [String: Any] : false,
             ] as [String: Any]
         }
         var anchored = Set<UUID>()
-        values["stops"] = shown.map { stop -> [String: Any] in
-            let ride = stop.ride
+        values["stops"] = van.stops[van.shown].map { stop -> [String: Any] in
+            let shown = board.shown[stop.rideID]
             return [
                 "planned": time(stop.plannedAt),
                 "kind": stop.kind == .pickup ? "Pickup" : "Drop-off",
-                "place": stop.kind == .pickup ? ride.pickup.displayName : ride.dropoff.displayName,
-                "rider": stop.riderName ?? ride.netID.rawValue,
-                "ref": ride.ref.rawValue,
-                "pending": ride.status == .pending,
+                "place": shown.map { stop.kind == .pickup ? $0.ride.pickup.displayName : $0.ride.dropoff.displayName } ?? "",
+                "rider": shown.map { $0.riderName ?? $0.ride.netID.rawValue } ?? "",
+                "ref": stop.ref.rawValue,
+                "pending": stop.status == .pending,
                 "aboard": aboard(stop),
                 "isLate": (stop.secondsLate ?? 0) >= 60,
                 "actual": actual(stop), "late": lateness(stop),
                 "window": stop.window.map { "\(time($0.start))–\(time($0.end))" } ?? "",
                 // One anchor and one link a ride, on its first stop on the page.
-                "anchor": anchored.insert(ride.id).inserted ? "ride-\(ride.ref.rawValue)" as Any : false,
+                "anchor": anchored.insert(stop.rideID).inserted ? "ride-\(stop.ref.rawValue)" as Any : false,
             ]
         }
         return values
@@ -127,7 +103,7 @@ struct WebDispatchBoardView {
 
     /// The page of a van's stops a request asks for: `page=N`, or `ride=REF` (the page with that
     /// ride), or the van's current page.
-    static func stopPage(page: Substring?, ride: Substring?) -> StopPage {
+    static func stopPage(page: Substring?, ride: Substring?) -> DayBoard.StopPage {
         if let page, let n = Int(page.prefix(9)), n >= 1 { return .number(n) }
         if let ride, let ref = try? RideRef(validating: String(ride.prefix(20))) { return .ride(ref) }
         return .current
