@@ -121,7 +121,10 @@ struct BoardBenchmark {
                   + "\(Self.kB(busiest.bytes)) of HTML, \(Self.kB(busiest.sent)) gzipped")
             // Every staff page a busy day loads: the board's two, the queue and its fragment, and
             // the first van's driver's run and its fragment. Each weighed once, then timed.
-            var timed: [(path: String, cookie: String, bar: Double)] = [(path, cookie, 100), (busiest.path, cookie, 100)]
+            // The board's bar is 100 ms on an ordinary busy day (issue 26); on a copied day of
+            // thousands of rides every staff page's is 200 ms (issue 33).
+            let boardBar: Double = options.dayRides == nil ? 100 : 200
+            var timed: [(path: String, cookie: String, bar: Double)] = [(path, cookie, boardBar), (busiest.path, cookie, boardBar)]
             timed += [("/dispatch", cookie, 200), ("/dispatch/queue/part", cookie, 200)]
             if let driver = setup.driverToken {
                 timed += [("/driver", "vand_session=\(driver)", 200), ("/driver/run", "vand_session=\(driver)", 200)]
@@ -157,7 +160,7 @@ struct BoardBenchmark {
             }
             let health = Figures(floor)
             print(String(format: "GET /healthz (the loopback floor): p50 %.2f ms, p95 %.2f ms", health.p50, health.p95))
-            print(String(format: "(%d cores) bar (p95 ≤ 100 ms for the board, ≤ 200 ms for the rest; ≤ 50 kB each): ", ProcessInfo.processInfo.activeProcessorCount)
+            print(String(format: "(%d cores) bar (p95 ≤ 100 ms for the board on an ordinary day, ≤ 200 ms for the rest and on a copied day; ≤ 50 kB each): ", ProcessInfo.processInfo.activeProcessorCount)
                   + (met ? "met" : "NOT met"))
             try await client.shutdown()
             await database.close()
