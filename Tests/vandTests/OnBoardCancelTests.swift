@@ -52,6 +52,25 @@ struct OnBoardCancelTests {
         await w.f.close()
     }
 
+    /// Picked up on time, she is on board after the planned pickup: the answer is still "tell the
+    /// driver" (the one ride policy's sentence), not "the pickup time has passed; call the dispatcher".
+    @Test func onBoardPastThePlannedPickupSheIsToldToTellTheDriver() async throws {
+        let (w, shift) = try await RideETATests.world()
+        let ann = try await RideETATests.ride(w, pickupIn: 5)
+        try await RideETATests.tap(w, shift, ann, "pickup", "arrived")
+        try await RideETATests.tap(w, shift, ann, "pickup", "boarded")
+        w.f.clock.advance(by: 10 * 60)
+        try await w.f.application().test(.router) { client in
+            let token = try await client.token("ann1", "correct horse battery")
+            try await client.execute(uri: "/v1/rides/\(ann)/cancel", method: .post, headers: Wire.bearer(token)) { response in
+                #expect(response.status == .conflict)
+                #expect(Wire.object(response.body)["detail"] as? String == RidePolicy.refusal(.cancel, by: .rider, progress: .boarded))
+            }
+            #expect(try await Self.status(w, ann) == "approved")
+        }
+        await w.f.close()
+    }
+
     @Test func anUndoneBoardingCanBeCancelledAgainAndTheSeriesCancelSkipsABoardedRide() async throws {
         let (w, shift) = try await RideETATests.world()
         let boarded = try await RideETATests.ride(w, pickupIn: 20)

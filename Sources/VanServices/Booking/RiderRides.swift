@@ -177,7 +177,7 @@ public struct RiderRides: Sendable {
             case .notFound: return "there is no such ride"
             case .afterPickup: return "the pickup time has passed; call the dispatcher"
             case .notCancellable(let status): return "the ride is \(status.rawValue.replacingOccurrences(of: "_", with: " ")) and cannot be cancelled"
-            case .onBoard: return "you are on board the van; to change where you get off, tell the driver"
+            case .onBoard: return RidePolicy.refusal(.cancel, by: .rider, progress: .boarded) ?? "you are on board the van"
             }
         }
     }
@@ -203,9 +203,9 @@ public struct RiderRides: Sendable {
             guard let status = RideStatus(rawValue: try row.decode(at: 0)) else { throw CancelError.notFound }
             let pickupAt: Date = try row.decode(at: 1)
             guard status.canTransition(to: .cancelled) else { throw CancelError.notCancellable(status) }
-            guard now < pickupAt else { throw CancelError.afterPickup }
             // The van may be early or late: a rider it picked up (or marked a no-show, or dropped
-            // off) is past cancelling, whatever the planned time says.
+            // off) is past cancelling, whatever the planned time says, and is told so before the
+            // time is looked at (on board, she tells the driver rather than calls the office).
             if let tap = try conn.query("""
                 SELECT action FROM stop_taps t WHERE t.ride_id = \(id) AND t.undone_at IS NULL AND \(Self.pickedUp)
                 ORDER BY t.at DESC, t.id DESC LIMIT 1
@@ -216,6 +216,7 @@ public struct RiderRides: Sendable {
                 default: throw CancelError.onBoard
                 }
             }
+            guard now < pickupAt else { throw CancelError.afterPickup }
             let late = pickupAt.timeIntervalSince(now) <= lateWithin
             try conn.execute("""
                 UPDATE rides SET status = 'cancelled', cancelled_by = 'rider', cancelled_late = \(late),

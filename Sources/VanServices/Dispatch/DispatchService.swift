@@ -35,6 +35,8 @@ public struct DispatchService: Sendable {
         /// The ride is under way (a driver's tap stands at its pickup): it stays on its van and the
         /// road sets its times. The sentence says which van, what happened when, and what to do.
         case underWay(String)
+        /// The ride policy refuses it (``RidePolicy``): the sentence says why and what to do.
+        case refused(String)
 
         public var description: String {
             switch self {
@@ -46,6 +48,7 @@ public struct DispatchService: Sendable {
             case .reasonRequired: return "give a reason with --reason; the rider sees it"
             case .unknownVan(let name): return "no active van named '\(name)'; see `vanadmin vans list`"
             case .underWay(let sentence): return sentence
+            case .refused(let sentence): return sentence
             }
         }
     }
@@ -125,6 +128,11 @@ public struct DispatchService: Sendable {
             guard let row = try conn.query("\(RideRecord.select) WHERE r.id = \(rideID) FOR UPDATE OF r").first else { throw DispatchError.notFound(id) }
             var ride = try RideRecord.ride(row)
             if let status {
+                // Who may do what to a ride under way: the one policy (the console hides what it refuses).
+                let policed: RidePolicy.Action? = status == .cancelled ? .cancel : status == .noShow ? .noShow : nil
+                if let action = policed, let refusal = RidePolicy.refusal(action, by: .dispatcher, progress: try Self.progress(rideID, conn)) {
+                    throw DispatchError.refused(refusal)
+                }
                 do { try ride.apply(status, at: now) } catch let error as RideTransitionError { throw DispatchError.transition(error) }
                 if status == .completed || status == .noShow, now < ride.pickupAt { throw DispatchError.beforePickup(ride.pickupAt) }
             } else if !ride.status.holdsVan {
@@ -214,6 +222,20 @@ public struct DispatchService: Sendable {
 
     /// Why the ride `rideID` is under way, as the dispatcher reads it, or nil when no tap stands
     /// at its pickup: "the rider is on board Van 1 (boarded 9:07 PM): …".
+    /// Where ride `rideID` is on the road: its standing tap at the pickup.
+    static func progress(_ rideID: UUID, _ conn: PGConnection) throws -> RidePolicy.Progress {
+        let action = try conn.query("""
+            SELECT action FROM stop_taps WHERE ride_id = \(rideID) AND stop = 'pickup' AND undone_at IS NULL
+            ORDER BY at DESC, id DESC LIMIT 1
+            """).first?.decode(String.self, at: 0)
+        return switch action {
+        case "boarded": .boarded
+        case "no_show": .noShow
+        case "arrived": .arrived
+        default: .notReached
+        }
+    }
+
     static func underWay(_ rideID: UUID, timeZone: TimeZone, _ conn: PGConnection) throws -> String? {
         guard let row = try conn.query("""
             SELECT t.action, t.at, v.name FROM stop_taps t JOIN shifts s ON s.id = t.shift_id JOIN vans v ON v.id = s.van_id
