@@ -66,8 +66,8 @@ struct DispatchWorld {
         return booked
     }
 
-    func vanadmin(_ arguments: [String]) throws -> Binary.Result {
-        try Binary.run("vanadmin", arguments, environment: ["DATABASE_URL": url, "VAND_TIMEZONE": "America/New_York"])
+    func vanadmin(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Binary.Result {
+        try Binary.run("vanadmin", arguments, environment: ["DATABASE_URL": url, "VAND_TIMEZONE": "America/New_York"].merging(extra) { $1 })
     }
 
     func status(_ id: UUID) async throws -> String {

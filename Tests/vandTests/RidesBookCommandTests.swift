@@ -32,6 +32,23 @@ struct RidesBookCommandTests {
         #expect(rides.rides.map(\.id) == [id])
     }
 
+    /// The office's booking follows vand's settings, read by the same reader: with
+    /// `VAND_AUTO_APPROVE=true` the ride is approved at once, as a rider's own would be; a
+    /// setting that is not valid is one line naming it, and nothing is booked.
+    @Test func thePhoneBookingFollowsVandsSettings() async throws {
+        let w = try await DispatchWorld()
+        try await whitelist(w, "ann1")
+        let approved = try w.vanadmin(["rides", "book", "ann1", "--from", "SCL", "--to", "Davenport", "--at", "\(w.dayText) 15:00", "--as", "dana"],
+                                      environment: ["VAND_AUTO_APPROVE": "true"])
+        #expect(approved.status == 0, "\(approved.stderr)")
+        #expect(approved.stdout.contains("(approved, Van 1)"), "\(approved.stdout)")
+        #expect(try await w.value("SELECT status FROM rides WHERE net_id = 'ann1'", as: String.self) == "approved")
+        let wrong = try w.vanadmin(["rides", "book", "ann1", "--from", "SCL", "--to", "Davenport", "--at", "\(w.dayText) 17:00"],
+                                   environment: ["VAND_AUTO_APPROVE": "sometimes"])
+        #expect(wrong.status != 0 && wrong.stderr.contains("VAND_AUTO_APPROVE") && wrong.stderr.split(separator: "\n").count == 1, "\(wrong.stderr)")
+        #expect(try await w.value("SELECT count(*) FROM rides", as: Int.self) == 1)
+    }
+
     @Test func aTakenTimeBooksNothingAndOffersTheRidersOwnSuggestions() async throws {
         let w = try await DispatchWorld()
         try await whitelist(w, "ann1", "bob2")

@@ -1,22 +1,27 @@
 import Foundation
 import VanDomain
-import VanServices
 
-/// The booking settings `vand` reads from its environment.
-struct BookingSettings: Sendable {
+/// The booking settings, read from the environment in this one place: `vand` books the API's
+/// and the web's rides by them, and `vanadmin rides book` the office's, so a phone booking is
+/// booked exactly as the rider's own (``SettingSpec/autoApprove`` included).
+public struct BookingSettings: Sendable {
     /// Horizon, service area, on-demand lead, late cancellation.
-    var policy = BookingPolicy(serviceCenter: BookingPolicy.yaleCenter)
+    public var policy = BookingPolicy(serviceCenter: BookingPolicy.yaleCenter)
     /// New rides are approved at once instead of waiting for the dispatcher.
-    var autoApprove = false
+    public var autoApprove = false
     /// Seconds a ride may wait for the dispatcher before the console lists it as an alert (VAND_PENDING_ALERT, in minutes).
-    var pendingAlert: TimeInterval = 600
+    public var pendingAlert: TimeInterval = 600
     /// Where riders find the office's forms, if configured.
-    var formsURL: String?
+    public var formsURL: String?
 
     /// The rules every booking is checked by (``BookingService`` applies them).
-    var rules: BookingRules { BookingRules(policy: policy, autoApprove: autoApprove) }
+    public var rules: BookingRules { BookingRules(policy: policy, autoApprove: autoApprove) }
 
-    static func fromEnvironment(_ environment: [String: String]) throws(SettingError) -> BookingSettings {
+    /// The defaults (``SettingSpec``'s).
+    public init() {}
+
+    /// The settings in `environment`; throws the first that is not valid, naming it.
+    public static func fromEnvironment(_ environment: [String: String]) throws(SettingError) -> BookingSettings {
         var settings = BookingSettings()
         settings.autoApprove = try SettingSpec.autoApprove.boolean(environment)
         settings.pendingAlert = try SettingSpec.pendingAlert.number(environment) * 60
