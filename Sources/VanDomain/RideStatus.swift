@@ -52,6 +52,18 @@ public enum RideStatus: String, Codable, Sendable, CaseIterable {
         }
     }
 
+    /// Whether an ended ride may be put back to `next` by the driver's undo of the tap that ended
+    /// it (a no-show or a drop-off undone within the undo window returns it to approved). The
+    /// one way back from an ended status; no transition (``canTransition(to:)``) takes it.
+    public func canBeRestored(to next: RideStatus) -> Bool {
+        Self.restorable[self, default: []].contains(next)
+    }
+
+    private static let restorable: [RideStatus: Set<RideStatus>] = [
+        .noShow: [.approved],
+        .completed: [.approved],
+    ]
+
     private static let allowed: [RideStatus: Set<RideStatus>] = [
         .pending: [.approved, .rejected, .cancelled],
         .approved: [.cancelled, .completed, .noShow],

@@ -24,6 +24,15 @@ import Testing
         }
     }
 
+    /// The driver's undo is the only way back from an ended status, and only to approved: no
+    /// transition takes it, and nothing else is restored.
+    @Test(arguments: RideStatus.allCases, RideStatus.allCases)
+    func onlyAnUndoneNoShowOrDropOffIsRestoredAndOnlyToApproved(from: RideStatus, to: RideStatus) {
+        let restored = from.canBeRestored(to: to)
+        #expect(restored == ((from == .noShow || from == .completed) && to == .approved), "\(from) → \(to)")
+        if restored { #expect(!from.canTransition(to: to), "a restore is no transition") }
+    }
+
     @Test func holdsVanOnlyWhilePendingOrApproved() {
         #expect(RideStatus.allCases.filter(\.holdsVan) == [.pending, .approved])
     }

@@ -52,6 +52,8 @@ public struct TapService: Sendable {
             }
             var status = ride.status
             if let ended = request.action.rideStatus {
+                // Through the transition table, as every status change (approved → no-show, completed).
+                guard ride.status.canTransition(to: ended) else { throw RoadError.rideNotActive(ride.status) }
                 try conn.execute("UPDATE rides SET status = \(ended.rawValue), updated_at = \(now) WHERE id = \(ride.id)")
                 status = ended
             }
@@ -86,7 +88,7 @@ public struct TapService: Sendable {
             if let later = Self.dependent(on: tap, standing: standing) { throw RoadError.undoLaterFirst(later.action) }
             try TransactionActor.set(driver.rawValue, conn)
             let undone = try taps.undo(id: tap.id, now: now)
-            if let ended = tap.action.rideStatus, status == ended.rawValue {
+            if let ended = tap.action.rideStatus, status == ended.rawValue, ended.canBeRestored(to: .approved) {
                 try conn.execute("UPDATE rides SET status = 'approved', updated_at = \(now) WHERE id = \(tap.rideID)")
                 do {
                     try VanDayRoutes.checkNow(conn)
