@@ -14,8 +14,8 @@ struct PlacesCommand: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a place.")
         @Argument(help: "The name riders and drivers know, e.g. \"Sterling Chemistry Lab\".") var name: String
-        @Option(help: "Latitude in degrees.") var lat: Double
-        @Option(help: "Longitude in degrees.") var lon: Double
+        @Option(parsing: .unconditional, help: "Latitude in degrees (a negative one as typed: --lat -33.9).") var lat: Double
+        @Option(parsing: .unconditional, help: "Longitude in degrees (a negative one as typed: --lon -72.92241).") var lon: Double
         @Option(name: .customLong("alias"), help: "Another name (repeatable), e.g. SCL.") var aliases: [String] = []
         @OptionGroup var actor: ActorOptions
 

@@ -91,4 +91,15 @@ struct DispatcherOutputTests {
         #expect(try await w.status(ride.id) == "pending")
         #expect(try await w.value("SELECT count(*) FROM audit_log WHERE actor LIKE 'eve%'", as: Int.self) == 0)
     }
+
+    /// A place west of Greenwich or south of the equator is added as the README types it,
+    /// `--lon -72.92241` (a negative number is a value, not an option).
+    @Test func aNegativeCoordinateIsTypedAsAValue() async throws {
+        let w = try await DispatchWorld()
+        let added = try w.vanadmin(["places", "add", "West Hall", "--lat", "41.3105", "--lon", "-72.92241", "--as", "dana"])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(try await w.value("SELECT lon FROM places WHERE name = 'West Hall'", as: Double.self) == -72.92241)
+        let south = try w.vanadmin(["places", "add", "Cape", "--lat", "-33.9", "--lon", "18.4"])
+        #expect(south.status == 0, "\(south.stderr)")
+    }
 }
