@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Testing
 import VanDomain
 import VanServices
+import VanPostgres
 import VanTestSupport
 @testable import vand
 
@@ -26,6 +27,23 @@ struct ContractTests {
         let type = try #require((problem["properties"] as? [String: Any])?["type"] as? [String: Any])
         let choices = try #require(type["anyOf"] as? [[String: Any]])
         return Set(choices.compactMap { $0["enum"] as? [String] }.joined())
+    }
+
+    /// Every ride event kind the database turns into a rider's notification (the list in
+    /// `vand_write_ride_event`, read from a migrated database) is a documented Notification kind.
+    @Test func everyKindARiderHearsIsDocumented() async throws {
+        let schemas = try #require((try Self.document()["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let notification = try #require((schemas["Notification"] as? [String: Any])?["properties"] as? [String: Any])
+        let documented = Set(try #require((notification["kind"] as? [String: Any])?["enum"] as? [String]))
+        let f = try await RouterFixture()
+        let source = try await f.database.pool.withConnection { conn in
+            try conn.query("SELECT pg_get_functiondef('vand_write_ride_event'::regproc)").first!.decode(String.self, at: 0)
+        }
+        let list = try #require(source.firstMatch(of: #/IF kind IN \(([^)]*)\)/#)?.1)
+        let heard = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " '")) })
+        #expect(heard.contains("no_show") && heard.count >= 5, "\(heard)")
+        #expect(heard.isSubset(of: documented), "undocumented: \(heard.subtracting(documented).sorted())")
+        await f.close()
     }
 
     @Test func aKnownPathWithAnotherMethodIs405WithAllow() async throws {
