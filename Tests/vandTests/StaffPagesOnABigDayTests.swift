@@ -38,6 +38,17 @@ struct StaffPagesOnABigDayTests {
         }
     }
 
+    /// The van's first `count` stops in route order tapped done on `shift` (boarded, dropped off).
+    static func done(_ count: Int, van: Int64, shift: Int64, at: Date, _ conn: PGConnection) throws {
+        try conn.execute("""
+            INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at)
+            SELECT gen_random_uuid(), \(shift), id, stop, CASE stop WHEN 'pickup' THEN 'boarded' ELSE 'dropped_off' END, \(at)
+            FROM (SELECT id, 'pickup' AS stop, pickup_at AS at FROM rides WHERE van_id = \(van)
+                  UNION ALL SELECT id, 'dropoff', estimated_dropoff_at FROM rides WHERE van_id = \(van)
+                  ORDER BY at, stop DESC LIMIT \(count)) AS first
+            """)
+    }
+
     static func count(_ html: String, _ needle: String) -> Int { html.components(separatedBy: needle).count - 1 }
 
     @Test func theQueueIsPagedAndEachRideShowsItsTrueNeighbours() async throws {
@@ -107,13 +118,7 @@ struct StaffPagesOnABigDayTests {
             // The first 30 stops in route order done (boarded or dropped off).
             try await w.f.database.pool.withConnection { conn in
                 let shift = try conn.query("SELECT id FROM shifts WHERE ended_at IS NULL").first!.decode(Int64.self, at: 0)
-                try conn.execute("""
-                    INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at)
-                    SELECT gen_random_uuid(), \(shift), id, stop, CASE stop WHEN 'pickup' THEN 'boarded' ELSE 'dropped_off' END, \(w.f.clock.now)
-                    FROM (SELECT id, 'pickup' AS stop, pickup_at AS at FROM rides WHERE van_id = \(van1)
-                          UNION ALL SELECT id, 'dropoff', estimated_dropoff_at FROM rides WHERE van_id = \(van1)
-                          ORDER BY at, stop DESC LIMIT 30) AS first
-                    """)
+                try Self.done(30, van: van1, shift: shift, at: w.f.clock.now, conn)
             }
             for path in ["/driver", "/driver/run"] {
                 let run = try await client.web(path, jar: &jar)
@@ -138,13 +143,7 @@ struct StaffPagesOnABigDayTests {
         let refs: [String] = try await w.f.database.pool.withConnection { conn in
             try conn.execute("INSERT INTO riders (net_id, name, password_hash, role) VALUES ('drv2', 'Dru', 'x', 'driver')")
             let shift = try conn.query("INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES ('drv2', \(van1), \(w.start)) RETURNING id").first!.decode(Int64.self, at: 0)
-            try conn.execute("""
-                INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at)
-                SELECT gen_random_uuid(), \(shift), id, stop, CASE stop WHEN 'pickup' THEN 'boarded' ELSE 'dropped_off' END, \(w.f.clock.now)
-                FROM (SELECT id, 'pickup' AS stop, pickup_at AS at FROM rides WHERE van_id = \(van1)
-                      UNION ALL SELECT id, 'dropoff', estimated_dropoff_at FROM rides WHERE van_id = \(van1)
-                      ORDER BY at, stop DESC LIMIT 250) AS first
-                """)
+            try Self.done(250, van: van1, shift: shift, at: w.f.clock.now, conn)
             return try conn.query("SELECT ref FROM rides WHERE van_id = \(van1) ORDER BY pickup_at").map { try $0.decode(String.self, at: 0) }
         }
         try await w.application().test(.router) { client in
