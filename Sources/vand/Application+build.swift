@@ -85,7 +85,7 @@ func buildRoutes(
     router.add(middleware: ResponseCompression<AppRequestContext>())
     router.add(middleware: NoSniff())
     let routeMethods = RouteMethods()
-    router.add(middleware: ErrorResponder(hotline: configuration.hotline, clock: clock, routeMethods: routeMethods))
+    router.add(middleware: ErrorResponder(hotline: configuration.hotline, clock: clock, timeZone: configuration.timeZone, routeMethods: routeMethods))
     router.add(middleware: ClientAddressing(proxies: configuration.trustedProxies))
     HealthRoutes(database: database).register(on: router)
     if configuration.metricsAddress == nil {

@@ -5,7 +5,7 @@ import VanPostgres
 import VanServices
 
 /// The one place errors become responses: every error a route throws is looked up in
-/// ``Problem/init(_:hotline:now:)`` and answered as problem+json. Database outages are
+/// ``Problem/init(_:hotline:now:timeZone:)`` and answered as problem+json. Database outages are
 /// logged as warnings, anything unexpected as an error (the rider sees a 500 that reveals nothing).
 /// A path the router knows, asked with a method it does not answer, is a 405 with `Allow`.
 struct ErrorResponder<Context: RequestContext>: RouterMiddleware {
@@ -13,6 +13,8 @@ struct ErrorResponder<Context: RequestContext>: RouterMiddleware {
     let hotline: String?
     /// For "try again in N minutes".
     let clock: any TimeSource
+    /// The service zone, for the times a refusal names.
+    let timeZone: TimeZone
     /// The registered methods per path, for 405 instead of the router's 404.
     var routeMethods = RouteMethods()
 
@@ -24,7 +26,7 @@ struct ErrorResponder<Context: RequestContext>: RouterMiddleware {
             if let error = error as? HTTPError, error.status == .notFound,
                case let allowed = routeMethods.allowed(for: request.uri.path), !allowed.isEmpty, !allowed.contains(request.method) {
                 problem = .methodNotAllowed(request.method, allowed: allowed)
-            } else if let known = Problem(error, hotline: hotline, now: clock.now) {
+            } else if let known = Problem(error, hotline: hotline, now: clock.now, timeZone: timeZone) {
                 problem = known
                 if let error = error as? PGError { context.logger.warning("database unavailable", metadata: ["error": "\(error)"]) }
             } else {

@@ -7,11 +7,11 @@ import VanServices
 extension Problem {
     /// The one table from the errors the services throw to the answers riders get.
     /// Anything not listed is a 500 that reveals nothing (and is logged by the caller).
-    init?(_ error: any Error, hotline: String?, now: Date) {
+    init?(_ error: any Error, hotline: String?, now: Date, timeZone: TimeZone) {
         switch error {
         case let problem as Problem: self = problem
         case let error as AccountError: self = .account(error, hotline: hotline, now: now)
-        case let error as RoadError: self = .road(error, now: now)
+        case let error as RoadError: self = .road(error, now: now, clock: ServiceTime(timeZone: timeZone))
         case let error as ValidationError: self = .invalidFields([error])
         case let error as InvalidFields: self = .invalidFields(error.errors)
         case let error as DecodingError: self = .decoding(error)
@@ -32,8 +32,11 @@ extension Problem {
     }
 
     /// The answer to every refusal on the road (shifts, taps, positions), in one place.
-    static func road(_ error: RoadError, now: Date) -> Problem {
-        let sentence = String(error.description.prefix(1)).uppercased() + String(error.description.dropFirst()) + "."
+    /// A refused road action; its times in the service zone (`allowed_from` with the zone's
+    /// offset, as `no_show_from` is written; the detail in words).
+    static func road(_ error: RoadError, now: Date, clock: ServiceTime) -> Problem {
+        let words = error.sentence(clock)
+        let sentence = String(words.prefix(1)).uppercased() + String(words.dropFirst()) + "."
         func problem(_ status: HTTPResponse.Status, _ slug: String, _ title: String) -> Problem {
             Problem(status: status, slug: slug, title: title, detail: sentence)
         }
@@ -52,7 +55,7 @@ extension Problem {
         case .noShowTooEarly(let from):
             var answer = problem(.conflict, "no-show-too-early", "Wait before a no-show")
             answer.headers[.retryAfter] = String(max(1, Int(from.timeIntervalSince(now).rounded(.up))))
-            answer.extensions["allowed_from"] = from.formatted(.iso8601)
+            answer.extensions["allowed_from"] = clock.format(from)
             return answer
         case .arrivedAfterWindow: return problem(.conflict, "arrived-after-window", "No no-show after a late arrival")
         case .tapKeyReused: return problem(.unprocessableContent, "tap-key-reused", "tap_key reused")

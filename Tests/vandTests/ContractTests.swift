@@ -97,7 +97,7 @@ struct ContractTests {
             .tapKeyReused, .noSuchTap, .shiftEnded, .undoWindowPassed(closedAt: now), .undoLaterFirst(.boarded), .cannotRestore("full"), .notYourVan,
             .trackerNotForVan, .fixInFuture, .fixTooOld(staleAfter: 120),
         ] {
-            problems.append(.road(error, now: now))
+            problems.append(.road(error, now: now, clock: ServiceTime(timeZone: TimeZone(identifier: "America/New_York")!)))
         }
         for problem in problems {
             #expect(problem.body.type.hasPrefix("/problems/"))

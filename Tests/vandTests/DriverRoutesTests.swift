@@ -235,3 +235,41 @@ struct DriverRoutesTests {
         await f.close()
     }
 }
+
+/// A refused tap names its times as people read them, in the service zone.
+@Suite("The driver's refusals in the service zone's words")
+struct DriverRefusalTimesTests {
+    @Test func aNoShowTooEarlyAndAnUndoTooLateNameLocalTimes() async throws {
+        let f = try await RouterFixture()
+        let (van, ride) = try await f.driversDay()
+        let zone = f.configuration.timeZone
+        try await f.application().test(.router) { client in
+            let token = try await client.driverOnShift(van: van)
+            func tap(_ action: String, key: UUID = UUID()) -> ByteBuffer {
+                Wire.body(["tap_key": key.uuidString, "ride_id": ride.uuidString, "stop": "pickup", "action": action])
+            }
+            let arrived = UUID()
+            try await client.execute(uri: "/v1/driver/taps", method: .post, headers: Wire.bearer(token), body: tap("arrived", key: arrived)) {
+                #expect($0.status == .created)
+            }
+            try await client.execute(uri: "/v1/driver/taps", method: .post, headers: Wire.bearer(token), body: tap("no_show")) { response in
+                #expect(response.status == .conflict)
+                let body = Wire.object(response.body)
+                let from = try #require(body["allowed_from"] as? String)
+                // The zone's offset, as `no_show_from` is written; never UTC's "Z" in New York.
+                #expect(from.hasSuffix("-05:00"), "\(from)")
+                let instant = try #require(ISO8601DateFormatter().date(from: from))
+                let words = ServiceTime(timeZone: zone).text(Date(timeIntervalSince1970: (instant.timeIntervalSince1970 / 60).rounded(.up) * 60), .clockTime)
+                #expect(body["detail"] as? String == "A no-show is allowed once the van has waited the set time, from \(words).")
+            }
+            f.clock.advance(by: 10 * 60)
+            try await client.execute(uri: "/v1/driver/taps/\(arrived.uuidString)/undo", method: .post, headers: Wire.bearer(token)) { response in
+                #expect(response.status == .conflict)
+                let detail = try #require(Wire.object(response.body)["detail"] as? String)
+                #expect(detail.hasPrefix("A tap can be undone only until ") && detail.hasSuffix(", the end of its undo window; tell the dispatcher."), "\(detail)")
+                #expect(!detail.contains("2 minutes") && detail.contains(" AM") || detail.contains(" PM"), "\(detail)")
+            }
+        }
+        await f.close()
+    }
+}

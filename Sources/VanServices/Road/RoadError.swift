@@ -51,6 +51,24 @@ public enum RoadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A fix's time is older than the staleness setting: the position would be unknown at once.
     case fixTooOld(staleAfter: TimeInterval)
 
+    /// ``description`` with its times in the service zone as people read them ("from 10:42 AM",
+    /// "until 10:44 AM"), where the description has to name an instant without a zone.
+    public func sentence(_ clock: ServiceTime) -> String {
+        switch self {
+        case .noShowTooEarly(let from):
+            "a no-show is allowed once the van has waited the set time, from \(clock.text(Self.wholeMinute(from), .clockTime))"
+        case .undoWindowPassed(let closedAt):
+            "a tap can be undone only until \(clock.text(closedAt, .clockTime)), the end of its undo window; tell the dispatcher"
+        default:
+            description
+        }
+    }
+
+    /// `date` rounded up to its minute (a time read out loud never comes before the instant).
+    static func wholeMinute(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 60).rounded(.up) * 60)
+    }
+
     /// A short English sentence, free of secrets, saying what to do.
     public var description: String {
         switch self {
@@ -71,7 +89,7 @@ public enum RoadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tapKeyReused: "that tap_key was already used for another tap; send a new uuid for each tap"
         case .noSuchTap: "there is no such tap of yours"
         case .shiftEnded: "the shift this tap was made on has ended, so it can no longer be undone; tell the dispatcher"
-        case .undoWindowPassed: "a tap can be undone for 2 minutes only; tell the dispatcher"
+        case .undoWindowPassed: "a tap can be undone only within the undo window after it; tell the dispatcher"
         case .undoLaterFirst(let later): "undo \"\(later.phrase)\" at this stop first"
         case .cannotRestore(let why): "the ride cannot be put back on the van's route: \(why)"
         case .notYourVan: "you may post positions only for the van of your open shift"

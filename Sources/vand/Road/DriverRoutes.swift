@@ -8,7 +8,7 @@ import VanServices
 /// - `POST /v1/driver/shift` {van} → 201 the shift; `DELETE /v1/driver/shift` → the ended shift
 /// - `GET /v1/driver/run` → today's stops of the shift's van, in route order
 /// - `POST /v1/driver/taps` {tap_key, ride_id, stop, action, position?} → 201 applied, 200 already done / retried
-/// - `POST /v1/driver/taps/{key}/undo` → the undone tap (within 2 minutes)
+/// - `POST /v1/driver/taps/{key}/undo` → the undone tap (within the undo window, `RoadSettings.undoWindow`)
 struct DriverRoutes: Sendable {
     let auth: RiderAuth
     let road: Road

@@ -175,8 +175,8 @@ struct WebDriverView {
             "No-show is possible from \(words.time(Self.wholeMinute(from))), after the \(Self.minutes(noShowWait)) wait."
         case .arrivedAfterWindow:
             "The van arrived after the pickup window, so the rider cannot be marked a no-show. Call the dispatcher."
-        case .undoWindowPassed:
-            "A tap can be undone for 2 minutes only. Tell the dispatcher."
+        case .undoWindowPassed(let closedAt):
+            "A tap can be undone until \(words.time(closedAt)) only. Tell the dispatcher."
         case .notOnRun:
             "This ride is no longer on your van's run today. The run below is up to date."
         default:

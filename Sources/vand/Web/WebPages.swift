@@ -274,7 +274,7 @@ struct WebMiddleware: RouterMiddleware {
                 request: request, context: context)
         } catch {
             // The one error table (Problem+Errors.swift), as a page instead of problem+json.
-            if let problem = Problem(error, hotline: pages.hotline, now: pages.actions.now) {
+            if let problem = Problem(error, hotline: pages.hotline, now: pages.actions.now, timeZone: pages.actions.timeZone) {
                 let page = WebErrorPage(status: problem.status, title: problem.title, detail: problem.detail)
                 if error is PGError {
                     // The database is not answering: a page that needs no session read.
