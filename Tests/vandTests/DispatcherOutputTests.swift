@@ -102,4 +102,17 @@ struct DispatcherOutputTests {
         let south = try w.vanadmin(["places", "add", "Cape", "--lat", "-33.9", "--lon", "18.4"])
         #expect(south.status == 0, "\(south.stderr)")
     }
+
+    /// A reason over 500 characters is refused in one line, never cut short; the ride stays as it was.
+    @Test func aReasonTooLongIsRefusedNotCut() async throws {
+        let w = try await DispatchWorld()
+        let ride = try await w.bookRide("ann1", w.at(15))
+        let result = try w.vanadmin(["rides", "reject", ride.ref.rawValue, "--reason", String(repeating: "x", count: 501)])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("the reason is 501 characters; keep it to 500") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(try await w.status(ride.id) == "pending")
+        let fits = try w.vanadmin(["rides", "reject", ride.ref.rawValue, "--reason", String(repeating: "y", count: 500)])
+        #expect(fits.status == 0, "\(fits.stderr)")
+        #expect(try await w.value("SELECT length(reason) FROM rides WHERE id = \(ride.id)", as: Int.self) == 500)
+    }
 }

@@ -147,6 +147,15 @@ struct WebDispatchQueueTests {
             #expect(refused.body.contains(#"class="error-summary""#) && refused.body.contains(##"href="#reason-\##(rejected)""##))
             #expect(try await Self.status(w, rejected) == "pending")
             #expect(try await w.auditActors("ride.reject").isEmpty)
+            // A reason longer than the rider is given (500 characters) is refused by the field, kept
+            // as typed: never cut short without a word.
+            let long = String(repeating: "No van that evening. ", count: 24)
+            let tooLong = try await client.web("/dispatch/reject", form: [("csrf", csrf), ("ride", rejected), ("reason", long)], jar: &jar)
+            #expect(tooLong.status == .unprocessableContent)
+            let longField = try #require(Self.entry(tooLong.body, rejected))
+            #expect(longField.contains("Shorten the reason to 500 characters (it has \(long.trimmingCharacters(in: .whitespaces).count))"))
+            #expect(longField.contains(#"value="\#(long)""#))
+            #expect(try await Self.status(w, rejected) == "pending")
 
             let afterReject = try await Self.follow(
                 try await client.web("/dispatch/reject", form: [("csrf", csrf), ("ride", rejected), ("reason", "No wheelchair van that evening")], jar: &jar),

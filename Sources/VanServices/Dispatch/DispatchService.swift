@@ -30,6 +30,8 @@ public struct DispatchService: Sendable {
         case beforePickup(Date)
         /// A reason is required (reject, cancel).
         case reasonRequired
+        /// The reason is longer than ``DispatchService/reasonLimit`` characters (the rider reads it whole).
+        case reasonTooLong(Int)
         /// No van by that name, or it is retired.
         case unknownVan(String)
         /// The ride is under way (a driver's tap stands at its pickup): it stays on its van and the
@@ -46,6 +48,7 @@ public struct DispatchService: Sendable {
             case .doesNotFit(let sentence): return "does not fit: \(sentence)"
             case .beforePickup: return "the pickup time has not come yet; mark it after the pickup"
             case .reasonRequired: return "give a reason with --reason; the rider sees it"
+            case .reasonTooLong(let count): return "the reason is \(count) characters; keep it to \(DispatchService.reasonLimit), the rider reads it whole"
             case .unknownVan(let name): return "no active van named '\(name)'; see `vanadmin vans list`"
             case .underWay(let sentence): return sentence
             case .refused(let sentence): return sentence
@@ -253,9 +256,13 @@ public struct DispatchService: Sendable {
             + " to take the ride off \(van), the driver undoes the tap, or cancel the ride."
     }
 
+    /// The longest reason a rider is given (`rides.reason` holds it whole; never cut short).
+    public static let reasonLimit = 500
+
     private static func required(_ reason: String) throws(DispatchError) -> String {
         let trimmed = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .reasonRequired }
-        return String(trimmed.prefix(500))
+        guard trimmed.count <= reasonLimit else { throw .reasonTooLong(trimmed.count) }
+        return trimmed
     }
 }

@@ -92,9 +92,12 @@ struct WebDispatchQueueRoutes: Sendable {
         let session = try WebPages.session(context)
         let form = try await console.pages.form(request)
         let ref = Self.ref(form["ride"]), reason = form.raw("reason"), back = Self.back(form["back"])
-        guard !reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        let trimmed = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= DispatchService.reasonLimit else {
             let shown = (try? RideRef(validating: ref).rawValue) ?? ref
-            let error = WebDispatchQueueView.RejectError(ref: shown, reason: reason, message: "Give the reason the rider will read, then reject \(shown)")
+            let message = trimmed.isEmpty ? "Give the reason the rider will read, then reject \(shown)"
+                : "Shorten the reason to \(DispatchService.reasonLimit) characters (it has \(trimmed.count)); the rider reads it whole"
+            let error = WebDispatchQueueView.RejectError(ref: shown, reason: reason, message: message)
             return try await queuePage(request, context, error: error, status: .unprocessableContent)
         }
         let actor = try await actions.actor(session)
