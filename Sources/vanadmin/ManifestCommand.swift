@@ -13,6 +13,16 @@ struct ManifestCommand: AsyncParsableCommand {
     @Option(help: "Local date YYYY-MM-DD (default today).") var date: String?
     @Flag(help: "JSON for scripts.") var json = false
 
+    /// " *" for a pending ride, " (done)" and " (no-show)" for the day's ended ones.
+    static func mark(_ status: RideStatus) -> String {
+        switch status {
+        case .pending: " *"
+        case .completed: " (done)"
+        case .noShow: " (no-show)"
+        default: ""
+        }
+    }
+
     func run() async throws {
         let clock = try DispatchContext.clock()
         let day = try date.map { text in try DispatchContext.date(text) } ?? LocalDate(containing: adminClock.now, in: clock.timeZone)
@@ -20,7 +30,7 @@ struct ManifestCommand: AsyncParsableCommand {
             let manifest = try await Manifest.load(pool: db.pool, van: van, day: day, timeZone: clock.timeZone)
             if json { return try printJSON(ManifestJSON(manifest, clock: clock)) }
             say("RUN SHEET — \(manifest.van) — \(day) (\(clock.timeZone.identifier))")
-            say("\(manifest.rideCount) rides, \(manifest.stops.count) stops; \(manifest.seats) seats, \(manifest.wheelchairPositions) wheelchair positions; * = pending approval\n")
+            say("\(manifest.rideCount) rides, \(manifest.stops.count) stops; \(manifest.seats) seats, \(manifest.wheelchairPositions) wheelchair positions; * = pending approval, (done) and (no-show) as the driver tapped\n")
             for (index, stop) in manifest.stops.enumerated() {
                 let r = stop.ride
                 let end = stop.action == .pickup ? r.pickup : r.dropoff
@@ -29,7 +39,7 @@ struct ManifestCommand: AsyncParsableCommand {
                 if let c = end.coordinate { place += String(format: " [%.5f, %.5f]", c.latitude, c.longitude) }
                 let rider = [stop.riderName ?? r.netID.rawValue, stop.riderPhone].compactMap { $0 }.joined(separator: ", ")
                 let verb = stop.action == .pickup ? "PICK UP " : "DROP OFF"
-                say("\(index + 1). \(clock.display(stop.at, withDay: false))  \(verb)  \(r.ref.rawValue)  \(rider)\(r.status == .pending ? " *" : "")")
+                say("\(index + 1). \(clock.display(stop.at, withDay: false))  \(verb)  \(r.ref.rawValue)  \(rider)\(Self.mark(r.status))")
                 say("   at:       \(place)")
                 if let drive = stop.driveMinutes { say("   drive from last stop: ~\(drive) min") }
                 var needs: [String] = []

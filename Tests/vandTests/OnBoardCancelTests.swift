@@ -82,6 +82,11 @@ struct OnBoardCancelTests {
         try await RideETATests.tap(w, shift, boarded, "pickup", "arrived")
         try await RideETATests.tap(w, shift, boarded, "pickup", "boarded")
         try await w.f.application().test(.router) { client in
+            // The confirmation counts only what the cancel will cancel: not the ride she is on.
+            var jar = WebJar()
+            _ = try await client.webSignIn("ann1", jar: &jar)
+            let confirm = try await client.web("/series/\(series)/cancel", jar: &jar)
+            #expect(confirm.body.contains("This cancels its one upcoming ride of this weekly series") && confirm.body.contains(">Yes, cancel it</button>"), "\(confirm.body)")
             let token = try await client.token("ann1", "correct horse battery")
             try await client.execute(uri: "/v1/series/\(series)/cancel", method: .post, headers: Wire.bearer(token)) { response in
                 #expect(response.status == .ok)

@@ -46,10 +46,12 @@ public struct Manifest: Sendable, Codable {
     public let stops: [Stop]
 
     /// How many rides the route carries.
-    public var rideCount: Int { stops.count / 2 }
+    public var rideCount: Int { Set(stops.map(\.ride.id)).count }
 
-    /// Builds the sheet for `van` on `day`. Pending and approved rides are listed
-    /// (pending ones are marked so the driver knows they may change).
+    /// Builds the sheet for `van` on `day`. Pending and approved rides are listed (pending ones
+    /// are marked so the driver knows they may change), and the day's completed and no-show
+    /// rides too, so the sheet can still be printed for the office's records after the day (a
+    /// no-show's drop-off is no stop, and she takes no seat).
     public static func load(pool: PGPool, van: String, day: LocalDate, timeZone: TimeZone) async throws -> Manifest {
         let interval = day.interval(in: timeZone)
         let (listings, capacity) = try await pool.withConnection { conn -> ([RideQueries.Listing], (Int, Int)) in
@@ -57,7 +59,7 @@ public struct Manifest: Sendable, Codable {
                 throw FleetError.unknownVan(van)
             }
             return (try RideQueries.listings(conn, where: """
-                r.van_id = (SELECT id FROM vans WHERE name = \(van)) AND ride_holds_van(r.status)
+                r.van_id = (SELECT id FROM vans WHERE name = \(van)) AND r.status IN ('pending', 'approved', 'completed', 'no_show')
                 AND r.pickup_at >= \(interval.start) AND r.pickup_at < \(interval.end)
                 """), (try row.decode(at: 0), try row.decode(at: 1)))
         }
@@ -66,7 +68,7 @@ public struct Manifest: Sendable, Codable {
         var events: [Event] = []
         for listing in listings {
             events.append((listing.ride.pickupAt, .pickup, listing))
-            events.append((listing.ride.estimatedDropoffAt, .dropoff, listing))
+            if listing.ride.status != .noShow { events.append((listing.ride.estimatedDropoffAt, .dropoff, listing)) }
         }
         events.sort { a, b in a.at != b.at ? a.at < b.at : (a.action == .dropoff && b.action == .pickup) }
         var stops: [Stop] = []
@@ -74,7 +76,7 @@ public struct Manifest: Sendable, Codable {
         var previous: Coordinate??
         for (at, action, listing) in events {
             let ride = listing.ride
-            let sign = action == .pickup ? 1 : -1
+            let sign = ride.status == .noShow ? 0 : action == .pickup ? 1 : -1
             seats += sign * ride.seatsNeeded
             wheelchairs += sign * ride.wheelchairPositionsNeeded
             let place = action == .pickup ? ride.pickup.coordinate : ride.dropoff.coordinate

@@ -90,10 +90,16 @@ struct WebRideRoutes: Sendable {
         let session = try WebPages.session(context)
         let id = try rideID(context)
         let now = actions.now
-        let rides = try await actions.upcoming(session.netID, limit: 100).filter { $0.seriesID == id }
+        // The rides the cancel will cancel: not one she is on board (the ride policy keeps it).
+        var rides: [Ride] = []
+        for ride in try await actions.upcoming(session.netID, limit: 100) where ride.seriesID == id && now < ride.pickupAt {
+            if try await !actions.isPickedUp(ride) { rides.append(ride) }
+        }
         guard !rides.isEmpty else { throw notFound("There are no upcoming rides in this series.") }
         var page = WebPages.Page(template: "series-cancel", title: "Cancel the whole series?", nav: "rides")
-        page.values = ["seriesID": id.uuidString.lowercased(), "rides": rides.map { values($0, now: now) }, "count": String(rides.count)]
+        page.values = ["seriesID": id.uuidString.lowercased(), "rides": rides.map { values($0, now: now) },
+                       "what": rides.count == 1 ? "its one upcoming ride" : "all \(rides.count) upcoming rides",
+                       "button": rides.count == 1 ? "Yes, cancel it" : "Yes, cancel all \(rides.count) rides"]
         return try await pages.render(page, request: request, context: context)
     }
 
