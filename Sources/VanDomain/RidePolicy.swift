@@ -43,7 +43,7 @@ public enum RidePolicy {
                 : "the rider is on board: a ride under way is not cancelled; the driver's drop-off ends it (call the driver to change where she gets off)"
         case (.noShow, .boarded):
             return "the driver tapped On board: a rider who boarded is not a no-show; if the tap was a mistake, the driver undoes it"
-        case (.noShow, .noShow), (.cancel, .noShow), (.cancel, .arrived), (.noShow, .arrived), (.cancel, .notReached), (.noShow, .notReached):
+        default:
             return nil
         }
     }

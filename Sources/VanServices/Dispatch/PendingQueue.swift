@@ -92,9 +92,9 @@ public struct PendingQueue: Sendable {
                 SELECT id, action, before_id, before_action, after_id, after_action FROM ordered WHERE id = ANY(\(own)::uuid[])
                 """) {
                 let id: UUID = try row.decode(at: 0)
-                var shown: Set<RideStop> = [RideStop(ride: id, action: try Self.action(row.decode(String.self, at: 1)))]
-                if let before = try row.decode(UUID?.self, at: 2) { shown.insert(RideStop(ride: before, action: try Self.action(row.decode(String.self, at: 3)))) }
-                if let after = try row.decode(UUID?.self, at: 4) { shown.insert(RideStop(ride: after, action: try Self.action(row.decode(String.self, at: 5)))) }
+                var shown: Set<RideStop> = [RideStop(ride: id, action: Self.action(try row.decode(String.self, at: 1)))]
+                if let before = try row.decode(UUID?.self, at: 2) { shown.insert(RideStop(ride: before, action: Self.action(try row.decode(String.self, at: 3)))) }
+                if let after = try row.decode(UUID?.self, at: 4) { shown.insert(RideStop(ride: after, action: Self.action(try row.decode(String.self, at: 5)))) }
                 neighbours[id, default: []].formUnion(shown)
             }
             let ids = Set(neighbours.values.flatMap { $0.map(\.ride) })
@@ -130,7 +130,7 @@ public struct PendingQueue: Sendable {
         let action: Manifest.Stop.Action
     }
 
-    private static func action(_ text: String) throws -> Manifest.Stop.Action {
+    private static func action(_ text: String) -> Manifest.Stop.Action {
         text == "pickup" ? .pickup : .dropoff
     }
 
