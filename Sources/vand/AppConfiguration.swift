@@ -28,6 +28,9 @@ struct AppConfiguration: Sendable {
     var web = WebSettings()
     /// Head and keep-alive timeouts and the connection cap (VAND_HEAD_TIMEOUT, VAND_IDLE_TIMEOUT, VAND_MAX_CONNECTIONS).
     var connections = ConnectionSettings()
+    /// How long `/readyz` waits for the database before it answers 503: under a probe's own
+    /// timeout (usually 2 s), so a slow database reads as not ready rather than as a hung probe.
+    var readinessDeadline: Duration = .milliseconds(1500)
     /// Where `/metrics` is served on its own (VAND_METRICS_ADDRESS); nil: on the riders' port.
     var metricsAddress: (host: String, port: Int)?
 

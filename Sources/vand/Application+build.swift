@@ -48,7 +48,7 @@ func buildMetricsApplication(
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: NoSniff())
     MetricsRoute(metrics: metrics, pool: database.pool, reminderLead: configuration.events.reminderLead).register(on: router)
-    HealthRoutes(database: database).register(on: router)
+    HealthRoutes(database: database, deadline: configuration.readinessDeadline).register(on: router)
     return Application(
         router: router,
         configuration: .init(address: .hostname(address.host, port: address.port), serverName: "vand-metrics"),
@@ -87,7 +87,7 @@ func buildRoutes(
     let routeMethods = RouteMethods()
     router.add(middleware: ErrorResponder(hotline: configuration.hotline, clock: clock, timeZone: configuration.timeZone, routeMethods: routeMethods))
     router.add(middleware: ClientAddressing(proxies: configuration.trustedProxies))
-    HealthRoutes(database: database).register(on: router)
+    HealthRoutes(database: database, deadline: configuration.readinessDeadline).register(on: router)
     if configuration.metricsAddress == nil {
         MetricsRoute(metrics: metrics, pool: database.pool, reminderLead: configuration.events.reminderLead).register(on: router)
     }

@@ -25,7 +25,10 @@ struct DatabaseEdgesTests {
         // No response deadline at all on this pool: only /readyz's own deadline can bound it.
         let database = Database(pool: PGPool(configuration: PGConfiguration(connectionString: url), size: 1, logger: TestCluster.quietLogger))
         let backend = try await database.pool.withConnection { $0.backendPID }
-        let routes = buildRoutes(configuration: Self.configuration(), database: database)
+        var configuration = Self.configuration()
+        configuration.readinessDeadline = AppConfiguration(database: configuration.database).readinessDeadline
+        #expect(configuration.readinessDeadline == .milliseconds(1500), "the production deadline, under a probe's usual 2 s")
+        let routes = buildRoutes(configuration: configuration, database: database)
         let app = Application(router: routes.router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: routes.services,
                               logger: TestCluster.quietLogger)
         try await app.test(.router) { client in

@@ -93,6 +93,9 @@ extension AppConfiguration {
         var configuration = AppConfiguration(database: DatabaseSettings(target: .server(target)))
         configuration.port = 0
         configuration.connections.headTimeout = .seconds(60)
+        // A loaded test machine may take seconds to open a pool's first connection; the
+        // readiness tests ask whether the database answers, not how fast.
+        configuration.readinessDeadline = .seconds(60)
         return configuration
     }
 }
