@@ -145,7 +145,7 @@ let package = Package(
         ),
         .testTarget(
             name: "vanadminTests",
-            dependencies: ["vanadmin", "VanTestSupport", "VanServices", "VanPostgres"],
+            dependencies: ["vanadmin", "VanTestSupport", "VanServices", "VanPostgres", "VanScheduler"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

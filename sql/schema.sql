@@ -104,6 +104,16 @@ END;
 $$;
 
 --
+-- Name: vand_late_minutes(timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.vand_late_minutes(eta timestamp with time zone, window_end timestamp with time zone) RETURNS integer
+    LANGUAGE sql IMMUTABLE STRICT
+    AS $$
+    SELECT GREATEST(0, floor(extract(epoch FROM eta - window_end) / 60))::integer
+$$;
+
+--
 -- Name: vand_new_ride_ref(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -189,13 +199,15 @@ DECLARE
     ride rides;
     event_id bigint;
 BEGIN
-    SELECT * INTO ride FROM rides WHERE id = NEW.ride_id;
-    event_id := vand_write_ride_event(ride, NEW.kind, NULL, jsonb_build_object('late', jsonb_build_object(
-        'stop', NEW.stop,
-        'eta', NEW.eta,
-        'window_end', NEW.window_end,
-        'late_minutes', ceil(extract(epoch FROM NEW.eta - NEW.window_end) / 60)::int)));
-    INSERT INTO deliveries (event_id, sink) VALUES (event_id, 'rider');
+    IF TG_OP = 'INSERT' OR (OLD.cleared_at IS NOT NULL AND NEW.cleared_at IS NULL) THEN
+        SELECT * INTO ride FROM rides WHERE id = NEW.ride_id;
+        event_id := vand_write_ride_event(ride, NEW.kind, NULL, jsonb_build_object('late', jsonb_build_object(
+            'stop', NEW.stop,
+            'eta', NEW.eta,
+            'window_end', NEW.window_end,
+            'late_minutes', vand_late_minutes(NEW.eta, NEW.window_end))));
+        INSERT INTO deliveries (event_id, sink) VALUES (event_id, 'rider');
+    END IF;
     PERFORM pg_notify('vand_ride_late', NEW.ride_id::text);
     RETURN NULL;
 END;
@@ -761,6 +773,11 @@ CREATE TABLE public.ride_alerts (
     eta timestamp with time zone NOT NULL,
     window_end timestamp with time zone NOT NULL,
     van_id bigint,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    cleared_at timestamp with time zone,
+    cleared_reason text,
+    CONSTRAINT ride_alerts_cleared_reason_check CHECK ((cleared_reason = ANY (ARRAY['recovered'::text, 'served'::text, 'moved'::text, 'ended'::text]))),
+    CONSTRAINT ride_alerts_cleared_with_reason CHECK (((cleared_at IS NULL) = (cleared_reason IS NULL))),
     CONSTRAINT ride_alerts_kind_check CHECK ((kind = 'late'::text)),
     CONSTRAINT ride_alerts_late_after_window CHECK ((eta > window_end)),
     CONSTRAINT ride_alerts_stop_check CHECK ((stop = ANY (ARRAY['pickup'::text, 'dropoff'::text])))
@@ -1304,6 +1321,12 @@ CREATE INDEX login_throttle_last_failed ON public.login_throttle USING btree (la
 CREATE INDEX notifications_rider ON public.notifications USING btree (net_id, id);
 
 --
+-- Name: ride_alerts_open_by_van; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX ride_alerts_open_by_van ON public.ride_alerts USING btree (van_id) WHERE (cleared_at IS NULL);
+
+--
 -- Name: ride_alerts_raised; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1445,7 +1468,7 @@ CREATE TRIGGER places_rider_changes AFTER DELETE OR UPDATE OR TRUNCATE ON public
 -- Name: ride_alerts ride_alerts_event; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER ride_alerts_event AFTER INSERT ON public.ride_alerts FOR EACH ROW EXECUTE FUNCTION public.vand_ride_alert_event();
+CREATE TRIGGER ride_alerts_event AFTER INSERT OR UPDATE ON public.ride_alerts FOR EACH ROW EXECUTE FUNCTION public.vand_ride_alert_event();
 
 --
 -- Name: riders riders_rider_changes; Type: TRIGGER; Schema: public; Owner: -

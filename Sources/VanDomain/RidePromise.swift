@@ -48,6 +48,12 @@ public struct RidePromise: Hashable, Sendable, Codable {
         }
     }
 
+    /// The end of the window on `stop` when the promise is on that stop (a pickup ride's pickup, an
+    /// arrive-by ride's drop-off); nil on the ride's other stop, which carries no promise.
+    public func windowEnd(at stop: StopKind) -> Date? {
+        (stop == .pickup) == (kind == .pickup) ? window.end : nil
+    }
+
     /// Whether planned times keep the promise.
     public func isKept(pickupAt: Date, dropoffAt: Date) -> Bool {
         window.contains(kind == .pickup ? pickupAt : dropoffAt)

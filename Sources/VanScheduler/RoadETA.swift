@@ -59,13 +59,8 @@ public struct RoadETA: Sendable {
         }
     }
 
-    /// A pickup or a drop-off.
-    public enum StopKind: String, Hashable, Sendable, CaseIterable {
-        /// Where the rider boards.
-        case pickup
-        /// Where the rider gets off.
-        case dropoff
-    }
+    /// A pickup or a drop-off: the domain's own (one kind of stop everywhere).
+    public typealias StopKind = VanDomain.StopKind
 
     /// One stop's estimate.
     public struct Estimate: Hashable, Sendable {
@@ -88,13 +83,13 @@ public struct RoadETA: Sendable {
         /// Whether the van arrives before the stop opens and waits for it (``ready`` later than ``arrival``).
         public var waitsForOpening: Bool { ready > arrival }
 
-        /// How far the arrival falls after the promised window's end (0 inside it, or with no window here).
-        public var lateBy: TimeInterval {
-            stop.windowEnd.map { max(0, arrival.timeIntervalSince($0)) } ?? 0
+        /// The arrival against the promised window (``Lateness``); nil with no window on this stop.
+        public var lateness: Lateness? {
+            stop.windowEnd.map { Lateness(at: arrival, windowEnd: $0) }
         }
 
-        /// Whether the arrival falls after the promised window's end.
-        public var isLate: Bool { lateBy > 0 }
+        /// Whether the arrival is late by ``Lateness``'s rule (a whole minute after the window's end).
+        public var isLate: Bool { lateness?.isLate ?? false }
 
         /// How far the arrival falls after the planner's time (negative: ahead of plan).
         public var behindPlan: TimeInterval { arrival.timeIntervalSince(stop.plannedAt) }

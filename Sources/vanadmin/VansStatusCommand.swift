@@ -11,21 +11,24 @@ struct VansStatusCommand: AsyncParsableCommand {
         discussion: """
             The driver is the one on the van's open shift. A position older than VAND_POSITION_STALE
             seconds (default 120) shows as unknown. The next stop is the first of today's run not yet
-            done; minutes late are its planned time against its arrival, or against now if the van
-            has not arrived.
+            done. LATE is against the rider's promise, as the board, the map, the alerts and the
+            rider read it: whole minutes after the window's end by the van's arrival, its ETA, or now
+            (a van not yet there); "on time" under a whole minute; "-" at a stop with no promise (a
+            pickup ride's drop-off). BEHIND PLAN is the arrival, ETA or now against the planner's time.
             """
     )
     @Flag(help: "JSON for scripts.") var json = false
 
     func run() async throws {
         let clock = try DispatchContext.clock()
-        let stale: TimeInterval
-        do throws(SettingError) { stale = try SettingSpec.positionStale.number(ProcessInfo.processInfo.environment) } catch { throw CLIError(error.description) }
+        let events: EventSettings
+        do throws(SettingError) { events = try EventSettings.fromEnvironment() } catch { throw CLIError(error.description) }
         let now = adminClock.now
         try await withDatabase { db in
-            let vans = try await VanStatusBoard.load(pool: db.pool, timeZone: clock.timeZone, now: now, stale: stale)
+            let eta = ETAService(pool: db.pool, settings: events, timeZone: clock.timeZone)
+            let vans = try await VanStatusBoard.load(pool: db.pool, eta: eta, timeZone: clock.timeZone, now: now, stale: events.positionStale)
             if json { return try printJSON(vans) }
-            printTable(["VAN", "DRIVER", "POSITION", "NEXT STOP", "PLANNED", "RIDER", "LATE"], vans.map { van in
+            printTable(["VAN", "DRIVER", "POSITION", "NEXT STOP", "PLANNED", "RIDER", "LATE", "BEHIND PLAN"], vans.map { van in
                 let next = van.nextStop
                 return [
                     van.van, van.driver.map { driver in van.driverName.map { "\(driver) (\($0))" } ?? driver } ?? "-",
@@ -33,7 +36,8 @@ struct VansStatusCommand: AsyncParsableCommand {
                     next.map { "\($0.stop == .pickup ? "pick up" : "drop off") \($0.rideRef) at \($0.place)" } ?? "-",
                     next.map { clock.display($0.plannedAt, withDay: false) } ?? "-",
                     next?.rider ?? "-",
-                    next.map { $0.minutesLate.map { "\($0) min" } ?? "?" } ?? "-",
+                    next.map { $0.minutesLate.map { $0 == 0 ? "on time" : "\($0) min" } ?? "-" } ?? "-",
+                    next.map { "\($0.minutesBehindPlan) min" } ?? "-",
                 ]
             })
         }

@@ -17,7 +17,10 @@ struct OnTimeTests {
         let now = Self.t0.addingTimeInterval(86_400)
         #expect(OnTime.verdict(Self.stop(arrived: 0), now: now) == .onTime)
         #expect(OnTime.verdict(Self.stop(arrived: 900), now: now) == .onTime)
-        #expect(OnTime.verdict(Self.stop(arrived: 901), now: now) == .late(1))
+        // Late by the one rule (Lateness): from a whole minute past the window's end.
+        #expect(OnTime.verdict(Self.stop(arrived: 901), now: now) == .onTime)
+        #expect(OnTime.verdict(Self.stop(arrived: 959.9), now: now) == .onTime)
+        #expect(OnTime.verdict(Self.stop(arrived: 960), now: now) == .late(60))
         #expect(OnTime.verdict(Self.stop(arrived: -120), now: now) == .early(120))
         #expect(OnTime.verdict(Self.stop(arrived: -120), now: now).minutesLate == -2)
         // Only the outcome tapped: its time is the van's.

@@ -4,6 +4,7 @@ import VanDomain
 import VanServices
 import VanTestSupport
 import VanPostgres
+import VanScheduler
 
 /// `vanadmin vans status`: the service on an injected clock, and the real command.
 @Suite("vans status: driver, position age, next stop, minutes late")
@@ -40,12 +41,19 @@ struct VanStatusTests {
         try await day.tap(waiting.id, "pickup", "arrived", at: T.at(10, 16), by: "eli")
     }
 
+    static func etas(_ db: Database, stale: TimeInterval) -> ETAService {
+        var settings = EventSettings()
+        settings.positionStale = stale
+        return ETAService(pool: db.pool, settings: settings, timeZone: zone)
+    }
+
     @Test func eachVansDriverPositionNextStopAndLatenessOnAnInjectedClock() async throws {
         let cli = try await CLI.make()
         let db = cli.database()
         try await Self.seed(db)
         let clock = ManualClock(T.at(10, 30))
-        var vans = try await VanStatusBoard.load(pool: db.pool, timeZone: Self.zone, now: clock.now, stale: 120)
+        let eta = Self.etas(db, stale: 120)
+        var vans = try await VanStatusBoard.load(pool: db.pool, eta: eta, timeZone: Self.zone, now: clock.now, stale: 120)
         #expect(vans.map(\.van) == ["Van 1", "Van 2", "Van 3"])
         #expect(vans[0].driver == "dee" && vans[0].driverName == "Dee Park")
         #expect(vans[0].positionAgeSeconds == 12 && vans[0].positionKnown)
@@ -53,43 +61,55 @@ struct VanStatusTests {
         #expect(vans[0].nextStop?.place == "Hall A")
         #expect(vans[0].nextStop?.plannedAt == T.at(10, 20))
         #expect(vans[0].nextStop?.rider == "Ann L.")
-        #expect(vans[0].nextStop?.minutesLate == 10)
+        // Van 1 is on the road: its lateness is its ETA against the window's end (10:30), by the one rule.
+        let van1 = try #require(try await eta.van(try await Self.vanID(db, "Van 1"), now: clock.now))
+        let eta1 = try #require(van1.estimates.first?.arrival)
+        #expect(eta1 >= clock.now && vans[0].nextStop?.eta == eta1)
+        #expect(vans[0].nextStop?.minutesLate == Lateness(at: eta1, windowEnd: T.at(10, 30)).minutes)
+        #expect(vans[0].nextStop?.minutesBehindPlan == Lateness.behindPlanMinutes(eta1, plannedAt: T.at(10, 20)))
+        #expect((vans[0].nextStop?.minutesBehindPlan ?? 0) >= 10)
+        // Van 2 has no shift (no ETA), and its next stop, a pickup ride's drop-off, carries no promise.
         #expect(vans[1].driver == nil)
         #expect(vans[1].positionAgeSeconds == 600 && !vans[1].positionKnown)
         #expect(vans[1].nextStop?.stop == .dropoff && vans[1].nextStop?.plannedAt == T.at(10, 40))
-        #expect(vans[1].nextStop?.minutesLate == 0)
+        #expect(vans[1].nextStop?.minutesLate == nil && vans[1].nextStop?.eta == nil)
+        #expect(vans[1].nextStop?.minutesBehindPlan == 0)
+        // Van 3 arrived at 10:16, inside the window (to 10:25): on time, and 6 min behind the plan's 10:10.
         #expect(vans[2].driver == "eli" && vans[2].driverName == nil)
         #expect(vans[2].positionAgeSeconds == nil && !vans[2].positionKnown)
         #expect(vans[2].nextStop?.arrivedAt == T.at(10, 16))
-        #expect(vans[2].nextStop?.minutesLate == 6)
+        #expect(vans[2].nextStop?.minutesLate == 0)
+        #expect(vans[2].nextStop?.minutesBehindPlan == 6)
 
-        // Two minutes on: Van 1's position is now stale and its stop 12 min late; Van 3's
-        // lateness stays at its arrival.
+        // Two minutes on: Van 1's position is stale, and its stop not reached is at least 2 min
+        // past the window (its ETA is no sooner than now); Van 3's figures stay at its arrival.
         clock.advance(by: 120)
-        vans = try await VanStatusBoard.load(pool: db.pool, timeZone: Self.zone, now: clock.now, stale: 120)
+        vans = try await VanStatusBoard.load(pool: db.pool, eta: eta, timeZone: Self.zone, now: clock.now, stale: 120)
         #expect(vans[0].positionAgeSeconds == 132 && !vans[0].positionKnown)
-        #expect(vans[0].nextStop?.minutesLate == 12)
-        #expect(vans[2].nextStop?.minutesLate == 6)
+        #expect((vans[0].nextStop?.minutesLate ?? 0) >= 2)
+        #expect((vans[0].nextStop?.minutesBehindPlan ?? 0) >= 12)
+        #expect(vans[2].nextStop?.minutesLate == 0 && vans[2].nextStop?.minutesBehindPlan == 6)
         // A longer setting makes Van 2's position usable again.
-        vans = try await VanStatusBoard.load(pool: db.pool, timeZone: Self.zone, now: clock.now, stale: 900)
+        vans = try await VanStatusBoard.load(pool: db.pool, eta: eta, timeZone: Self.zone, now: clock.now, stale: 900)
         #expect(vans[1].positionKnown)
         await db.close()
         cli.cleanUp()
     }
 
-    @Test func anETAGivesTheLatenessThroughTheSeam() async throws {
-        struct FixedETA: StopLateness {
-            func secondsLate(van: String, stop: VanStatusBoard.Stop, now: Date) async throws -> TimeInterval? {
-                van == "Van 1" ? 185 : nil
-            }
-        }
+    @Test func withoutAnETAAStopNotReachedIsAsLateAsNowPastItsWindow() async throws {
         let cli = try await CLI.make()
         let db = cli.database()
         try await Self.seed(db)
-        let vans = try await VanStatusBoard.load(pool: db.pool, timeZone: Self.zone, now: T.at(10, 30), stale: 120, lateness: FixedETA())
-        #expect(vans.map { $0.nextStop?.minutesLate } == [3, nil, nil])
+        let vans = try await VanStatusBoard.load(pool: db.pool, eta: nil, timeZone: Self.zone, now: T.at(10, 33, 30), stale: 120)
+        // Van 1's pickup, window to 10:30, not reached at 10:33:30: 3 whole minutes late, 13 behind the plan's 10:20.
+        #expect(vans[0].nextStop?.eta == nil)
+        #expect(vans[0].nextStop?.minutesLate == 3 && vans[0].nextStop?.minutesBehindPlan == 13)
         await db.close()
         cli.cleanUp()
+    }
+
+    static func vanID(_ db: Database, _ name: String) async throws -> Int64 {
+        try await db.pool.withConnection { try $0.query("SELECT id FROM vans WHERE name = \(name)").first!.decode(Int64.self, at: 0) }
     }
 
     /// The real command on the real clock: a position 5 s old is fresh, one 10 min old unknown
@@ -104,12 +124,14 @@ struct VanStatusTests {
         try await day.shift("dee", "Van 1", from: now.addingTimeInterval(-3_600))
         try await day.position("Van 1", at: now.addingTimeInterval(-5))
         try await day.position("Van 2", at: now.addingTimeInterval(-600))
-        // Planned 10.5 min ago, or at the day's start just after midnight (the run is today's rides).
+        // Planned 10.5 min ago (or at the day's start just after midnight: the run is today's rides),
+        // a one-minute window, and the van arrived 5 min 10 s after the planned time: 4 whole
+        // minutes past the window, 5 behind the plan.
         let planned = max(now.addingTimeInterval(-630), LocalDate(containing: now, in: Self.zone).interval(in: Self.zone).start)
-        try await day.ride("Van 1", window: (planned, planned.addingTimeInterval(900)), pickup: planned,
-                           dropoff: planned.addingTimeInterval(1_200), status: "approved", from: "Hall A")
+        let ride = try await day.ride("Van 1", window: (planned, planned.addingTimeInterval(60)), pickup: planned,
+                                      dropoff: planned.addingTimeInterval(1_200), status: "approved", from: "Hall A")
+        try await day.tap(ride.id, "pickup", "arrived", at: planned.addingTimeInterval(310), by: "dee")
         let environment = ["VAND_TIMEZONE": "America/New_York"]
-        let before = Date()
         let result = try await cli.run("vans", "status", "--json", environment: environment)
         let after = Date()
         #expect(result.status == 0, "\(result.stderr)")
@@ -125,16 +147,15 @@ struct VanStatusTests {
         #expect(next["rider"] as? String == "Ann L.")
         #expect(next["place"] as? String == "Hall A")
         #expect(next["stop"] as? String == "pickup")
-        let late = try #require(next["minutes_late"] as? Int)
-        let earliest = Int(before.timeIntervalSince(planned) / 60), latest = Int(after.timeIntervalSince(planned) / 60)
-        #expect(late >= earliest && late <= latest)
+        #expect(next["minutes_late"] as? Int == 4)
+        #expect(next["minutes_behind_plan"] as? Int == 5)
 
         let table = try await cli.run("vans", "status", environment: environment)
         #expect(table.status == 0, "\(table.stderr)")
         let lines = table.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("VAN") == true)
         let van1 = try #require(lines.first { $0.hasPrefix("Van 1") })
-        #expect(van1.contains("dee (Dee Park)") && van1.contains(" s ago") && van1.contains("pick up") && van1.contains("Ann L.") && van1.contains("\(late) min"))
+        #expect(van1.contains("dee (Dee Park)") && van1.contains(" s ago") && van1.contains("pick up") && van1.contains("Ann L.") && van1.contains("4 min") && van1.contains("5 min"))
         #expect(lines.first { $0.hasPrefix("Van 2") }?.contains("unknown") == true)
         let longer = try await cli.run("vans", "status", environment: environment.merging(["VAND_POSITION_STALE": "3600"]) { $1 })
         #expect(longer.stdout.split(separator: "\n").first { $0.hasPrefix("Van 2") }?.contains("10 min ago") == true)

@@ -41,7 +41,7 @@ struct JSONBytesTests {
         }
         var withETA = RideView(try Self.ride(full: true), clock: Self.clock)
         let at = Date(timeIntervalSince1970: 1_795_003_600)
-        withETA.eta = ETAView(RiderETA(rideID: UUID(), vanID: 1, at: at, now: at.addingTimeInterval(-400), stopsBefore: 2, vanHere: false, lateBy: 61),
+        withETA.eta = ETAView(RiderETA(rideID: UUID(), vanID: 1, at: at, now: at.addingTimeInterval(-400), stopsBefore: 2, vanHere: false, lateness: Lateness(at: at.addingTimeInterval(61), windowEnd: at)),
                               clock: Self.clock)
         #expect(Self.bytes { withETA.write(to: &$0) } == (try APIJSON.string(withETA)))
         #expect(Self.bytes { withETA.write(to: &$0) }.contains(#""eta":{"at":"#))

@@ -85,13 +85,13 @@ struct WebDispatchMapTests {
     }
 
     /// ann1's ride from SAS to Bass at 08:00 today, approved on Van 1; its reference and planned pickup.
-    static func ride(_ w: ConsoleWorld, _ client: some TestClientProtocol) async throws -> (ref: String, pickupAt: Date) {
+    static func ride(_ w: ConsoleWorld, _ client: some TestClientProtocol) async throws -> (ref: String, pickupAt: Date, windowEnd: Date) {
         let token = try await client.token("ann1", "correct horse battery")
         let booked = try await client.book(token, ["pickup": "SAS", "dropoff": "Bass", "pickup_at": "2026-11-29T08:00"])
         let id = try #require(booked.body["id"] as? String, "booking answered \(booked.status): \(booked.body)")
         let ride = try await DispatchService(pool: w.f.database.pool, timeZone: w.configuration.timeZone)
             .approve(id, van: "Van 1", actor: "test", now: w.f.clock.now)
-        return (ride.ref.rawValue, ride.pickupAt)
+        return (ride.ref.rawValue, ride.pickupAt, ride.promise.window.end)
     }
 
     @Test func theMapDrawsEveryPlaceAndAVanOnShiftAtItsPositionThroughItsNextStops() async throws {
@@ -160,11 +160,16 @@ struct WebDispatchMapTests {
             #expect(marker.classes.contains("stale") && marker.label == "Van 1 · position 4 min old")
             let row = try Self.row("Van 1", in: body)
             #expect(row.contains(#"<td class="stale-text">unknown: position 4 min old (near SML)</td>"#))
-            // No fresh fix, so no ETA: the plan alone; past the planned pickup, the minutes behind it.
+            // No fresh fix, so no ETA. Inside the window the van is not late yet; a van not there
+            // past the window's end is at least as late as the clock (Lateness: whole minutes).
             #expect(!row.contains("expected"))
-            w.f.clock.set(ride.pickupAt.addingTimeInterval(12 * 60 + 10))
+            w.f.clock.set(ride.windowEnd.addingTimeInterval(-10))
+            let inside = try Self.row("Van 1", in: try await client.web("/dispatch/map/part", jar: &jar).body)
+            #expect(inside.contains("<td>On time</td>"), "\(inside)")
+            w.f.clock.set(ride.windowEnd.addingTimeInterval(12 * 60 + 10))
             let late = try Self.row("Van 1", in: try await client.web("/dispatch/map/part", jar: &jar).body)
             #expect(late.contains(#"<td class="late">12 min late</td>"#), "\(late)")
+            #expect(late.contains("pickup Ann R. at SAS, 12 min late"), "\(late)")
         }
         await w.f.close()
     }

@@ -7,9 +7,10 @@ import Foundation
 ///   *not recorded* — never on time.
 /// - A pickup of a ride promised a pickup window is *on time* when the van arrived inside the
 ///   window (both ends included), *early* before it (by the minutes before its start) and *late*
-///   after it (by the minutes after its end).
+///   after it by ``Lateness``'s rule: a whole minute or more after its end, as every ETA and alert
+///   reads it.
 /// - A drop-off of an arrive-by ride is *on time* when the van arrived at or before the window's
-///   end (the time the rider asked to be there), else *late* by the minutes after it.
+///   end (the time the rider asked to be there), else *late* by the same rule.
 /// - Other stops (the pickup of an arrive-by ride, the drop-off of a pickup ride) carry no
 ///   promise of their own: *not measured*.
 /// - The van's time at a stop is its "arrived" tap, or the outcome's tap when only that was made.
@@ -62,7 +63,8 @@ public enum OnTime {
         guard let at = stop.actualAt else { return stop.planned > now ? .upcoming : .notRecorded }
         guard stop.isPromised else { return .notMeasured }
         let window = stop.promise.window
-        if at > window.end { return .late(at.timeIntervalSince(window.end)) }
+        let lateness = Lateness(at: at, windowEnd: window.end)
+        if lateness.isLate { return .late(lateness.seconds) }
         if stop.kind == .pickup && at < window.start { return .early(window.start.timeIntervalSince(at)) }
         return .onTime
     }

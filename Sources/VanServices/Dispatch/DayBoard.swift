@@ -50,13 +50,10 @@ public struct DayBoard: Sendable {
         /// The promise window, on the stop that carries it.
         public var window: DateInterval? { windowEnd == nil ? nil : promise.window }
 
-        /// Seconds late against the promised window: by the actual arrival once tapped (or the
-        /// outcome, without an arrival), else by the ETA; 0 inside it; nil when unknown (no
-        /// window on this stop, or neither an actual time nor an ETA).
-        public var secondsLate: TimeInterval? {
-            guard let windowEnd, let seen = arrivedAt ?? doneAt ?? eta else { return nil }
-            return max(0, seen.timeIntervalSince(windowEnd))
-        }
+        /// Against the promised window (``Lateness/of(windowEnd:arrived:eta:now:)``): by the actual
+        /// arrival once tapped (or the outcome, without an arrival), else by the ETA, else by the
+        /// board's now once past the window; nil when unknown or with no window on this stop.
+        public let lateness: Lateness?
     }
 
     /// A shown stop's ride in full: its places, and its rider's name if known.
@@ -199,7 +196,8 @@ public struct DayBoard: Sendable {
             if let van = rideRows[index].vanID { indicesByVan[van, default: []].append(index) }
         }
         var etas: [Int64: [RideStop: Date]] = [:]
-        if let eta, LocalDate(containing: now, in: timeZone) == day {
+        let isToday = LocalDate(containing: now, in: timeZone) == day
+        if let eta, isToday {
             // Every van on a shift, worked out as ``ETAService/van(_:now:)`` does, from its fix
             // (two statements a van) and the rides this board read (not read again per van).
             let onShift = vanRows.filter { $0.driver != nil }.map(\.id)
@@ -246,14 +244,14 @@ public struct DayBoard: Sendable {
             for index in indicesByVan[van.id] ?? [] {
                 let ride = rideRows[index]
                 events.append((ride.pickupAt, .pickup, index))
-                if ride.pickupActual.outcome != .noShow { events.append((max(ride.pickupAt, ride.dropoffAt), .dropoff, index)) }
+                if ride.pickupActual.outcome != .noShow {
+                    events.append((RunOrder.plannedDropoff(pickupAt: ride.pickupAt, dropoffAt: ride.dropoffAt), .dropoff, index))
+                }
             }
-            // Driving order: by planned time, a drop-off before a pickup at the same time (as the
-            // scheduler orders them), then by ride.
+            // The plan's order (``RunOrder`` without arrivals): the board lists the day as planned.
             events.sort { a, b in
-                if a.at != b.at { return a.at < b.at }
-                if a.kind != b.kind { return a.kind == .dropoff }
-                return rideRows[a.index].id.uuidString < rideRows[b.index].id.uuidString
+                RunOrder.precedes(RunOrder.Key(rideID: rideRows[a.index].id, kind: a.kind, plannedAt: a.at),
+                                  RunOrder.Key(rideID: rideRows[b.index].id, kind: b.kind, plannedAt: b.at))
             }
             var seats = 0, wheelchairs = 0
             let vanETAs = etas[van.id]
@@ -265,11 +263,14 @@ public struct DayBoard: Sendable {
                     seats += sign * Ride.seats(wheelchair: ride.wheelchair, companions: ride.companions)
                     wheelchairs += sign * (ride.wheelchair ? 1 : 0)
                 }
-                let promised = (event.kind == .pickup) == (ride.promise.kind == .pickup)
+                let eta = actual.outcome == nil ? vanETAs?[RideStop(ride: ride.id, kind: event.kind)] : nil
+                let windowEnd = ride.promise.windowEnd(at: event.kind)
+                // A stop not done today is at least as late as now; on another day, not recorded (unknown).
+                let judgedNow = actual.outcome == nil && isToday ? now : .distantPast
                 return Stop(kind: event.kind, plannedAt: event.at, rideID: ride.id, ref: ride.ref, status: ride.status, promise: ride.promise,
                             seatsAboard: seats, wheelchairsAboard: wheelchairs, arrivedAt: actual.arrived, doneAt: actual.done,
-                            outcome: actual.outcome, eta: actual.outcome == nil ? vanETAs?[RideStop(ride: ride.id, kind: event.kind)] : nil,
-                            windowEnd: promised ? ride.promise.window.end : nil)
+                            outcome: actual.outcome, eta: eta, windowEnd: windowEnd,
+                            lateness: Lateness.of(windowEnd: windowEnd, arrived: actual.arrived ?? actual.done, eta: eta, now: judgedNow))
             }
             let size = stopsPerPage
             let pages = max(1, (stops.count + size - 1) / size)

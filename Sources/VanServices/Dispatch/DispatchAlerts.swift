@@ -15,23 +15,26 @@ public struct DispatchAlerts: Sendable {
         self.timeZone = timeZone
     }
 
-    /// A ride whose van runs past its promise (a `ride_alerts` row, sql/0030).
+    /// A ride whose van runs late against its promise now (an open `ride_alerts` row, sql/0035).
     public struct Late: Sendable {
         /// The ride, its rider's name and phone.
         public let listing: RideQueries.Listing
         /// Which stop's ETA passed its window.
         public let stop: Manifest.Stop.Action
-        /// The ETA when the alert was raised.
+        /// The van's ETA there, as of the alert's last update (its whole minutes are current).
         public let eta: Date
         /// The end of the promised window it passed.
         public let windowEnd: Date
         /// When it was raised.
         public let raisedAt: Date
+
+        /// How late, by the one rule (``Lateness``).
+        public var lateness: Lateness { Lateness(at: eta, windowEnd: windowEnd) }
     }
 
     /// Everything on the alerts page, each list oldest first.
     public struct Snapshot: Sendable {
-        /// Late rides still on the road (approved, picked up today).
+        /// Late rides still on the road (an open alert, approved, picked up today).
         public var late: [Late] = []
         /// Rides marked no-show today.
         public var noShows: [RideQueries.Listing] = []
@@ -71,14 +74,15 @@ public struct DispatchAlerts: Sendable {
             var snapshot = Snapshot()
             let late = try conn.query("""
                 SELECT a.ride_id, a.stop, a.eta, a.window_end, a.raised_at FROM ride_alerts a JOIN rides r ON r.id = a.ride_id
-                WHERE a.kind = 'late' AND r.status = 'approved' AND r.pickup_at >= \(today.start) AND r.pickup_at < \(today.end)
+                WHERE a.kind = 'late' AND a.cleared_at IS NULL AND r.status = 'approved'
+                  AND r.pickup_at >= \(today.start) AND r.pickup_at < \(today.end)
                 ORDER BY a.raised_at, a.ride_id LIMIT \(Self.limit)
                 """).map { row in
                 (id: try row.decode(UUID.self, at: 0), stop: try row.decode(String.self, at: 1), eta: try row.decode(Date.self, at: 2),
                  windowEnd: try row.decode(Date.self, at: 3), raisedAt: try row.decode(Date.self, at: 4))
             }
             if !late.isEmpty {
-                let list = "{" + late.map { $0.id.uuidString.lowercased() }.joined(separator: ",") + "}"
+                let list = late.map(\.id).postgresArrayLiteral
                 let listings = Dictionary(uniqueKeysWithValues: try RideQueries.listings(conn, where: "r.id = ANY(\(list)::uuid[])").map { ($0.ride.id, $0) })
                 snapshot.late = late.compactMap { alert in
                     listings[alert.id].map {

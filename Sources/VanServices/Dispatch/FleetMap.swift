@@ -23,9 +23,14 @@ public struct FleetMap: Sendable, Hashable {
         public let plannedAt: Date
         /// When the van is expected there (or arrived, when it is there); nil when the van is not on the road.
         public let eta: Date?
-        /// Whole minutes behind plan: the ETA after the planned time, or, without an ETA, the
-        /// arrival (or now) after it, as ``PlannedTimeLateness``. Never negative.
-        public let minutesLate: Int
+        /// Against the rider's promise (``Lateness``, as the board, the alerts, `vans status` and the
+        /// rider read it); nil when this stop carries no promise or nothing says yet.
+        public let lateness: Lateness?
+        /// Whole minutes behind the planner's time (``Lateness/behindPlanMinutes(_:plannedAt:)``).
+        public let minutesBehindPlan: Int
+
+        /// Whole minutes late against the promise; nil as ``lateness``.
+        public var minutesLate: Int? { lateness?.minutes }
     }
 
     /// A van the board lists.
@@ -43,8 +48,8 @@ public struct FleetMap: Sendable, Hashable {
         public var name: String { status.van }
         /// Whether a driver has the van on an open shift (only such a van is drawn on the road).
         public var onShift: Bool { status.driver != nil }
-        /// Minutes late at its next stop; nil with no stop left.
-        public var minutesLate: Int? { stops.first?.minutesLate }
+        /// The latest of its next stops against their promises; nil with none judged (or none left).
+        public var lateness: Lateness? { stops.compactMap(\.lateness).max() }
     }
 
     /// How many of a van's next stops the map shows.
@@ -68,7 +73,7 @@ public struct FleetMap: Sendable, Hashable {
     /// `road`'s ``RoadSettings/positionStale`` count as unknown.
     public static func load(road: Road, eta: ETAService, pool: PGPool, timeZone: TimeZone, now: Date) async throws -> FleetMap {
         let places = try await PlaceStore(pool: pool).list().sorted { $0.name < $1.name }
-        let statuses = try await VanStatusBoard.load(pool: pool, timeZone: timeZone, now: now, stale: road.settings.positionStale)
+        let statuses = try await VanStatusBoard.load(pool: pool, eta: eta, timeZone: timeZone, now: now, stale: road.settings.positionStale)
         let ids = try await pool.withConnection { conn in
             Dictionary(uniqueKeysWithValues: try conn.query("SELECT id, name FROM vans").map {
                 (try $0.decode(String.self, "name"), try $0.decode(Int64.self, "id"))
@@ -88,20 +93,25 @@ public struct FleetMap: Sendable, Hashable {
         return FleetMap(places: places, vans: vans, now: now)
     }
 
-    /// The van's stops not yet done today, the ones it arrived at first, then in route order.
+    /// The van's stops not yet done today, in ``RunOrder`` (the ones it arrived at first).
     static func nextStops(vanID: Int64, road: Road, eta: ETAService, day: LocalDate, now: Date) async throws -> [Stop] {
-        let run = try await road.runs.stops(vanID: vanID, on: day).filter { !$0.isDone }
-        let ordered = run.filter { $0.arrivedAt != nil } + run.filter { $0.arrivedAt == nil }
-        var arrivals: [String: Date] = [:]
-        if let etas = try await eta.van(vanID, now: now) {
-            for estimate in etas.estimates { arrivals["\(estimate.stop.rideID)/\(estimate.stop.kind.rawValue)"] = estimate.arrival }
+        let run = try await road.runs.stops(vanID: vanID, on: day).filter { !$0.isDone }.sorted { a, b in
+            RunOrder.precedes(RunOrder.Key(rideID: a.rideID, kind: a.stop, plannedAt: a.plannedAt, arrivedAt: a.arrivedAt),
+                              RunOrder.Key(rideID: b.rideID, kind: b.stop, plannedAt: b.plannedAt, arrivedAt: b.arrivedAt))
         }
-        return ordered.prefix(nextStopCount).map { stop in
-            let expected = arrivals["\(stop.rideID)/\(stop.stop.rawValue)"]
-            let late = max(0, (expected ?? stop.arrivedAt ?? now).timeIntervalSince(stop.plannedAt))
+        var arrivals: [RunOrder.Key: Date] = [:]
+        if let etas = try await eta.van(vanID, now: now) {
+            for estimate in etas.estimates where !estimate.here {
+                arrivals[RunOrder.Key(rideID: estimate.stop.rideID, kind: estimate.stop.kind, plannedAt: .distantPast)] = estimate.arrival
+            }
+        }
+        return run.prefix(nextStopCount).map { stop in
+            let expected = stop.arrivedAt == nil ? arrivals[RunOrder.Key(rideID: stop.rideID, kind: stop.stop, plannedAt: .distantPast)] : nil
             return Stop(
                 rideRef: stop.ref.rawValue, kind: stop.stop, place: stop.placeShort ?? stop.displayPlace, coordinate: stop.coordinate,
-                rider: stop.riderName, plannedAt: stop.plannedAt, eta: expected, minutesLate: Int((late / 60).rounded(.down)))
+                rider: stop.riderName, plannedAt: stop.plannedAt, eta: expected ?? stop.arrivedAt,
+                lateness: Lateness.of(windowEnd: stop.promise.windowEnd(at: stop.stop), arrived: stop.arrivedAt, eta: expected, now: now),
+                minutesBehindPlan: Lateness.behindPlanMinutes(stop.arrivedAt ?? expected ?? now, plannedAt: stop.plannedAt))
         }
     }
 }

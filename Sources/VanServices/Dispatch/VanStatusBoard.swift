@@ -1,11 +1,11 @@
 import Foundation
 import VanDomain
 import VanPostgres
+import VanScheduler
 
 /// What the dispatcher sees of each van on the road: who drives it, how fresh its position is,
 /// its next stop and how late it runs. Read from shifts, `van_positions`, today's rides and
-/// `stop_actuals`; the lateness comes from a ``StopLateness`` (the planned time against now
-/// until an ETA is given).
+/// `stop_actuals`; how late the next stop runs is ``Lateness``, from the van's ETA (``ETAService``).
 public struct VanStatus: Sendable, Codable, Hashable {
     /// The next stop of a van's run today: the first, in planned order, not yet done.
     public struct NextStop: Sendable, Codable, Hashable {
@@ -21,8 +21,15 @@ public struct VanStatus: Sendable, Codable, Hashable {
         public let rider: String
         /// When the driver tapped "arrived" there, if she did.
         public let arrivedAt: Date?
-        /// Whole minutes late (0 on time); nil when unknown.
+        /// When the van is expected there (a van on the road, not yet there); nil otherwise.
+        public let eta: Date?
+        /// Whole minutes late against the rider's promise (``Lateness``, as the board, the map, the
+        /// alerts and the rider read it): 0 on time; nil when this stop carries no promise or
+        /// nothing says when the van gets there yet.
         public let minutesLate: Int?
+        /// Whole minutes the van (there, expected, or not yet there now) runs behind the planner's
+        /// time: the dispatcher's second figure, not a promise (``Lateness/behindPlanMinutes(_:plannedAt:)``).
+        public let minutesBehindPlan: Int
     }
 
     /// The van's name.
@@ -48,44 +55,24 @@ public struct VanStatus: Sendable, Codable, Hashable {
     }
 }
 
-/// How late a van's next stop runs. The default reads the planned time against now; an ETA
-/// service gives a better figure by conforming and being passed to ``VanStatusBoard/load``.
-public protocol StopLateness: Sendable {
-    /// Seconds late (0 or more) at `stop` on `van` as of `now`; nil when unknown.
-    func secondsLate(van: String, stop: VanStatusBoard.Stop, now: Date) async throws -> TimeInterval?
-}
-
-/// Lateness from the plan alone: an arrived stop is late by its arrival after the planned time;
-/// one not reached yet, by how far now is past the planned time. Never negative.
-public struct PlannedTimeLateness: StopLateness {
-    /// The plan-only estimate.
-    public init() {}
-
-    public func secondsLate(van: String, stop: VanStatusBoard.Stop, now: Date) async throws -> TimeInterval? {
-        max(0, (stop.arrivedAt ?? now).timeIntervalSince(stop.plannedAt))
-    }
-}
-
 /// Reads every van's status.
 public enum VanStatusBoard {
-    /// A stop not yet done, as the lateness estimate sees it.
-    public struct Stop: Sendable, Hashable {
-        /// The ride.
-        public let rideID: UUID
-        /// Pickup or drop-off.
-        public let kind: StopKind
-        /// The planned time.
-        public let plannedAt: Date
-        /// The "arrived" tap, if made.
-        public let arrivedAt: Date?
+    /// A stop not yet done.
+    struct Stop: Sendable, Hashable {
+        let rideID: UUID
+        let kind: StopKind
+        let plannedAt: Date
+        let windowEnd: Date?
+        let arrivedAt: Date?
     }
 
     /// Every active van and every van on an open shift, by name, as of `now`. The run is the
     /// van's rides (pending or approved) picked up on `now`'s local date in `timeZone`; a stop is
     /// done once its outcome is tapped, and a no-show's drop-off is no stop. The next stop is the
-    /// one the van arrived at and has not finished, else the first not done by planned time.
+    /// one the van arrived at and has not finished, else the first not done by planned time. A van
+    /// on a shift gets its ETAs from `eta` (nil: none, as for a van off the road).
     public static func load(
-        pool: PGPool, timeZone: TimeZone, now: Date, stale: TimeInterval, lateness: any StopLateness = PlannedTimeLateness()
+        pool: PGPool, eta: ETAService?, timeZone: TimeZone, now: Date, stale: TimeInterval
     ) async throws -> [VanStatus] {
         let day = LocalDate(containing: now, in: timeZone).interval(in: timeZone)
         let (vans, rides) = try await pool.withConnection { conn in
@@ -119,34 +106,40 @@ public enum VanStatusBoard {
             }
             return (vans, rides)
         }
-        // Every stop not yet done, by van. The next is one the van has arrived at (it is there), else
-        // the first by planned time, a drop-off before a pickup at the same time, as the route runs.
+        // Every stop not yet done, by van; the next is the first in ``RunOrder``.
         var pending: [Int64: [(stop: Stop, place: String, ref: String, rider: String)]] = [:]
         for entry in rides {
             let ride = entry.ride
             guard let vanID = ride.vanID, entry.pickupOutcome != TapAction.noShow.rawValue else { continue }
             let rider = VanStatus.shortName(entry.riderName, netID: ride.netID.rawValue)
             if entry.pickupOutcome == nil {
-                pending[vanID, default: []].append((Stop(rideID: ride.id, kind: .pickup, plannedAt: ride.pickupAt, arrivedAt: entry.pickupArrived),
+                pending[vanID, default: []].append((Stop(rideID: ride.id, kind: .pickup, plannedAt: ride.pickupAt,
+                                                         windowEnd: ride.promise.windowEnd(at: .pickup), arrivedAt: entry.pickupArrived),
                                                     ride.pickup.displayName, ride.ref.rawValue, rider))
             }
             if entry.dropoffOutcome == nil {
-                pending[vanID, default: []].append((Stop(rideID: ride.id, kind: .dropoff, plannedAt: ride.estimatedDropoffAt, arrivedAt: entry.dropoffArrived),
+                pending[vanID, default: []].append((Stop(rideID: ride.id, kind: .dropoff, plannedAt: RunOrder.plannedDropoff(pickupAt: ride.pickupAt, dropoffAt: ride.estimatedDropoffAt),
+                                                         windowEnd: ride.promise.windowEnd(at: .dropoff), arrivedAt: entry.dropoffArrived),
                                                     ride.dropoff.displayName, ride.ref.rawValue, rider))
             }
         }
         var statuses: [VanStatus] = []
         for van in vans {
             let next = pending[van.id, default: []].min { a, b in
-                if (a.stop.arrivedAt == nil) != (b.stop.arrivedAt == nil) { return a.stop.arrivedAt != nil }
-                return a.stop.plannedAt != b.stop.plannedAt ? a.stop.plannedAt < b.stop.plannedAt : (a.stop.kind == .dropoff && b.stop.kind == .pickup)
+                RunOrder.precedes(RunOrder.Key(rideID: a.stop.rideID, kind: a.stop.kind, plannedAt: a.stop.plannedAt, arrivedAt: a.stop.arrivedAt),
+                                  RunOrder.Key(rideID: b.stop.rideID, kind: b.stop.kind, plannedAt: b.stop.plannedAt, arrivedAt: b.stop.arrivedAt))
             }
             var nextStop: VanStatus.NextStop?
             if let next {
-                let late = try await lateness.secondsLate(van: van.name, stop: next.stop, now: now)
+                var expected: Date?
+                if let eta, van.driver != nil, next.stop.arrivedAt == nil, let road = try await eta.van(van.id, now: now) {
+                    expected = road.estimates.first { $0.stop.rideID == next.stop.rideID && $0.stop.kind == next.stop.kind }?.arrival
+                }
+                let lateness = Lateness.of(windowEnd: next.stop.windowEnd, arrived: next.stop.arrivedAt, eta: expected, now: now)
                 nextStop = VanStatus.NextStop(
                     rideRef: next.ref, stop: next.stop.kind, place: next.place, plannedAt: next.stop.plannedAt, rider: next.rider,
-                    arrivedAt: next.stop.arrivedAt, minutesLate: late.map { Int(($0 / 60).rounded(.down)) })
+                    arrivedAt: next.stop.arrivedAt, eta: expected, minutesLate: lateness?.minutes,
+                    minutesBehindPlan: Lateness.behindPlanMinutes(next.stop.arrivedAt ?? expected ?? now, plannedAt: next.stop.plannedAt))
             }
             let age = van.positionAt.map { max(0, Int(now.timeIntervalSince($0).rounded(.down))) }
             statuses.append(VanStatus(

@@ -37,8 +37,6 @@ public final class ETAFeed: Service, Sendable {
         var pendingEvents: Set<Int64> = []
         /// What each van's riders were last shown: ride → (rider, ETA).
         var shown: [Int64: [UUID: (netID: String, eta: RiderETA)]] = [:]
-        /// Rides this node knows are raised late (by any node).
-        var raised: Set<UUID> = []
     }
 
     private let configuration: PGConfiguration
@@ -99,17 +97,10 @@ public final class ETAFeed: Service, Sendable {
         guard let etas else { return }
         if !etas.late.isEmpty { routeChanges.roadRunsLate() }
         if let alerts {
-            let known = state.withLock { $0.raised }
-            let late = etas.late.filter { !known.contains($0.rideID) }
-            if !late.isEmpty {
-                let raised = try await alerts.raise(late, vanID: vanID, now: now)
-                if !raised.isEmpty { logger.info("late alert raised", metadata: ["van": "\(vanID)", "rides": "\(raised.count)"]) }
-                // Raised here or by another node: either way, done.
-                state.withLock { state in
-                    if state.raised.count > 100_000 { state.raised = [] }  // a bound: the database keeps them once anyway
-                    for stop in late { state.raised.insert(stop.rideID) }
-                }
-            }
+            // The van's alerts become what its ETAs say now: raised, updated or cleared.
+            let changes = try await alerts.sync(van: vanID, late: etas.late, now: now)
+            if !changes.raised.isEmpty { logger.info("late alert raised", metadata: ["van": "\(vanID)", "rides": "\(changes.raised.count)"]) }
+            if !changes.cleared.isEmpty { logger.info("late alert cleared", metadata: ["van": "\(vanID)", "rides": "\(changes.cleared.count)"]) }
         }
         if let reminders { try await reminders.fire(fromETAs: etas, now: now) }
     }

@@ -10,8 +10,7 @@ import VanScheduler
 /// ``EventSettings/positionStale`` or a tap today (service day in the service zone). The fix is the
 /// newer of the two: a fresh position, or the tapped stop's place at the tap's time. Its remaining
 /// stops are those of its rides holding it today whose pickup or drop-off is not done (no outcome
-/// in `stop_actuals`), in route order: stops the van arrived at first, then by planned time (a
-/// drop-off before a pickup at the same second, as the scheduler orders them).
+/// in `stop_actuals`), in ``RunOrder``.
 public struct ETAService: Sendable {
     let pool: PGPool
     /// The ETA lead, the position's staleness and the reminder lead.
@@ -126,12 +125,12 @@ public struct ETAService: Sendable {
                 stops.append(RoadETA.Stop(
                     rideID: ride.id, kind: .pickup, location: run.pickup, wheelchair: run.wheelchair, plannedAt: ride.pickupAt,
                     opensAt: promise.kind == .pickup ? promise.window.start : ride.pickupAt,
-                    windowEnd: promise.kind == .pickup ? promise.window.end : nil, arrivedAt: run.pickupArrived))
+                    windowEnd: promise.windowEnd(at: .pickup), arrivedAt: run.pickupArrived))
             }
             stops.append(RoadETA.Stop(
-                rideID: ride.id, kind: .dropoff, location: run.dropoff, wheelchair: run.wheelchair, plannedAt: max(ride.pickupAt, run.dropoffAt),
+                rideID: ride.id, kind: .dropoff, location: run.dropoff, wheelchair: run.wheelchair, plannedAt: RunOrder.plannedDropoff(pickupAt: ride.pickupAt, dropoffAt: run.dropoffAt),
                 opensAt: promise.kind == .arriveBy ? promise.window.start : nil,
-                windowEnd: promise.kind == .arriveBy ? promise.window.end : nil, arrivedAt: run.dropoffArrived))
+                windowEnd: promise.windowEnd(at: .dropoff), arrivedAt: run.dropoffArrived))
         }
         stops.sort(by: Self.routeOrder)
         let estimates = RoadETA(estimator: fix.estimator).estimates(from: fix.fix, through: stops, now: now)
@@ -169,18 +168,10 @@ public struct ETAService: Sendable {
         return etas(vanID: vanID, fix: fix, rides: rides, now: now)
     }
 
-    /// Stops the van arrived at first (by arrival), then by planned time, a drop-off before a
-    /// pickup at the same second, then by ride.
+    /// ``RunOrder``, on the ETA's stops.
     static func routeOrder(_ a: RoadETA.Stop, _ b: RoadETA.Stop) -> Bool {
-        switch (a.arrivedAt, b.arrivedAt) {
-        case let (x?, y?) where x != y: return x < y
-        case (.some, nil): return true
-        case (nil, .some): return false
-        default: break
-        }
-        if a.plannedAt != b.plannedAt { return a.plannedAt < b.plannedAt }
-        if a.kind != b.kind { return a.kind == .dropoff }
-        return a.rideID.uuidString < b.rideID.uuidString
+        RunOrder.precedes(RunOrder.Key(rideID: a.rideID, kind: a.kind, plannedAt: a.plannedAt, arrivedAt: a.arrivedAt),
+                          RunOrder.Key(rideID: b.rideID, kind: b.kind, plannedAt: b.plannedAt, arrivedAt: b.arrivedAt))
     }
 
     /// A ride's coordinate from its two columns.

@@ -1,11 +1,14 @@
 import Foundation
+import VanDomain
 import VanPostgres
 import VanScheduler
 
-/// Late alerts: a ride whose stop's ETA passed the end of its promised window is recorded once in
-/// `ride_alerts` (primary key: ride and kind), and that one insert writes the ride event `late`
-/// (sql/0030: webhook, log and the rider's inbox with the new time; NOTIFY `vand_ride_events` and
-/// `vand_ride_late`). Any number of nodes may raise the same ride at once; one wins.
+/// Late alerts are state, one row a ride in `ride_alerts` (sql/0030, sql/0035): *raised* when a
+/// stop's ETA is late by ``Lateness``'s rule, *updated* as its whole minutes move, *cleared* when the
+/// van recovers, the stop is served, the ride ends or moves to another van, and raised again if it
+/// turns late again. Raising writes the ride event `late` (webhook, log, and the rider's inbox with
+/// the new time); an update or a clear only NOTIFYs `vand_ride_late`, on which the console refreshes.
+/// Any number of nodes may sync the same van at once: a van's sync holds a transaction lock on it.
 public struct LateAlerts: Sendable {
     let pool: PGPool
 
@@ -28,25 +31,59 @@ public struct LateAlerts: Sendable {
         public var raisedAt: Date
     }
 
-    /// Records each of `late` (stops of `vanID`'s rides) not yet recorded, as of `now`; returns the
-    /// rides this call raised. A ride that no longer holds a van is not raised.
+    /// What one sync changed, by ride.
+    public struct Changes: Sendable, Hashable {
+        /// Alerts raised: new, or cleared before and late again (each wrote the event `late`).
+        public var raised: [UUID] = []
+        /// Open alerts whose figure (the ETA's whole minutes, the stop, the van) changed.
+        public var updated: [UUID] = []
+        /// Alerts cleared.
+        public var cleared: [UUID] = []
+    }
+
+    /// The transaction lock a van's sync holds (`pg_advisory_xact_lock(key, van)`).
+    static let lockKey: Int32 = 0x6C61_7465  // "late"
+
+    /// Makes `vanID`'s alerts what its ETAs say now: each of `late` (stops of its rides, as
+    /// ``VanETAs/late``) raised or updated, and every other open alert of the van cleared with its
+    /// reason. A ride no longer on this van, or no longer holding one, is not raised from here.
     @discardableResult
-    public func raise(_ late: [VanETAs.LateStop], vanID: Int64, now: Date) async throws -> [UUID] {
-        guard !late.isEmpty else { return [] }
-        return try await pool.withTransaction { conn in
-            var raised: [UUID] = []
-            // In ride order, so two nodes raising the same rides never wait on each other in a cycle.
-            for stop in late.sorted(by: { $0.rideID.uuidString < $1.rideID.uuidString }) {
-                let rows = try conn.query("""
-                    INSERT INTO ride_alerts (ride_id, kind, raised_at, stop, eta, window_end, van_id)
-                    SELECT id, 'late', \(now), \(stop.stop.rawValue), \(stop.eta), \(stop.windowEnd), \(vanID)
-                    FROM rides WHERE id = \(stop.rideID) AND ride_holds_van(status)
-                    ON CONFLICT (ride_id, kind) DO NOTHING
-                    RETURNING ride_id
-                    """)
-                raised += try rows.map { try $0.decode(UUID.self, at: 0) }
+    public func sync(van vanID: Int64, late: [VanETAs.LateStop], now: Date) async throws -> Changes {
+        try await pool.withTransaction { conn in
+            var changes = Changes()
+            _ = try conn.query("SELECT pg_advisory_xact_lock(\(Self.lockKey), \(Int32(truncatingIfNeeded: vanID)))")
+            for stop in late.sorted(by: { RunOrder.bytesPrecede($0.rideID, $1.rideID) }) {
+                // RETURNING's subquery reads the statement's snapshot: the row as it was before.
+                for row in try conn.query("""
+                    INSERT INTO ride_alerts (ride_id, kind, raised_at, updated_at, stop, eta, window_end, van_id)
+                    SELECT id, 'late', \(now), \(now), \(stop.stop.rawValue), \(stop.eta), \(stop.windowEnd), \(vanID)
+                    FROM rides WHERE id = \(stop.rideID) AND ride_holds_van(status) AND van_id = \(vanID)
+                    ON CONFLICT (ride_id, kind) DO UPDATE SET
+                        raised_at = CASE WHEN ride_alerts.cleared_at IS NULL THEN ride_alerts.raised_at ELSE EXCLUDED.raised_at END,
+                        updated_at = EXCLUDED.updated_at, stop = EXCLUDED.stop, eta = EXCLUDED.eta, window_end = EXCLUDED.window_end,
+                        van_id = EXCLUDED.van_id, cleared_at = NULL, cleared_reason = NULL
+                    WHERE ride_alerts.cleared_at IS NOT NULL OR ride_alerts.van_id IS DISTINCT FROM EXCLUDED.van_id
+                       OR ride_alerts.stop <> EXCLUDED.stop OR ride_alerts.window_end <> EXCLUDED.window_end
+                       OR vand_late_minutes(ride_alerts.eta, ride_alerts.window_end) <> vand_late_minutes(EXCLUDED.eta, EXCLUDED.window_end)
+                    RETURNING ride_id, COALESCE((SELECT o.cleared_at IS NULL FROM ride_alerts o WHERE o.ride_id = ride_alerts.ride_id AND o.kind = 'late'), false)
+                    """) {
+                    let id = try row.decode(UUID.self, at: 0)
+                    if try row.decode(Bool.self, at: 1) { changes.updated.append(id) } else { changes.raised.append(id) }
+                }
             }
-            return raised
+            let open = late.map(\.rideID).postgresArrayLiteral
+            changes.cleared = try conn.query("""
+                UPDATE ride_alerts a SET cleared_at = \(now), updated_at = \(now), cleared_reason = CASE
+                    WHEN NOT ride_holds_van(r.status) THEN 'ended'
+                    WHEN r.van_id IS DISTINCT FROM a.van_id THEN 'moved'
+                    WHEN EXISTS (SELECT 1 FROM stop_actuals s WHERE s.ride_id = a.ride_id AND s.stop = a.stop AND s.outcome IS NOT NULL) THEN 'served'
+                    ELSE 'recovered' END
+                FROM rides r
+                WHERE r.id = a.ride_id AND a.kind = 'late' AND a.van_id = \(vanID) AND a.cleared_at IS NULL
+                  AND a.ride_id <> ALL(\(open)::uuid[])
+                RETURNING a.ride_id
+                """).map { try $0.decode(UUID.self, at: 0) }
+            return changes
         }
     }
 

@@ -43,7 +43,7 @@ public struct VanETAs: Sendable {
         public var opensAt: Date { promise.kind == .pickup ? promise.window.start : pickupAt }
     }
 
-    /// A stop whose ETA passed the end of its promised window.
+    /// A stop whose ETA is late by ``Lateness``'s rule.
     public struct LateStop: Sendable, Hashable {
         /// The ride.
         public var rideID: UUID
@@ -88,7 +88,7 @@ public struct VanETAs: Sendable {
         // The promise is on the pickup, or on the drop-off for an arrive-by ride.
         let promised = estimates.first { $0.stop.rideID == rideID && $0.stop.windowEnd != nil }
         return RiderETA(rideID: rideID, vanID: vanID, at: pickup.here ? pickup.arrival : pickup.ready, now: now, stopsBefore: pickup.stopsBefore, vanHere: pickup.here,
-                        lateBy: promised?.lateBy ?? 0, atWindowStart: !pickup.here && pickup.waitsForOpening)
+                        lateness: promised?.lateness ?? .onTime, atWindowStart: !pickup.here && pickup.waitsForOpening)
     }
 
     /// Every rider who may see her ETA now (``rider(_:lead:)``), with her net ID.
@@ -96,7 +96,7 @@ public struct VanETAs: Sendable {
         rides.values.compactMap { ride in rider(ride.id, lead: lead).map { (ride.netID, $0) } }
     }
 
-    /// Stops whose ETA passed the end of their promised window, one per ride.
+    /// Stops whose ETA is late by ``Lateness``'s rule (a whole minute past the window), one per ride.
     public var late: [LateStop] {
         var seen = Set<UUID>()
         return estimates.compactMap { estimate in
@@ -134,11 +134,11 @@ public struct RiderETA: Sendable, Hashable {
     public var stopsBefore: Int
     /// Whether the van is at her pickup (the driver tapped "arrived").
     public var vanHere: Bool
-    /// Whole minutes (rounded up) her promised stop's ETA falls after its window; 0 on time.
+    /// Whole minutes her promised stop's ETA runs late (``Lateness/minutes``); 0 on time.
     public var lateMinutes: Int
 
     /// The rider's view of an estimate `at` as of `now`; `atWindowStart`: the van is early and `at` is her window's start.
-    public init(rideID: UUID, vanID: Int64, at: Date, now: Date, stopsBefore: Int, vanHere: Bool, lateBy: TimeInterval,
+    public init(rideID: UUID, vanID: Int64, at: Date, now: Date, stopsBefore: Int, vanHere: Bool, lateness: Lateness,
                 atWindowStart: Bool = false) {
         self.rideID = rideID
         self.vanID = vanID
@@ -147,7 +147,7 @@ public struct RiderETA: Sendable, Hashable {
         minutes = vanHere ? 0 : max(0, Int((at.timeIntervalSince(now) / 60).rounded()))
         self.stopsBefore = stopsBefore
         self.vanHere = vanHere
-        lateMinutes = lateBy > 0 ? Int((lateBy / 60).rounded(.up)) : 0
+        lateMinutes = lateness.minutes
     }
 
     /// "The van is here", "The van is about 6 minutes away, 2 stops before yours", or for a van

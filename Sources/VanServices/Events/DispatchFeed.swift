@@ -16,7 +16,7 @@ public enum DispatchUpdate: Sendable, Hashable {
 }
 
 /// Carries ride events, van positions and alerts to the dispatchers' open streams:
-/// `LISTEN vand_ride_events, vand_van_positions` on a connection of its own for as long as
+/// `LISTEN vand_ride_events, vand_van_positions, vand_ride_late` on a connection of its own for as long as
 /// ``run()`` runs (a `Service`). Each ride event is read once (its ride, van and day) however
 /// many dispatchers watch; a subscriber that falls behind keeps the newest updates. What no
 /// notification announces — a ride crossing the pending limit, a delivery parked — is looked
@@ -73,7 +73,7 @@ public final class DispatchFeed: Service, Sendable {
 
     /// Listens until cancelled or graceful shutdown.
     public func run() async throws {
-        let events = PGListener.events(configuration: configuration, channels: ["vand_ride_events", "vand_van_positions"], logger: logger)
+        let events = PGListener.events(configuration: configuration, channels: ["vand_ride_events", "vand_van_positions", "vand_ride_late"], logger: logger)
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 group.addTask {
@@ -131,6 +131,8 @@ public final class DispatchFeed: Service, Sendable {
         }
         if note.channel == "vand_van_positions", let van = Int64(note.payload) {
             publish(.van(van))
+        } else if note.channel == "vand_ride_late" {
+            publish(.alert("late"))  // a late alert raised, updated or cleared (sql/0035)
         } else if note.channel == "vand_ride_events" {
             if let id = Int64(note.payload) {
                 pendingEvents.withLock { _ = $0.insert(id) }

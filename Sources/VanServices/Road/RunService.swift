@@ -54,10 +54,10 @@ public struct RunService: Sendable {
                 stops.append(stop(ride, .dropoff, taps: byStop[StopKey(ride: ride.id, stop: .dropoff)] ?? [], rule: rule))
             }
         }
+        // The plan's order (``RunOrder`` without arrivals): the run lists the day as planned.
         return stops.sorted { a, b in
-            if a.plannedAt != b.plannedAt { return a.plannedAt < b.plannedAt }
-            if a.stop != b.stop { return a.stop == .dropoff }
-            return a.rideID.uuidString < b.rideID.uuidString
+            RunOrder.precedes(RunOrder.Key(rideID: a.rideID, kind: a.stop, plannedAt: a.plannedAt),
+                              RunOrder.Key(rideID: b.rideID, kind: b.stop, plannedAt: b.plannedAt))
         }
     }
 
@@ -80,7 +80,7 @@ public struct RunService: Sendable {
             placeName: end.placeName, placeShort: end.placeShort, address: end.address, coordinate: end.coordinate,
             riderName: RunStop.shortName(ride.riderName), riderPhone: ride.riderPhone,
             wheelchair: ride.wheelchair, companions: ride.companions, note: ride.note, promise: ride.promise,
-            plannedAt: kind == .pickup ? ride.pickupAt : ride.dropoffAt,
+            plannedAt: kind == .pickup ? ride.pickupAt : RunOrder.plannedDropoff(pickupAt: ride.pickupAt, dropoffAt: ride.dropoffAt),
             arrivedAt: arrived?.at, departedAt: outcome?.at, outcome: outcome?.action,
             noShowAllowedFrom: noShowFrom, lastTap: taps.max { ($0.at, $0.id) < ($1.at, $1.id) }
         )

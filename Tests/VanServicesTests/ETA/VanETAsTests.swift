@@ -28,17 +28,23 @@ import VanScheduler
         return (VanETAs(vanID: 1, fix: .init(location: scl, at: at), source: .position, estimates: estimates, rides: [id: ride], now: at), id)
     }
 
-    @Test func anArriveByRideIsLateAtItsDropOff() {
+    @Test func anArriveByRideIsJudgedAtItsDropOff() {
         // The van waits at SCL for the planned pickup (1200), boards to 1320, reaches the drop-off at
-        // 1554: 54 s after the window's end (1500).
+        // 1554: 54 s after the window's end (1500), under a whole minute, so on time by the one rule.
         let (etas, id) = etas(now: 0)
-        #expect(etas.late == [VanETAs.LateStop(rideID: id, stop: .dropoff, eta: t0.addingTimeInterval(1_554), windowEnd: t0.addingTimeInterval(1_500))])
+        #expect(etas.estimates.last?.lateness?.seconds == 54)
+        #expect(etas.late.isEmpty)
         let shown = try! #require(etas.rider(id, lead: 30 * 60))
         // The van is at her pickup place before her time: it is ready for her at her planned pickup.
         #expect(shown.at == t0.addingTimeInterval(1_200))
         #expect(shown.atWindowStart && shown.minutes == 20)
         #expect(shown.sentence == "The van will be at your stop when your window opens, in about 20 minutes, your stop is next.")
-        #expect(shown.lateMinutes == 1)
+        #expect(shown.lateMinutes == 0)
+        // Still at SCL at 1266 (66 s past the planned pickup), it boards to 1386 and reaches the
+        // drop-off at 1620, 120 s after the window: 2 whole minutes late.
+        let (later, laterID) = self.etas(now: 1_266)
+        #expect(later.late.map(\.rideID) == [laterID] && later.late.first?.stop == .dropoff)
+        #expect(later.rider(laterID, lead: 30 * 60)?.lateMinutes == 2)
     }
 
     @Test func herWaitBeginsAtThePlannedPickup() {
@@ -65,14 +71,14 @@ import VanScheduler
 
     @Test func theSentences() {
         func eta(_ minutes: TimeInterval, stops: Int, here: Bool = false) -> String {
-            RiderETA(rideID: UUID(), vanID: 1, at: t0.addingTimeInterval(minutes * 60), now: t0, stopsBefore: stops, vanHere: here, lateBy: 0).sentence
+            RiderETA(rideID: UUID(), vanID: 1, at: t0.addingTimeInterval(minutes * 60), now: t0, stopsBefore: stops, vanHere: here, lateness: .onTime).sentence
         }
         #expect(eta(6, stops: 2) == "The van is about 6 minutes away, 2 stops before yours.")
         #expect(eta(1, stops: 1) == "The van is about 1 minute away, 1 stop before yours.")
         #expect(eta(0.2, stops: 0) == "The van is less than a minute away, your stop is next.")
         #expect(eta(0, stops: 0, here: true) == "The van is here.")
         func early(_ minutes: TimeInterval, stops: Int) -> String {
-            RiderETA(rideID: UUID(), vanID: 1, at: t0.addingTimeInterval(minutes * 60), now: t0, stopsBefore: stops, vanHere: false, lateBy: 0,
+            RiderETA(rideID: UUID(), vanID: 1, at: t0.addingTimeInterval(minutes * 60), now: t0, stopsBefore: stops, vanHere: false, lateness: .onTime,
                      atWindowStart: true).sentence
         }
         #expect(early(20, stops: 2) == "The van will be at your stop when your window opens, in about 20 minutes, 2 stops before yours.")

@@ -28,7 +28,7 @@ struct WebDispatchBoardView {
         let day = board.day.description
         let fleet = board.vans.map { van -> [String: Any] in
             let done = van.stops.reduce(0) { $0 + ($1.outcome == nil ? 0 : 1) }
-            let late = van.stops.reduce(0) { $0 + (($1.secondsLate ?? 0) >= 60 ? 1 : 0) }
+            let late = van.stops.reduce(0) { $0 + ($1.lateness?.isLate == true ? 1 : 0) }
             var row: [String: Any] = [
                 "id": String(van.id), "name": van.name, "href": Self.boardPath(day: board.day, van: van.id) + "#van-\(van.id)",
                 "driver": driver(van) ?? "No driver on shift",
@@ -46,7 +46,7 @@ struct WebDispatchBoardView {
                     "rider": shown.riderName ?? shown.ride.netID.rawValue, "ref": next.ref.rawValue,
                 ]
                 row["late"] = lateness(next)
-                row["isLate"] = (next.secondsLate ?? 0) >= 60
+                row["isLate"] = next.lateness?.isLate == true
             }
             return row
         }
@@ -91,7 +91,7 @@ struct WebDispatchBoardView {
                 "ref": stop.ref.rawValue,
                 "pending": stop.status == .pending,
                 "aboard": aboard(stop),
-                "isLate": (stop.secondsLate ?? 0) >= 60,
+                "isLate": stop.lateness?.isLate == true,
                 "actual": actual(stop), "late": lateness(stop),
                 "window": stop.window.map { "\(time($0.start))–\(time($0.end))" } ?? "",
                 // One anchor and one link a ride, on its first stop on the page.
@@ -145,9 +145,8 @@ struct WebDispatchBoardView {
     func lateness(_ stop: DayBoard.Stop) -> String {
         let fromETA = stop.arrivedAt == nil && stop.doneAt == nil && stop.eta != nil
         let prefix = fromETA ? "ETA \(time(stop.eta!)), " : ""
-        guard let late = stop.secondsLate else { return fromETA ? "ETA \(time(stop.eta!))" : "" }
-        let minutes = Int((late / 60).rounded(.down))
-        return prefix + (minutes < 1 ? (fromETA ? "on time" : "On time") : "\(minutes) min late")
+        guard let late = stop.lateness else { return fromETA ? "ETA \(time(stop.eta!))" : "" }
+        return prefix + (fromETA && !late.isLate ? "on time" : late.words)
     }
 
     /// "position 2 min old", "no position".

@@ -132,11 +132,13 @@ struct WebDispatchMapView {
         row["stops"] = van.stops.map { stop -> [String: Any] in
             var text = "\(words.time(stop.plannedAt)) \(stop.kind == .pickup ? "pickup" : "drop-off") \(BidiIsolation.isolated(stop.rider)) at \(BidiIsolation.isolated(stop.place))"
             if let eta = stop.eta { text += ", expected \(words.time(eta))" }
+            if let late = stop.lateness, late.isLate { text += ", \(late.words)" }
             return ["text": text, "ref": stop.rideRef]
         }
         if !van.stops.isEmpty { row["hasStops"] = true }
-        row["late"] = van.minutesLate.map { $0 == 0 ? "On time" : "\($0) min late" } ?? "No stops left"
-        if (van.minutesLate ?? 0) > 0 { row["isLate"] = true }
+        // The latest of its next stops against their promises, by the one rule (``Lateness``).
+        row["late"] = van.stops.isEmpty ? "No stops left" : (van.lateness ?? .onTime).words
+        if van.lateness?.isLate == true { row["isLate"] = true }
         return row
     }
 

@@ -119,7 +119,7 @@ struct WebDispatchQueueView {
                     "ref": ride.ref.rawValue, "rider": late.listing.riderName ?? ride.netID.rawValue, "netID": ride.netID.rawValue,
                     "van": ride.vanName ?? "no van", "stop": late.stop == .pickup ? "pickup at \(ride.pickup.displayName)" : "drop-off at \(ride.dropoff.displayName)",
                     "eta": words.time(late.eta), "windowEnd": words.time(late.windowEnd),
-                    "minutes": Int((late.eta.timeIntervalSince(late.windowEnd) / 60).rounded(.up)),
+                    "minutes": late.lateness.minutes,
                     "board": WebDispatchBoardView.ridePath(day: LocalDate(containing: ride.pickupAt, in: words.timeZone), van: ride.vanID, ref: ride.ref),
                 ]
                 if let phone = late.listing.riderPhone, !phone.isEmpty { values["phone"] = phone; values["phoneTel"] = WebPages.tel(phone) }
