@@ -315,6 +315,7 @@ CREATE TABLE public.rides (
     max_ride_seconds integer NOT NULL,
     ref text DEFAULT public.vand_new_ride_ref() NOT NULL,
     reminder_eta timestamp with time zone,
+    van_pinned_by text,
     CONSTRAINT rides_cancelled_by_check CHECK ((cancelled_by = ANY (ARRAY['rider'::text, 'service'::text]))),
     CONSTRAINT rides_check CHECK ((estimated_dropoff_at > pickup_at)),
     CONSTRAINT rides_check1 CHECK (((pickup_address IS NOT NULL) OR (pickup_lat IS NOT NULL) OR (pickup_place_id IS NOT NULL))),

@@ -28,6 +28,10 @@ public struct BookedRide: Hashable, Sendable {
     /// on its van at its planned times, and no stop is planned before its pickup. Improvement
     /// treats it like a ride about to start (``Scheduler/improve(stretch:vans:rides:lockBefore:seed:maxIterations:progress:)``).
     public var underWay = false
+    /// A dispatcher put the ride on this van (``RouteRequest/locked``): improvement and re-planning
+    /// from the road may re-time it within its promise, but never move it to another van, until she
+    /// lets it go.
+    public var vanPinned = false
 
     /// Creates a booked ride; by default promised exactly its planned pickup, with no ride-time limit.
     public init(

@@ -108,7 +108,7 @@ struct RoadDay {
                 partner[nodeLocations[nodeLocations.count - 2]] = nodeLocations[nodeLocations.count - 1]
             }
             let locked: Bool = {
-                if case .waiting = road.progress { return false }
+                if case .waiting = road.progress { return road.ride.vanPinned }  // a dispatcher's van stays
                 return true
             }()
             requests.append(RouteRequest(pickup: nodes.count - 2, dropoff: nodes.count - 1, load: load,

@@ -100,7 +100,7 @@ struct RouteDay {
                 pickup: nodes.count - 2, dropoff: nodes.count - 1,
                 load: Capacity(seats: Ride.seats(wheelchair: ride.wheelchair, companions: ride.companions), wheelchairs: ride.wheelchair ? 1 : 0),
                 maxRideTime: pinned ? .infinity : Self.engineRideTime(ride.maxRideTime, boarding: boarding),
-                locked: pinned
+                locked: pinned || ride.vanPinned
             ))
         }
         // The new ride, with an open window until a promise is given (see `problem(placing:…)`).

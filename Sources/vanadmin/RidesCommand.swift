@@ -12,7 +12,7 @@ struct RidesCommand: AsyncParsableCommand {
             A ride is named by its reference (REF in `rides list`, e.g. K7M-3QX; case and the dash \
             do not matter), its full id, or a prefix of the id that no other ride has.
             """,
-        subcommands: [List.self, Show.self, Book.self, Approve.self, Reject.self, Cancel.self, Move.self, Complete.self, NoShow.self]
+        subcommands: [List.self, Show.self, Book.self, Approve.self, Reject.self, Cancel.self, Move.self, Unpin.self, Complete.self, NoShow.self]
     )
 
     struct List: AsyncParsableCommand {
@@ -148,7 +148,10 @@ struct RidesCommand: AsyncParsableCommand {
     }
 
     struct Move: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Re-time a ride or put it on another van (checked like a booking).")
+        static let configuration = CommandConfiguration(
+            abstract: "Re-time a ride or put it on another van (checked like a booking).",
+            discussion: "A van named pins the ride there: the planner may re-time it, never move it to another van, until `rides unpin`."
+        )
         @Argument(help: "The ride: its reference (K7M-3QX), id, or a unique id prefix.") var id: String
         @Option(help: "New pickup time: 15:30 (same day), or 2026-11-23 15:30.") var at: String?
         @Option(help: "Put the ride on this van.") var van: String?
@@ -167,6 +170,22 @@ struct RidesCommand: AsyncParsableCommand {
                     return try await DispatchService(pool: db.pool, timeZone: clock.timeZone).move(id, at: newTime, van: van, actor: try actor.resolved(), now: adminClock.now)
                 }
                 say("moved \(DispatchContext.line(ride, clock))")
+            }
+        }
+    }
+
+    struct Unpin: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Let the planner move a ride to another van again (a van named by approve or move pins it).")
+        @Argument(help: "The ride: its reference (K7M-3QX), id, or a unique id prefix.") var id: String
+        @OptionGroup var actor: ActorOptions
+
+        func run() async throws {
+            try await withDatabase { db in
+                let released = try await DispatchContext.mapping {
+                    try await DispatchService(pool: db.pool, timeZone: try DispatchContext.clock().timeZone).unpin(id, actor: try actor.resolved(), now: adminClock.now)
+                }
+                say(released ? "unpinned \(id): the planner may move it to another van" : "\(id) was not pinned to its van; nothing changed")
             }
         }
     }

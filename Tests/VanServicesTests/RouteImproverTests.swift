@@ -270,6 +270,42 @@ struct RouteImproverTests {
         await w.f.db.close()
     }
 
+    /// The same day as above, without a tap: the best plan moves Van 1's 10:20 SCL ride to Van 2.
+    /// A dispatcher who put it on Van 1 (a move naming the van) pins it there: the run improves
+    /// the rest of the day and leaves it on Van 1 (re-timed within its promise at most). Unpinned,
+    /// the same run from the same plan moves it.
+    @Test func aRideTheDispatcherPutOnAVanStaysOnItUntilUnpinned() async throws {
+        func run(pinned: Bool) async throws -> (before: WastefulDay.Row, after: WastefulDay.Row, changed: Int) {
+            let w = try await WastefulDay()
+            let ride = try #require(try await w.rows().first { $0.pickupAt == w.f.monday(10, 20) && $0.pickup == w.p1 })
+            let dispatch = DispatchService(pool: w.f.db.pool, timeZone: w.f.zone)
+            if pinned {
+                _ = try await dispatch.move(ride.id.uuidString, at: nil, van: "Van \(ride.vanID)", actor: "dee", now: w.f.monday(8))
+                let by = try await w.f.db.pool.withConnection { try $0.query("SELECT van_pinned_by FROM rides WHERE id = \(ride.id)").first!.decode(String?.self, at: 0) }
+                #expect(by == "dee")
+            }
+            let before = try #require(try await w.rows().first { $0.id == ride.id })
+            let outcome = try await PlanOptimizer(pool: w.f.db.pool, timeZone: w.f.zone)
+                .optimize(day: w.day, seconds: 0.5, now: w.f.monday(10), clock: Self.budget(), actor: "planner")
+            let rows = try await w.rows()
+            w.expectConsistent(rows)
+            if pinned {
+                #expect(try await dispatch.unpin(ride.id.uuidString, actor: "dee", now: w.f.monday(10)))
+                #expect(try await dispatch.unpin(ride.id.uuidString, actor: "dee", now: w.f.monday(10)) == false, "unpinned once")
+                let audited = try await w.f.db.pool.withConnection { try $0.query("SELECT count(*) FROM audit_log WHERE action = 'ride.unpin' AND actor = 'dee'").first!.decode(Int.self, at: 0) }
+                #expect(audited == 1)
+            }
+            await w.f.db.close()
+            return (before, try #require(rows.first { $0.id == ride.id }), outcome.ridesChanged)
+        }
+        let free = try await run(pinned: false)
+        #expect(free.after.vanID != free.before.vanID, "the control: unpinned, the run moves it")
+        let pinned = try await run(pinned: true)
+        #expect(pinned.changed > 0, "the rest of the day is improved")
+        #expect(pinned.after.vanID == pinned.before.vanID, "moved from van \(pinned.before.vanID) to van \(pinned.after.vanID)")
+        #expect(pinned.after.windowStart == pinned.before.windowStart && pinned.after.windowEnd == pinned.before.windowEnd)
+    }
+
     @Test func twentySignalsDuringARunLeadToExactlyOneMoreRun() async throws {
         let w = try await WastefulDay()
         let gated = GatedOptimizer(PlanOptimizer(pool: w.f.db.pool, timeZone: w.f.zone))

@@ -237,6 +237,26 @@ struct DispatcherCommandTests {
         #expect(try await w.value("SELECT pickup_at FROM rides WHERE id = \(id)", as: Date.self) == w.at(15))
     }
 
+    @Test func aVanNamedPinsTheRideAndUnpinLetsItGo() async throws {
+        let w = try await DispatchWorld()
+        let id = try await w.book("ann1", w.at(15))
+        func pinnedBy() async throws -> String? { try await w.value("SELECT van_pinned_by FROM rides WHERE id = \(id)", as: String?.self) }
+        let approved = try w.vanadmin(["rides", "approve", id.uuidString, "--as", "dana"])
+        #expect(approved.status == 0, "\(approved.stderr)")
+        #expect(try await pinnedBy() == nil, "approved onto the van the booking chose: not the dispatcher's choice")
+        let moved = try w.vanadmin(["rides", "move", id.uuidString, "--van", "Van 1", "--as", "dana"])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(try await pinnedBy() == "dana")
+        let unpinned = try w.vanadmin(["rides", "unpin", id.uuidString, "--as", "dana"])
+        #expect(unpinned.status == 0 && unpinned.stdout.contains("the planner may move it to another van"), "\(unpinned.stdout)\(unpinned.stderr)")
+        #expect(try await pinnedBy() == nil)
+        let again = try w.vanadmin(["rides", "unpin", id.uuidString, "--as", "dana"])
+        #expect(again.status == 0 && again.stdout.contains("was not pinned"))
+        let unknown = try w.vanadmin(["rides", "unpin", "ZZZ-ZZZ", "--as", "dana"])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").count == 1, "\(unknown.stderr)")
+    }
+
     @Test func approveAllFeasibleApprovesTheFitAndListsTheRest() async throws {
         let w = try await DispatchWorld()
         let a = try await w.book("ann1", w.at(9))

@@ -85,7 +85,7 @@ enum RideRecord {
         }
         let query: SQLQuery = """
             SELECT id, van_id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon,
-                   needs_wheelchair, companions, promise, window_start, window_end, max_ride_seconds
+                   needs_wheelchair, companions, promise, window_start, window_end, max_ride_seconds, van_pinned_by IS NOT NULL
             FROM rides
             WHERE ride_holds_van(status) AND \(vanFilter)
               AND pickup_at >= \(span.start.addingTimeInterval(-longestRide)) AND pickup_at < \(span.end)
@@ -98,10 +98,12 @@ enum RideRecord {
             }
             let promise = RidePromise(kind: RidePromise.Kind(rawValue: try row.decode(at: 10)) ?? .pickup,
                                       window: DateInterval(start: try row.decode(at: 11), end: try row.decode(at: 12)))
-            return BookedRide(id: try row.decode(at: 0), vanID: try row.decode(at: 1), pickupAt: try row.decode(at: 2),
-                              dropoffAt: try row.decode(at: 3), pickup: try coordinate(4), dropoff: try coordinate(6),
-                              wheelchair: try row.decode(at: 8), companions: try row.decode(at: 9), promise: promise,
-                              maxRideTime: TimeInterval(try row.decode(Int.self, at: 13)))
+            var ride = BookedRide(id: try row.decode(at: 0), vanID: try row.decode(at: 1), pickupAt: try row.decode(at: 2),
+                                  dropoffAt: try row.decode(at: 3), pickup: try coordinate(4), dropoff: try coordinate(6),
+                                  wheelchair: try row.decode(at: 8), companions: try row.decode(at: 9), promise: promise,
+                                  maxRideTime: TimeInterval(try row.decode(Int.self, at: 13)))
+            ride.vanPinned = try row.decode(at: 14)
+            return ride
         }
     }
 

@@ -71,11 +71,27 @@ public struct DispatchService: Sendable {
         try await change(id, to: .cancelled, reason: try Self.required(reason), actor: actor, now: now, action: "ride.cancel")
     }
 
-    /// Moves a ride to a new time and/or van, keeping its status; checked like a booking. A ride
+    /// Moves a ride to a new time and/or van, keeping its status; checked like a booking. A van
+    /// named pins the ride there (``unpin(_:actor:now:)``): the planner re-times it, never moves it. A ride
     /// under way (a standing tap at its pickup) is not moved at all (``DispatchError/underWay(_:)``):
     /// it stays on the van at the curb or carrying the rider, and the road, not a plan, sets its times.
     public func move(_ id: String, at newTime: Date?, van: String?, actor: String, now: Date) async throws -> Ride {
         try await change(id, to: nil, at: newTime, van: van, reason: nil, actor: actor, now: now, action: "ride.move")
+    }
+
+    /// Lets the planner move ride `id` to another van again: a dispatcher's van choice (an approve
+    /// or a move naming a van) pins the ride there until this. Audited; false when it was not pinned.
+    @discardableResult
+    public func unpin(_ id: String, actor: String, now: Date) async throws -> Bool {
+        try await pool.withTransaction { conn in
+            let rideID = try RideQueries.resolve(id, conn)
+            try TransactionActor.set(actor, conn)
+            let released = try conn.query("""
+                UPDATE rides SET van_pinned_by = NULL WHERE id = \(rideID) AND van_pinned_by IS NOT NULL RETURNING id
+                """).count == 1
+            if released { try AuditLog.record(conn, actor: actor, action: "ride.unpin", subject: rideID.uuidString.lowercased(), details: [:]) }
+            return released
+        }
     }
 
     /// Marks an approved ride completed (only after its pickup time).
@@ -198,6 +214,7 @@ public struct DispatchService: Sendable {
                            promise = \(ride.promise.kind.rawValue), window_start = \(ride.promise.window.start),
                            window_end = \(ride.promise.window.end), max_ride_seconds = \(Int(ride.maxRideTime.rounded(.up))),
                            van_id = \(vanID), reason = COALESCE(\(reason), reason), updated_at = \(now),
+                           van_pinned_by = CASE WHEN \(vanName != nil) THEN \(actor) ELSE van_pinned_by END,
                            decided_by = CASE WHEN \(decided) THEN \(actor) ELSE decided_by END,
                            decided_at = CASE WHEN \(decided) THEN \(now) ELSE decided_at END,
                            cancelled_by = CASE WHEN \(status == .cancelled) THEN 'service' ELSE cancelled_by END,
