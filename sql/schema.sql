@@ -585,9 +585,12 @@ BEGIN
     RETURNING id INTO event_id;
     INSERT INTO deliveries (event_id, sink) VALUES (event_id, 'webhook'), (event_id, 'log');
     -- The rider hears of decisions, re-timings, cancellations by the service, reminders, the
-    -- van arriving at her pickup, and her no-show.
+    -- van arriving at her pickup, her no-show, and the undoing of either of those two taps (the
+    -- driver's undo or the dispatcher's correction): what she was told no longer holds.
     IF kind IN ('approved', 'rejected', 'cancelled_by_service', 'reminder', 'moved', 'no_show')
-       OR (kind = 'arrived' AND extra->'road'->>'stop' = 'pickup') THEN
+       OR (kind = 'arrived' AND extra->'road'->>'stop' = 'pickup')
+       OR (kind = 'tap_undone' AND (extra->'road'->>'action' = 'no_show'
+                                    OR (extra->'road'->>'action' = 'arrived' AND extra->'road'->>'stop' = 'pickup'))) THEN
         INSERT INTO deliveries (event_id, sink) VALUES (event_id, 'rider');
     END IF;
     PERFORM pg_notify('vand_ride_events', event_id::text);

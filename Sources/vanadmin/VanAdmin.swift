@@ -20,6 +20,7 @@ struct VanAdmin: AsyncParsableCommand {
             SchedulerCommand.self, DemoCommand.self, WhitelistCommand.self, RidersCommand.self,
             RidesCommand.self, ManifestCommand.self, PlanCommand.self, ReportCommand.self,
             EventsCommand.self, WatchCommand.self, DriversCommand.self, DispatchersCommand.self, ShiftsCommand.self,
+            TapsCommand.self,
         ]
     )
 }

@@ -257,6 +257,40 @@ struct DispatcherCommandTests {
         #expect(unknown.stderr.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").count == 1, "\(unknown.stderr)")
     }
 
+    @Test func aTapIsCorrectedAfterTheUndoWindowInOneLineAudited() async throws {
+        let w = try await DispatchWorld()
+        let id = try await w.book("ann1", w.at(15))
+        #expect(try w.vanadmin(["rides", "approve", id.uuidString]).status == 0)
+        try await w.pool.withConnection { conn in
+            try conn.execute("INSERT INTO riders (net_id, name, password_hash, role) VALUES ('dan4', 'Dan', 'x', 'driver')")
+            let shift = try conn.query("""
+                INSERT INTO shifts (driver_net_id, van_id, started_at, ended_at)
+                VALUES ('dan4', (SELECT id FROM vans WHERE name = 'Van 1'), \(w.at(14)), \(w.at(17))) RETURNING id
+                """).first!.decode(Int64.self, at: 0)
+            for (action, minute) in [("arrived", 0), ("no_show", 6)] {
+                try conn.execute("""
+                    INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at) VALUES (\(UUID()), \(shift), \(id), 'pickup', \(action), \(w.at(15, minute)))
+                    """)
+            }
+            try conn.execute("UPDATE rides SET status = 'no_show' WHERE id = \(id)")
+        }
+        let badStop = try w.vanadmin(["taps", "correct", id.uuidString, "--stop", "curb", "--reason", "x"])
+        #expect(badStop.status != 0 && badStop.stderr.contains("--stop must be pickup or dropoff"))
+        let corrected = try w.vanadmin(["taps", "correct", id.uuidString, "--stop", "pickup", "--reason", "She was at the side door", "--as", "dana"])
+        #expect(corrected.status == 0, "\(corrected.stderr)")
+        #expect(corrected.stdout.contains("\"no-show\" at the pickup undone; \"arrived\" stands; the ride is approved"), "\(corrected.stdout)")
+        #expect(try await w.status(id) == "approved")
+        #expect(try await w.value("SELECT count(*) FROM audit_log WHERE action = 'tap.correct' AND actor = 'dana'", as: Int.self) == 1)
+        #expect(try await w.value("""
+            SELECT count(*) FROM deliveries d JOIN ride_events e ON e.id = d.event_id WHERE e.ride_id = \(id) AND e.kind = 'tap_undone' AND d.sink = 'rider'
+            """, as: Int.self) == 1, "the rider is told the no-show was taken back")
+        #expect(try w.vanadmin(["taps", "correct", id.uuidString, "--stop", "pickup", "--reason", "wrong stop"]).status == 0)
+        let nothing = try w.vanadmin(["taps", "correct", id.uuidString, "--stop", "pickup", "--reason", "again"])
+        #expect(nothing.status != 0)
+        #expect(nothing.stderr.contains("no tap stands at the pickup; nothing to correct"), "\(nothing.stderr)")
+        #expect(nothing.stderr.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").count == 1, "\(nothing.stderr)")
+    }
+
     @Test func approveAllFeasibleApprovesTheFitAndListsTheRest() async throws {
         let w = try await DispatchWorld()
         let a = try await w.book("ann1", w.at(9))

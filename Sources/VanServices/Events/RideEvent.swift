@@ -64,6 +64,10 @@ public struct RideEventDetails: Sendable, Hashable {
     public var lateWindowEnd: Date?
     /// A road event's tap time (`road.at`): when the driver tapped, e.g. the no-show.
     public var roadAt: Date?
+    /// A road event's tap (`road.action`): `arrived`, `boarded`, `no_show`, `dropped_off`.
+    public var roadAction: String?
+    /// A road event's stop (`road.stop`): `pickup` or `dropoff`.
+    public var roadStop: String?
 
     /// Reads the trigger's payload JSON (version 1, docs/events.md); what is missing stays nil.
     public init(payload: String) {
@@ -82,6 +86,8 @@ public struct RideEventDetails: Sendable, Hashable {
         lateETA = date(decoded.late?.eta)
         lateWindowEnd = date(decoded.late?.windowEnd)
         roadAt = date(decoded.road?.at)
+        roadAction = decoded.road?.action
+        roadStop = decoded.road?.stop
     }
 
     /// The part of the payload messages read.
@@ -112,6 +118,8 @@ public struct RideEventDetails: Sendable, Hashable {
         let late: Late?
         struct Road: Decodable {
             let at: String?
+            let action: String?
+            let stop: String?
         }
         let road: Road?
         enum CodingKeys: String, CodingKey { case ride, previous, pickupShort = "pickup_short", dropoffShort = "dropoff_short", van, late, road }

@@ -56,6 +56,11 @@ public struct RiderMessage: Sendable {
             let call = hotline.map { "call the office at \($0)" } ?? "call the office"
             return "The van waited for you at \(from)\(until) and had to go on, so your ride\(to) is marked a no-show. "
                 + "If this is wrong, \(call)."
+        case .tapUndone where details.roadAction == "no_show":
+            // The driver's undo or the dispatcher's correction: the no-show she was told of is taken back.
+            return "Correction: your ride from \(from)\(to) on \(when) is not a no-show. The mark was taken back, and your ride stands."
+        case .tapUndone where details.roadAction == "arrived" && details.roadStop == "pickup":
+            return "Correction: the van is not at \(from) yet. You will be told when it arrives."
         case .created, .updated, .completed, .deleted, .boarded, .tapUndone, nil:
             return "Your ride from \(from)\(to) on \(when) changed."
         }

@@ -91,4 +91,77 @@ struct RoadEventTests {
         ])
         await f.db.close()
     }
+
+    /// A no-show taken back tells the rider: the driver's own undo inside her window, or, after it,
+    /// the dispatcher's audited correction (which can also take back the van's arrival).
+    @Test func aNoShowTakenBackIsACorrectionToTheRider() async throws {
+        let f = try await EventFixture()
+        let ride = try await f.insertRide(pickupIn: 10, status: "approved")
+        try await f.sql("INSERT INTO riders (net_id, password_hash, role) VALUES ('dee1', 'x', 'driver')")
+        let road = Road(pool: f.db.pool, clock: f.clock, timeZone: f.zone)
+        let dee = try NetID("dee1")
+        _ = try await road.shifts.start(driver: dee, vanID: 1)
+        func tap(_ action: TapAction) async throws -> TapResult {
+            try await road.taps.tap(driver: dee, TapRequest(tapKey: UUID(), rideID: ride, stop: .pickup, action: action, position: nil))
+        }
+        let loop = TriggerLoop(pool: f.db.pool, settings: EventSettings(), timeZone: f.zone, hotline: "203-432-0000",
+                               clock: f.clock, logger: TestCluster.quietLogger)
+        func deliver() async throws {
+            _ = try await loop.runOnce(now: f.clock.now)
+            _ = try await loop.runOnce(now: f.clock.now.addingTimeInterval(60))
+        }
+        f.clock.advance(by: 600)
+        _ = try await tap(.arrived)
+        f.clock.advance(by: RoadSettings().noShowWait)
+        // The driver's own undo, inside her window.
+        let first = try await tap(.noShow)
+        _ = try await road.taps.undo(driver: dee, tapKey: first.tap.tapKey)
+        try await deliver()
+        let correction = try await f.inbox("ann1").last ?? ""
+        #expect(correction.hasPrefix("Correction: your ride from SCL to Davenport on ") && correction.hasSuffix(" is not a no-show. The mark was taken back, and your ride stands."),
+                "\(correction)")
+        // Again, and this time the window passes: only the dispatcher can take it back.
+        #expect(try await tap(.noShow).rideStatus == .noShow)
+        f.clock.advance(by: RoadSettings().undoWindow + 1)
+        let corrections = TapCorrection(pool: f.db.pool, clock: f.clock)
+        await #expect(throws: TapCorrection.Failure.badReason) { try await corrections.correct(ride.uuidString, stop: .pickup, reason: "  ", actor: "dana") }
+        let outcome = try await corrections.correct(ride.uuidString, stop: .pickup, reason: "She was at the side door", actor: "dana")
+        #expect(outcome.undone.action == .noShow && outcome.standing?.action == .arrived && outcome.rideStatus == .approved)
+        #expect(try await f.count("SELECT count(*) FROM rides WHERE id = \(ride) AND status = 'approved'") == 1)
+        #expect(try await f.count("""
+            SELECT count(*) FROM audit_log WHERE action = 'tap.correct' AND actor = 'dana' AND subject = \(ride.uuidString.lowercased())
+              AND details ->> 'from' = 'no_show' AND details ->> 'to' = 'arrived' AND details ->> 'reason' = 'She was at the side door'
+            """) == 1)
+        // The arrival too; then nothing stands, and a third correction is refused.
+        let second = try await corrections.correct(ride.uuidString, stop: .pickup, reason: "Wrong stop tapped", actor: "dana")
+        #expect(second.undone.action == .arrived && second.standing == nil)
+        await #expect(throws: TapCorrection.Failure.nothingStands(.pickup)) {
+            try await corrections.correct(ride.uuidString, stop: .pickup, reason: "again", actor: "dana")
+        }
+        try await deliver()
+        let inbox = try await f.inbox("ann1")
+        #expect(inbox.filter { $0.hasPrefix("Correction: your ride from SCL") }.count == 2, "\(inbox)")
+        #expect(inbox.last == "Correction: the van is not at SCL yet. You will be told when it arrives.", "\(inbox)")
+        await f.db.close()
+    }
+
+    /// A boarding rests on nothing later until the drop-off: a correction of the pickup under a
+    /// standing drop-off tap is refused, and names the tap to correct first.
+    @Test func aCorrectionUnderALaterTapIsRefused() async throws {
+        let f = try await EventFixture()
+        let ride = try await f.insertRide(pickupIn: 10, status: "approved")
+        try await f.sql("INSERT INTO riders (net_id, password_hash, role) VALUES ('dee1', 'x', 'driver')")
+        let road = Road(pool: f.db.pool, clock: f.clock, timeZone: f.zone)
+        let dee = try NetID("dee1")
+        _ = try await road.shifts.start(driver: dee, vanID: 1)
+        f.clock.advance(by: 600)
+        for (stop, action) in [(StopKind.pickup, TapAction.arrived), (.pickup, .boarded), (.dropoff, .arrived)] {
+            _ = try await road.taps.tap(driver: dee, TapRequest(tapKey: UUID(), rideID: ride, stop: stop, action: action, position: nil))
+        }
+        await #expect(throws: TapCorrection.Failure.laterFirst(.arrived, .dropoff)) {
+            try await TapCorrection(pool: f.db.pool, clock: f.clock).correct(ride.uuidString, stop: .pickup, reason: "test", actor: "dana")
+        }
+        #expect(try await f.count("SELECT count(*) FROM stop_taps WHERE ride_id = \(ride) AND undone_at IS NULL") == 3)
+        await f.db.close()
+    }
 }
