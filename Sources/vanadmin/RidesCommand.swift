@@ -106,7 +106,7 @@ struct RidesCommand: AsyncParsableCommand {
             let clock = try DispatchContext.clock()
             let who = try actor.resolved()
             try await withDatabase { db in
-                let dispatch = DispatchService(pool: db.pool, timeZone: clock.timeZone)
+                let dispatch = try DispatchContext.service(db, clock)
                 if allFeasible {
                     let day = try date.map { text in try DispatchContext.date(text) }
                     let result = try await dispatch.approveAllFeasible(on: day, actor: who, now: adminClock.now)
@@ -167,7 +167,7 @@ struct RidesCommand: AsyncParsableCommand {
                 let ride = try await DispatchContext.mapping {
                     let current = try await RideQueries(pool: db.pool).find(id)
                     let newTime = try at.map { text in try clock.parse(text, field: "--at", sameDayAs: current?.pickupAt ?? adminClock.now) }
-                    return try await DispatchService(pool: db.pool, timeZone: clock.timeZone).move(id, at: newTime, van: van, actor: try actor.resolved(), now: adminClock.now)
+                    return try await DispatchContext.service(db, clock).move(id, at: newTime, van: van, actor: try actor.resolved(), now: adminClock.now)
                 }
                 say("moved \(DispatchContext.line(ride, clock))")
             }
@@ -183,7 +183,7 @@ struct RidesCommand: AsyncParsableCommand {
         func run() async throws {
             try await withDatabase { db in
                 let released = try await DispatchContext.mapping {
-                    try await DispatchService(pool: db.pool, timeZone: try DispatchContext.clock().timeZone).unpin(id, actor: try actor.resolved(), now: adminClock.now)
+                    try await DispatchContext.service(db, try DispatchContext.clock()).unpin(id, actor: try actor.resolved(), now: adminClock.now)
                 }
                 say(released ? "unpinned \(id): the planner may move it to another van" : "\(id) was not pinned to its van; nothing changed")
             }
@@ -215,6 +215,14 @@ struct RidesCommand: AsyncParsableCommand {
 enum DispatchContext {
     static func clock() throws -> ServiceTime { ServiceTime(timeZone: try serviceTimeZone()) }
 
+    /// The dispatcher's service on `db`, days in `clock`'s zone, new times checked by the office's
+    /// booking rules (VAND_BOOKING_HORIZON_DAYS, …), as `vand` builds it.
+    static func service(_ db: Database, _ clock: ServiceTime) throws -> DispatchService {
+        let settings: BookingSettings
+        do throws(SettingError) { settings = try BookingSettings.fromEnvironment(ProcessInfo.processInfo.environment) } catch { throw CLIError(error.description) }
+        return DispatchService(pool: db.pool, timeZone: clock.timeZone, policy: settings.policy)
+    }
+
     static func date(_ text: String) throws -> LocalDate {
         do { return try LocalDate(text) } catch { throw CLIError("--date: \(error.reason)") }
     }
@@ -227,7 +235,7 @@ enum DispatchContext {
     static func decide(_ verb: String, _ change: @escaping (DispatchService, Date) async throws -> Ride) async throws {
         let clock = try clock()
         try await withDatabase { db in
-            let ride = try await mapping { try await change(DispatchService(pool: db.pool, timeZone: clock.timeZone), adminClock.now) }
+            let ride = try await mapping { try await change(try DispatchContext.service(db, clock), adminClock.now) }
             say("\(verb) \(line(ride, clock))")
         }
     }

@@ -146,7 +146,7 @@ func buildRoutes(
         ),
         driver: WebDriverActions(road: road, vans: VanStore(pool: database.pool), time: clock),
         dispatch: WebDispatchActions(
-            dispatch: DispatchService(pool: database.pool, timeZone: configuration.timeZone), booking: booking,
+            dispatch: DispatchService(pool: database.pool, timeZone: configuration.timeZone, policy: configuration.booking.policy), booking: booking,
             rides: RiderRides(pool: database.pool, routeChanges: routeChanges), road: road, eta: eta,
             pool: database.pool, settings: configuration.booking, timeZone: configuration.timeZone, time: clock, live: dispatchLive
         ),

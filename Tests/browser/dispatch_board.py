@@ -1,7 +1,7 @@
 """The day board in a real browser (run by dispatch.py): rides booked through the API and
 approved with vanadmin; the board's fleet summary lists the vans, and a van chosen shows its
 stops; a ride found by its reference typed as spoken ("k7m 3qx"); moved to another time; a move
-that does not fit refused by the field; the same find and move with JavaScript off; the whole
+that cannot be (a time in the past) refused by the field; the same find and move with JavaScript off; the whole
 flow with the keyboard alone; a driver's taps shown live on the open board; axe on the board and
 the ride's page.
 """
@@ -93,9 +93,9 @@ def flows(console):
         check("Pickup between 3:30 PM and" in d.main_text(), f"the promise did not move: {d.main_text()[:400]!r}")
         check("ride move" in d.main_text(), "the history does not show the move")
         move(d, f"{yesterday.isoformat()} 10:00")
-        d.wait_text("It does not fit")
+        d.wait_text("The new time is in the past")
         error = d.el("#at-error").text
-        check(error.startswith("Error: It does not fit") or "It does not fit" in error, f"the refusal reads {error!r}")
+        check("The new time is in the past; choose a time from now on" in error, f"the refusal reads {error!r}")
         check(d.el("#at").get_attribute("value") == f"{yesterday.isoformat()} 10:00", "the typed time was not kept")
         check("Pickup between 3:30 PM and" in d.main_text(), "a refused move changed the ride")
         # Back on the board, the ride's anchor is its row.
@@ -119,7 +119,7 @@ def flows(console):
         n.wait_text("The ride is moved")
         check("Pickup between 4:00 PM and" in n.main_text(), "the promise did not move")
         move(n, f"{yesterday.isoformat()} 10:00")
-        n.wait_text("It does not fit")
+        n.wait_text("The new time is in the past")
         check(n.el("#at").get_attribute("aria-invalid") == "true", "the time field is not marked invalid")
 
     def keyboard_only():

@@ -291,6 +291,33 @@ struct DispatcherCommandTests {
         #expect(nothing.stderr.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").count == 1, "\(nothing.stderr)")
     }
 
+    @Test func aMoveToThePastOrPastTheHorizonSaysSo() async throws {
+        let w = try await DispatchWorld()
+        let id = try await w.book("ann1", w.at(15))
+        let past = try w.vanadmin(["rides", "move", id.uuidString, "--at", "2020-03-02 15:00"])
+        #expect(past.status == 1)
+        #expect(past.stderr.contains("is in the past"), "\(past.stderr)")
+        #expect(!past.stderr.contains("occupied"), "\(past.stderr)")
+        let far = LocalDate(containing: w.day.addingTimeInterval(400 * 86_400), in: w.zone).description
+        let beyond = try w.vanadmin(["rides", "move", id.uuidString, "--at", "\(far) 15:00"])
+        #expect(beyond.status == 1)
+        #expect(beyond.stderr.contains("the new time is more than 14 days ahead"), "\(beyond.stderr)")
+        #expect(!beyond.stderr.contains("kept changing"), "\(beyond.stderr)")
+        for refused in [past, beyond] {
+            #expect(refused.stderr.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").count == 1, "\(refused.stderr)")
+        }
+        #expect(try await w.value("SELECT pickup_at FROM rides WHERE id = \(id)", as: Date.self) == w.at(15))
+        // A week on, inside the horizon: the ride leaves its day's route and fits on the other day
+        // (its old day's van-days are locked, not read: no "kept changing").
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = w.zone
+        let sameTimeNextWeek = try #require(calendar.date(byAdding: .day, value: 7, to: w.at(15)))
+        let nextWeek = LocalDate(containing: sameTimeNextWeek, in: w.zone).description
+        let moved = try w.vanadmin(["rides", "move", id.uuidString, "--at", "\(nextWeek) 15:00"])
+        #expect(moved.status == 0, "\(moved.stderr)")
+        #expect(try await w.value("SELECT pickup_at FROM rides WHERE id = \(id)", as: Date.self) == sameTimeNextWeek)
+    }
+
     @Test func approveAllFeasibleApprovesTheFitAndListsTheRest() async throws {
         let w = try await DispatchWorld()
         let a = try await w.book("ann1", w.at(9))

@@ -251,16 +251,23 @@ struct WebDispatchBoardTests {
     @Test func aMoveThatDoesNotFitIsRefusedWithTheEnginesSentenceAndChangesNothing() async throws {
         let w = try await ConsoleWorld()
         let ride = try await Self.approved(w, "ann1", w.at(9, 0))
+        try await ServiceCalendarStore(pool: w.f.database.pool, timeZone: w.configuration.timeZone)
+            .addClosure(try LocalDate("2026-12-01"), reason: "Snow", actor: "office")
         let before = try await w.count("SELECT count(*) FROM audit_log")
         let events = try await w.count("SELECT count(*) FROM ride_events")
         try await w.application().test(.router) { client in
             var jar = try await signedIn(client)
             let page = try await client.web("/dispatch/rides/\(ride.ref.rawValue)", jar: &jar)
-            // Before now (07:00): no van can be there.
-            let refused = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/move", form: [("csrf", page.csrf ?? ""), ("at", "06:00"), ("van", "")], jar: &jar)
+            // Before now (07:00): the time is in the past, said as such (not "the van is occupied").
+            let past = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/move", form: [("csrf", page.csrf ?? ""), ("at", "06:00"), ("van", "")], jar: &jar)
+            #expect(past.status == .unprocessableContent)
+            #expect(past.body.contains(#"<p class="error" id="at-error"><span class="vh">Error: </span>The new time is in the past; choose a time from now on"#))
+            #expect(past.body.contains(#"id="at" name="at" type="text" value="06:00""#))
+            // A day the service is closed: the engine's sentence.
+            let refused = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/move", form: [("csrf", page.csrf ?? ""), ("at", "2026-12-01 10:00"), ("van", "")], jar: &jar)
             #expect(refused.status == .conflict)
-            #expect(refused.body.contains(#"<p class="error" id="at-error"><span class="vh">Error: </span>It does not fit: "#))
-            #expect(refused.body.contains(#"id="at" name="at" type="text" value="06:00""#))
+            #expect(refused.body.contains(#"<p class="error" id="at-error"><span class="vh">Error: </span>It does not fit: "#), "\(refused.body.prefix(3000))")
+            #expect(refused.body.contains(#"id="at" name="at" type="text" value="2026-12-01 10:00""#))
             #expect(refused.body.contains("<title>Error: Ride"))
             // A time that is no time: next to the field too.
             let garbled = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/move", form: [("csrf", page.csrf ?? ""), ("at", "half past"), ("van", "")], jar: &jar)

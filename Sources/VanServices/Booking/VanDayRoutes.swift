@@ -166,6 +166,12 @@ enum VanDayRoutes {
         return unchanged
     }
 
+    /// Locks `vanDays` until the transaction ends, whatever their versions (the van-days a moved
+    /// ride leaves, which its plan did not read).
+    static func lockUnchecked(_ vanDays: [VanDay], _ conn: PGConnection) throws {
+        _ = try bump(vanDays, conn)
+    }
+
     /// Locks the van-days of every van in `vans` that a change anywhere in `span` could lock, until
     /// the transaction ends: after it, a plan around `span` cannot lose its race (``lock(_:unchangedSince:_:)``
     /// finds its versions as read). The way out for a booking that lost several races in a row

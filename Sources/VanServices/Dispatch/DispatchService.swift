@@ -9,11 +9,15 @@ import VanScheduler
 public struct DispatchService: Sendable {
     let pool: PGPool
     let timeZone: TimeZone
+    /// The booking rules a new time must keep, as a rider's booking does: not in the past, not
+    /// past the horizon (`VAND_BOOKING_HORIZON_DAYS`).
+    let policy: BookingPolicy
 
-    /// Decisions over `pool` for a service in `timeZone`.
-    public init(pool: PGPool, timeZone: TimeZone) {
+    /// Decisions over `pool` for a service in `timeZone`; new times checked by `policy` (the office's, from ``BookingSettings``).
+    public init(pool: PGPool, timeZone: TimeZone, policy: BookingPolicy = BookingSettings().policy) {
         self.pool = pool
         self.timeZone = timeZone
+        self.policy = policy
     }
 
     /// Why a decision was refused; nothing changed.
@@ -39,6 +43,8 @@ public struct DispatchService: Sendable {
         case underWay(String)
         /// The ride policy refuses it (``RidePolicy``): the sentence says why and what to do.
         case refused(String)
+        /// The new time breaks the booking rules (in the past, past the horizon): the rule's words.
+        case newTime(String)
 
         public var description: String {
             switch self {
@@ -52,6 +58,7 @@ public struct DispatchService: Sendable {
             case .unknownVan(let name): return "no active van named '\(name)'; see `vanadmin vans list`"
             case .underWay(let sentence): return sentence
             case .refused(let sentence): return sentence
+            case .newTime(let reason): return "the new time \(reason)"
             }
         }
     }
@@ -141,6 +148,9 @@ public struct DispatchService: Sendable {
         reason: String?, actor: String, now: Date, action: String
     ) async throws -> Ride {
         let timeZone = self.timeZone
+        if let newTime {
+            do throws(ValidationError) { try policy.checkPickupTime(newTime, now: now) } catch { throw DispatchError.newTime(error.reason) }
+        }
         return try await pool.withTransaction { conn in
             let rideID = try RideQueries.resolve(id, conn)
             try TransactionActor.set(actor, conn)
@@ -184,13 +194,19 @@ public struct DispatchService: Sendable {
                     guard case .feasible(let assignment) = feasibility else {
                         throw DispatchError.doesNotFit(scheduler.sentence(for: feasibility, requested: asked, promise: ride.promise.kind))
                     }
-                    // The ride leaves its old place on the route too: lock around both.
-                    let changes = DateInterval(start: min(assignment.changes.start, ride.pickupAt),
-                                               end: max(assignment.changes.end, ride.estimatedDropoffAt))
-                    let vanDays = Set(VanDayRoutes.vanDays(vanID: assignment.vanID, changes: changes, timeZone: timeZone)
-                        + (ride.vanID.map { VanDayRoutes.vanDays(vanID: $0, changes: changes, timeZone: timeZone) } ?? []))
+                    // The ride leaves its old place on the route too: its old van-days are locked as
+                    // well. Only the new place's must be as the plan read them (leaving a route breaks
+                    // no promise on it, and on another day they were never read), so the old ones are
+                    // locked without that check, in day order with the new ones.
+                    let leaving = DateInterval(start: ride.pickupAt, end: max(ride.pickupAt, ride.estimatedDropoffAt))
+                    let target = Set(VanDayRoutes.vanDays(vanID: assignment.vanID, changes: assignment.changes, timeZone: timeZone))
+                    let left = Set(ride.vanID.map { VanDayRoutes.vanDays(vanID: $0, changes: leaving, timeZone: timeZone) } ?? []).subtracting(target)
+                    let leftFirst = left.map(\.day).min().map { first in target.map(\.day).min().map { first < $0 } ?? true } ?? false
                     try conn.execute(simple: "SAVEPOINT van_days")
-                    guard try VanDayRoutes.lock(Array(vanDays), unchangedSince: snapshot, conn) else {
+                    if leftFirst { try VanDayRoutes.lockUnchecked(Array(left), conn) }
+                    let unchanged = try VanDayRoutes.lock(Array(target), unchangedSince: snapshot, conn)
+                    if !leftFirst { try VanDayRoutes.lockUnchecked(Array(left), conn) }
+                    guard unchanged else {
                         try conn.execute(simple: "ROLLBACK TO SAVEPOINT van_days")
                         lost = snapshot
                         continue

@@ -144,6 +144,7 @@ struct WebDispatchBoardRoutes: Sendable {
             case .unknownVan: return try await refuse("van", "Choose one of the vans in the list", .unprocessableContent)
             case .underWay(let sentence): return try await refuse(van != nil ? "van" : "at", "This ride cannot be moved: " + sentence, .conflict)
             case .transition(let transition): return try await refuse("at", "This ride cannot be moved: \(transition.description)", .conflict)
+            case .newTime(let reason): return try await refuse("at", "The new time \(reason)", .unprocessableContent)
             default: return try await refuse("at", error.description, .conflict)
             }
         } catch let error as ValidationError {
