@@ -585,9 +585,11 @@ BEGIN
     RETURNING id INTO event_id;
     INSERT INTO deliveries (event_id, sink) VALUES (event_id, 'webhook'), (event_id, 'log');
     -- The rider hears of decisions, re-timings, cancellations by the service, reminders, the
-    -- van arriving at her pickup, her no-show, and the undoing of either of those two taps (the
-    -- driver's undo or the dispatcher's correction): what she was told no longer holds.
+    -- van arriving at her pickup, her no-show, the undoing of either of those two taps (the
+    -- driver's undo or the dispatcher's correction): what she was told no longer holds; and her
+    -- ride put on another van once her reminder went out (she is looking for it by its name).
     IF kind IN ('approved', 'rejected', 'cancelled_by_service', 'reminder', 'moved', 'no_show')
+       OR (kind = 'reassigned' AND ride.status = 'approved' AND ride.reminded_at IS NOT NULL AND ride.van_id IS NOT NULL)
        OR (kind = 'arrived' AND extra->'road'->>'stop' = 'pickup')
        OR (kind = 'tap_undone' AND (extra->'road'->>'action' = 'no_show'
                                     OR (extra->'road'->>'action' = 'arrived' AND extra->'road'->>'stop' = 'pickup'))) THEN

@@ -40,8 +40,10 @@ struct ContractTests {
             try conn.query("SELECT pg_get_functiondef('vand_write_ride_event'::regproc)").first!.decode(String.self, at: 0)
         }
         let list = try #require(source.firstMatch(of: #/IF kind IN \(([^)]*)\)/#)?.1)
-        let heard = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " '")) })
-        #expect(heard.contains("no_show") && heard.count >= 5, "\(heard)")
+        var heard = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " '")) })
+        // And each kind the rider hears on a condition (`kind = 'arrived' AND …`).
+        for match in source.matches(of: #/kind = '([a-z_]+)'/#) { heard.insert(String(match.1)) }
+        #expect(heard.isSuperset(of: ["no_show", "arrived", "tap_undone", "reassigned"]) && heard.count >= 9, "\(heard)")
         #expect(heard.isSubset(of: documented), "undocumented: \(heard.subtracting(documented).sorted())")
         await f.close()
     }

@@ -6,8 +6,10 @@ public enum RideEventKind: String, Sendable, CaseIterable, Codable {
     case approved
     /// The dispatcher rejected it.
     case rejected
-    /// Its pickup time or van changed.
+    /// Its promise changed (a new time, whatever the van).
     case moved
+    /// It was put on another van, its promise unchanged (the rider hears it once her reminder went out).
+    case reassigned
     /// The rider cancelled it.
     case cancelledByRider = "cancelled_by_rider"
     /// The service (dispatcher) cancelled it.
@@ -18,7 +20,7 @@ public enum RideEventKind: String, Sendable, CaseIterable, Codable {
     case noShow = "no_show"
     /// The 15-minute reminder fired.
     case reminder
-    /// A stop's ETA passed the end of its promised window (once per ride; ``LateAlerts``).
+    /// A stop's ETA ran late against its promise (``Lateness``): raised, or raised again (``LateAlerts``).
     case late
     /// Any other change (a note, a place, a reopened ride).
     case updated
@@ -28,6 +30,6 @@ public enum RideEventKind: String, Sendable, CaseIterable, Codable {
     case arrived
     /// The rider got on board at the pickup (a driver's tap).
     case boarded
-    /// A driver undid a tap within its two minutes (the payload's `road` is the undone tap).
+    /// A driver undid a tap within her undo window, or a dispatcher corrected it later (the payload's `road` is the undone tap).
     case tapUndone = "tap_undone"
 }

@@ -61,6 +61,10 @@ public struct RiderMessage: Sendable {
             return "Correction: your ride from \(from)\(to) on \(when) is not a no-show. The mark was taken back, and your ride stands."
         case .tapUndone where details.roadAction == "arrived" && details.roadStop == "pickup":
             return "Correction: the van is not at \(from) yet. You will be told when it arrives."
+        case .reassigned:
+            // Her reminder went out and she looks for the van by its name (sql/0038).
+            let van = details.van.map { " is now on \($0)" } ?? " is now on another van"
+            return "Your ride from \(from)\(to) on \(when)\(van)."
         case .created, .updated, .completed, .deleted, .boarded, .tapUndone, nil:
             return "Your ride from \(from)\(to) on \(when) changed."
         }

@@ -164,4 +164,27 @@ struct RoadEventTests {
         #expect(try await f.count("SELECT count(*) FROM stop_taps WHERE ride_id = \(ride) AND undone_at IS NULL") == 3)
         await f.db.close()
     }
+
+    /// Her ride put on another van: not news before her reminder; after it, she is told the van's
+    /// name, since she looks for it at the curb.
+    @Test func aRidePutOnAnotherVanAfterItsReminderTellsTheRiderTheVan() async throws {
+        let f = try await EventFixture()
+        let ride = try await f.insertRide(pickupIn: 30, status: "approved")
+        let van2 = try await f.db.pool.withConnection { try $0.query("SELECT name FROM vans WHERE id = 2").first!.decode(String.self, at: 0) }
+        try await f.sql("UPDATE rides SET van_id = 2 WHERE id = \(ride)")
+        try await f.sql("UPDATE rides SET reminded_at = \(f.now) WHERE id = \(ride)")
+        try await f.sql("UPDATE rides SET van_id = 1 WHERE id = \(ride)")
+        try await f.sql("UPDATE rides SET van_id = 2 WHERE id = \(ride)")
+        #expect(try await f.kinds(ride) == ["created", "reassigned", "reminder", "reassigned", "reassigned"])
+        #expect(try await f.count("""
+            SELECT count(*) FROM deliveries d JOIN ride_events e ON e.id = d.event_id
+            WHERE e.ride_id = \(ride) AND e.kind = 'reassigned' AND d.sink = 'rider'
+            """) == 2, "the two after the reminder")
+        let loop = TriggerLoop(pool: f.db.pool, settings: EventSettings(), timeZone: f.zone, clock: f.clock, logger: TestCluster.quietLogger)
+        _ = try await loop.runOnce(now: f.now)
+        _ = try await loop.runOnce(now: f.now.addingTimeInterval(60))
+        let inbox = try await f.inbox("ann1")
+        #expect(inbox.last?.hasPrefix("Your ride from SCL to Davenport on ") == true && inbox.last?.hasSuffix(" is now on \(van2).") == true, "\(inbox)")
+        await f.db.close()
+    }
 }
