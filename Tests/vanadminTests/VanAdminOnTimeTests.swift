@@ -183,6 +183,33 @@ struct VanAdminOnTimeTests {
         cli.cleanUp()
     }
 
+    /// A shift left open is credited with the untapped stops of its own day only: not the next
+    /// day's (more than a day after it began), and not any planned after now.
+    @Test func anOpenShiftIsNotCreditedWithOtherDaysStops() async throws {
+        let cli = try await CLI.make()
+        let db = cli.database()
+        let day = RoadDay(pool: db.pool)
+        try await day.fleet()
+        try await day.shift("dee", "Van 1", from: T.at(6, 0))
+        let today = try await day.ride("Van 1", window: (T.at(10, 0), T.at(10, 15)), pickup: T.at(10, 0), dropoff: T.at(10, 20), status: "approved")
+        let nextDay = T.at(10, 0).addingTimeInterval(86_400)
+        let tomorrow = try await day.ride("Van 1", window: (nextDay, nextDay.addingTimeInterval(900)), pickup: nextDay,
+                                          dropoff: nextDay.addingTimeInterval(1_200), status: "approved")
+        let later = try await day.ride("Van 1", window: (T.at(20, 0), T.at(20, 15)), pickup: T.at(20, 0), dropoff: T.at(20, 20), status: "approved")
+        let zone = TimeZone(identifier: "America/New_York")!
+        let report = try await OnTimeReport.load(pool: db.pool, from: try LocalDate("2026-11-16"), to: try LocalDate("2026-11-17"), timeZone: zone,
+                                                 now: nextDay.addingTimeInterval(7_200))
+        func driver(_ ref: String) -> [String?] { report.stops.filter { $0.rideRef == ref }.map(\.driver) }
+        #expect(driver(today.ref) == ["dee", "dee"])
+        #expect(driver(later.ref) == ["dee", "dee"], "planned 14 h after the shift began: the same run")
+        #expect(driver(tomorrow.ref) == [nil, nil], "28 h after the shift began: not hers")
+        let early = try await OnTimeReport.load(pool: db.pool, from: try LocalDate("2026-11-16"), to: try LocalDate("2026-11-16"), timeZone: zone,
+                                                now: T.at(12, 0))
+        #expect(early.stops.filter { $0.rideRef == later.ref }.map(\.driver) == [nil, nil], "planned after now: not yet anyone's")
+        await db.close()
+        cli.cleanUp()
+    }
+
     @Test func jsonAndCSVTogetherAreRefused() async throws {
         let cli = try await CLI.make()
         let result = try await cli.run("report", "--from", "2026-11-16", "--to", "2026-11-16", "--csv", "--json")

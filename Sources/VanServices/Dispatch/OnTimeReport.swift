@@ -27,7 +27,9 @@ public struct OnTimeReport: Sendable, Encodable {
         /// The van that served it (the tapping shift's), else the ride's van.
         public let van: String?
         /// The driver whose shift tapped it; for a stop with no tap, the driver on the van's
-        /// shift at its planned time, if any.
+        /// shift at its planned time, if any: a shift still open covers planned times up to now,
+        /// and no shift covers more than ``OnTimeReport/longestShift`` from its start (a shift left
+        /// open is not credited with the days after it).
         public let driver: String?
         /// Where: the place's name, the address or the point.
         public let place: String
@@ -55,6 +57,10 @@ public struct OnTimeReport: Sendable, Encodable {
     enum CodingKeys: String, CodingKey { case from, to, overall, byDay, byVan, byDriver }
 
     /// Reads the period's stops and judges them as of `now` (stops still ahead are upcoming).
+    /// The longest a shift is taken to cover untapped stops from its start, seconds: a day (a
+    /// shift past midnight keeps the evening's stops; none runs longer).
+    public static let longestShift = 86_400
+
     public static func load(pool: PGPool, from: LocalDate, to: LocalDate, timeZone: TimeZone, now: Date) async throws -> OnTimeReport {
         let start = from.interval(in: timeZone).start
         let end = to.interval(in: timeZone).end
@@ -77,11 +83,11 @@ public struct OnTimeReport: Sendable, Encodable {
                 LEFT JOIN vans dv ON dv.id = ds.van_id
                 LEFT JOIN LATERAL (SELECT driver_net_id FROM shifts s
                                    WHERE s.van_id = base.van_id AND s.started_at <= base.pickup_at
-                                     AND (s.ended_at IS NULL OR s.ended_at > base.pickup_at)
+                                     AND least(coalesce(s.ended_at, \(now)), s.started_at + \(Self.longestShift) * interval '1 second') > base.pickup_at
                                    ORDER BY s.started_at DESC LIMIT 1) p_due ON pa.ride_id IS NULL
                 LEFT JOIN LATERAL (SELECT driver_net_id FROM shifts s
                                    WHERE s.van_id = base.van_id AND s.started_at <= base.estimated_dropoff_at
-                                     AND (s.ended_at IS NULL OR s.ended_at > base.estimated_dropoff_at)
+                                     AND least(coalesce(s.ended_at, \(now)), s.started_at + \(Self.longestShift) * interval '1 second') > base.estimated_dropoff_at
                                    ORDER BY s.started_at DESC LIMIT 1) d_due ON da.ride_id IS NULL
                 WHERE base.status IN ('approved', 'completed', 'no_show') OR pa.ride_id IS NOT NULL OR da.ride_id IS NOT NULL
                 ORDER BY base.pickup_at, base.id
