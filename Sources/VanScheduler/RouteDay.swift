@@ -7,8 +7,11 @@ import VanDomain
 /// Times are seconds from ``origin``: the stretch's start, or the pickup of a ride already aboard
 /// then. Every van starts and ends the stretch "anywhere" (a depot with no travel to or from it)
 /// and runs only inside the stretch. A ride planned to start before `lockBefore` is under way or
-/// about to be: its stops are pinned to their planned times and nothing is inserted before them.
-/// So is a ride ``BookedRide/underWay``, whenever it is planned.
+/// about to be: its stops are pinned to their planned times (and it stays on its van). A new ride
+/// may still go before such a stop if the van reaches the stop at its pinned time all the same:
+/// a van whose next stop is at 9:28 takes a 9:20 ride that ends by then (the time windows decide;
+/// a stop planned in the past can have nothing new before it). A ride ``BookedRide/underWay`` is
+/// pinned too, and nothing is inserted before its pickup: the van is at it or past it.
 /// So is a ride picked up before the stretch starts and dropped off after (the stretch a search
 /// cut out of a longer one, ``Scheduler/routeReach``): it stays aboard, counted in the load.
 struct RouteDay {
@@ -150,8 +153,9 @@ struct RouteDay {
             stops[van].append((ride.pickupAt.timeIntervalSinceReferenceDate, RouteStop.pickup(index).code))
             stops[van].append((ride.dropoffAt.timeIntervalSinceReferenceDate, RouteStop.dropoff(index).code))
         }
-        let lockAt = lockBefore?.timeIntervalSinceReferenceDate
         // A van's route is fixed up to the pickup of its last ride under way, wherever that lies.
+        // Rides about to start (before `lockBefore`) are pinned by their windows, not by a fixed
+        // prefix: a ride that fits before one of them, keeping its time, is not refused.
         var underWayUntil = [Double](repeating: -.infinity, count: vans.count)
         for ride in rides where ride.underWay {
             let van = vanIndex[ride.vanID]!
@@ -165,8 +169,8 @@ struct RouteDay {
             }
             routes[van].stops = stops[van].map { RouteStop(code: $0.code) }
             let fixedTo = underWayUntil[van]
-            if lockAt != nil || fixedTo > -.infinity {
-                routes[van].lockedPrefixCount = stops[van].prefix { $0.at < (lockAt ?? -.infinity) || $0.at <= fixedTo }.count
+            if fixedTo > -.infinity {
+                routes[van].lockedPrefixCount = stops[van].prefix { $0.at <= fixedTo }.count
             }
         }
         let plan = RoutePlan(routes: routes, unassigned: newRide == nil ? [] : [rides.count])

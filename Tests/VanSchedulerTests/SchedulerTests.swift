@@ -96,6 +96,24 @@ import VanDomain
         #expect(placed.replanned[first.id] == nil)
     }
 
+    /// Issue 32: within the lock lead a ride was only ever added after a van's last stop. A van
+    /// whose only stop is at 16:40 (pinned: it starts within 15 minutes of 16:28) takes a ride asked
+    /// for exactly 16:30 (before the pinned pickup; here the two share the van to Davenport), and
+    /// its pinned ride keeps its times. Before, the only place was after 16:40's drop-off: refused.
+    @Test func aRideSoonFitsBeforeAVansPinnedStop() throws {
+        let van = Fixture.van(1)
+        let pinned = booked(1, van: van, at: monday(16, 40), with: exact)
+        let now = monday(16, 28)
+        let placed = try #require(exact.check(trip(monday(16, 30), notBefore: now), vans: [van], rides: [pinned]).assignment)
+        #expect(placed.pickupAt == monday(16, 30), "picked up at \(placed.pickupAt)")
+        #expect(placed.pickupAt < pinned.pickupAt)
+        #expect(placed.replanned[pinned.id] == nil, "the pinned ride keeps its times")
+        // A stop planned in the past (16:20, not tapped) can have nothing new before it.
+        let past = booked(2, van: van, at: monday(16, 20), with: exact)
+        let after = exact.check(trip(monday(16, 30), notBefore: now), vans: [van], rides: [past])
+        #expect(after.assignment.map { $0.pickupAt >= past.pickupAt && $0.replanned[past.id] == nil } ?? true)
+    }
+
     @Test func wheelchairRideNeverGoesToAVanWithoutAPosition() {
         let vans = [Fixture.van(1, wheelchair: 0), Fixture.van(2, wheelchair: 1)]
         let first = booked(1, van: vans[1], at: monday(16, 30), wheelchair: true, with: exact)
