@@ -86,7 +86,7 @@ struct PoolHealingTests {
 
     @Test func aCallerWaitsForAFreeConnectionOnlyUntilTheDeadline() async throws {
         let url = try await TestCluster.makeDatabaseURL(template: "vand_template")
-        let pool = PGPool(configuration: PGConfiguration(connectionString: url), size: 1, acquireTimeout: .milliseconds(200), logger: TestCluster.quietLogger)
+        let pool = PGPool(configuration: PGConfiguration(connectionString: url), size: 1, acquireTimeout: .milliseconds(200), logger: TestCluster.quietLogger)  // clock-ok: expected to expire
         let gate = Gate()
         let holder = Task { try await pool.withConnection { _ in gate.enterAndWait() } }
         await gate.waitUntilEntered()
@@ -104,7 +104,7 @@ struct PoolHealingTests {
 
     @Test func aFrozenServerIsGivenUpAtTheResponseDeadlineAndTheConnectionReplaced() async throws {
         let url = try await TestCluster.makeDatabaseURL(template: "vand_template")
-        let configuration = PGConfiguration(connectionString: url, responseTimeout: .milliseconds(300))
+        let configuration = PGConfiguration(connectionString: url, responseTimeout: .milliseconds(300))  // clock-ok: expected to expire
         let pool = PGPool(configuration: configuration, size: 1, logger: TestCluster.quietLogger)
         let frozen = try await pool.withConnection { $0.backendPID }
         // SIGSTOP on the backend: the kernel still takes the bytes, nobody answers, no error ever comes.
@@ -129,7 +129,7 @@ struct PoolHealingTests {
         let configuration = PGConfiguration(
             connectionString: url + " options='-c work_mem=8MB'",
             keepalives: .init(idle: .seconds(30), interval: .seconds(10), count: 3), tcpUserTimeout: .seconds(30),
-            statementTimeout: .milliseconds(1234), idleInTransactionSessionTimeout: .seconds(5)
+            statementTimeout: .milliseconds(1234), idleInTransactionSessionTimeout: .seconds(5)  // clock-ok: settings read back, not waited on
         )
         let parameters = Dictionary(uniqueKeysWithValues: configuration.defaultParameters)
         #expect(parameters["keepalives"] == "1")
@@ -155,7 +155,8 @@ struct PoolHealingTests {
 
     @Test func aStatementOverTheTimeoutIsCancelledByTheServerAndTheConnectionKept() async throws {
         let url = try await TestCluster.makeDatabaseURL(template: "vand_template")
-        let configuration = PGConfiguration(connectionString: url, statementTimeout: .milliseconds(100), responseTimeout: .seconds(5))
+        // The server cancels at 100 ms (its own clock); the client waits up to a minute for that answer.
+        let configuration = PGConfiguration(connectionString: url, statementTimeout: .milliseconds(100), responseTimeout: .seconds(60))  // clock-ok: the server's timeout, expected to expire
         let pool = PGPool(configuration: configuration, size: 1, logger: TestCluster.quietLogger)
         let first = try await pool.withConnection { $0.backendPID }
         let error = try await #require(throws: PGError.self) {

@@ -56,7 +56,7 @@ struct DatabaseEdgesTests {
 
     @Test func aRequestThatGetsNoConnectionInTimeIs503ProblemJSON() async throws {
         let url = try await TestCluster.makeDatabaseURL(template: "vand_template")
-        let pool = PGPool(configuration: PGConfiguration(connectionString: url), size: 1, acquireTimeout: .milliseconds(200), logger: TestCluster.quietLogger)
+        let pool = PGPool(configuration: PGConfiguration(connectionString: url), size: 1, acquireTimeout: .milliseconds(200), logger: TestCluster.quietLogger)  // clock-ok: expected to expire
         let database = Database(pool: pool)
         let gate = Gate()
         let holder = Task { try await pool.withConnection { _ in gate.enterAndWait() } }
@@ -104,15 +104,16 @@ struct DatabaseEdgesTests {
 
     @Test func theWatchdogCheckNeedsTheEventLoopsAndADatabaseRoundTrip() async throws {
         let database = try await TestCluster.makeDatabase(poolSize: 1)
-        #expect(await WatchdogCheck(database: database, timeout: .seconds(2)).problem() == nil)
+        // Healthy: a loaded machine may take seconds for the round trip; the check is that it answers.
+        #expect(await WatchdogCheck(database: database, timeout: .seconds(60)).problem() == nil)
         let backend = try await database.pool.withConnection { $0.backendPID }
         #expect(kill(backend, SIGSTOP) == 0)
-        let frozen = await WatchdogCheck(database: database, timeout: .milliseconds(300)).problem()
+        let frozen = await WatchdogCheck(database: database, timeout: .milliseconds(300)).problem()  // clock-ok: expected to expire
         kill(backend, SIGCONT)
         #expect(frozen?.contains("database") == true)
         await database.close()
         let gone = Database(pool: PGPool(configuration: PGConfiguration(connectionString: Self.nowhere), size: 1, logger: TestCluster.quietLogger))
-        #expect(await WatchdogCheck(database: gone, timeout: .seconds(2)).problem()?.contains("database") == true)
+        #expect(await WatchdogCheck(database: gone, timeout: .seconds(60)).problem()?.contains("database") == true)
         await gone.close()
     }
 

@@ -64,7 +64,7 @@ struct OnBoardCancelTests {
             let token = try await client.token("ann1", "correct horse battery")
             try await client.execute(uri: "/v1/rides/\(ann)/cancel", method: .post, headers: Wire.bearer(token)) { response in
                 #expect(response.status == .conflict)
-                #expect(Wire.object(response.body)["detail"] as? String == RidePolicy.refusal(.cancel, by: .rider, progress: .boarded))
+                #expect(Wire.object(response.body)["detail"] as? String == RidePolicy.sentence(.onBoard, .cancel, by: .rider))
             }
             #expect(try await Self.status(w, ann) == "approved")
         }

@@ -177,7 +177,7 @@ public struct RiderRides: Sendable {
             case .notFound: return "there is no such ride"
             case .afterPickup: return "the pickup time has passed; call the dispatcher"
             case .notCancellable(let status): return "the ride is \(status.rawValue.replacingOccurrences(of: "_", with: " ")) and cannot be cancelled"
-            case .onBoard: return RidePolicy.refusal(.cancel, by: .rider, progress: .boarded) ?? "you are on board the van"
+            case .onBoard: return RidePolicy.sentence(.onBoard, .cancel, by: .rider)
             }
         }
     }
@@ -202,21 +202,14 @@ public struct RiderRides: Sendable {
                 """).first else { throw CancelError.notFound }
             guard let status = RideStatus(rawValue: try row.decode(at: 0)) else { throw CancelError.notFound }
             let pickupAt: Date = try row.decode(at: 1)
-            guard status.canTransition(to: .cancelled) else { throw CancelError.notCancellable(status) }
-            // The van may be early or late: a rider it picked up (or marked a no-show, or dropped
-            // off) is past cancelling, whatever the planned time says, and is told so before the
-            // time is looked at (on board, she tells the driver rather than calls the office).
-            if let tap = try conn.query("""
-                SELECT action FROM stop_taps t WHERE t.ride_id = \(id) AND t.undone_at IS NULL AND \(Self.pickedUp)
-                ORDER BY t.at DESC, t.id DESC LIMIT 1
-                """).first?.decode(String.self, at: 0) {
-                switch tap {
-                case "no_show": throw CancelError.notCancellable(.noShow)
-                case "dropped_off": throw CancelError.notCancellable(.completed)
-                default: throw CancelError.onBoard
-                }
+            // The one policy: the van may be early or late, so a rider it picked up is past
+            // cancelling whatever the planned time says (on board, she tells the driver).
+            switch RidePolicy.refusal(.cancel, by: .rider, status: status, pickupAt: pickupAt, progress: try RidePolicy.Progress.read(id, conn), now: now) {
+            case nil: break
+            case .status(let status): throw CancelError.notCancellable(status)
+            case .onBoard: throw CancelError.onBoard
+            case .afterPickup, .beforePickup: throw CancelError.afterPickup
             }
-            guard now < pickupAt else { throw CancelError.afterPickup }
             let late = pickupAt.timeIntervalSince(now) <= lateWithin
             try conn.execute("""
                 UPDATE rides SET status = 'cancelled', cancelled_by = 'rider', cancelled_late = \(late),
@@ -237,16 +230,11 @@ public struct RiderRides: Sendable {
     /// standing one puts the ride past cancelling).
     static let pickedUp: SQLQuery = "t.action IN ('boarded', 'no_show', 'dropped_off')"
 
-    /// Whether the driver has picked `netID`'s ride `id` up, marked it a no-show or dropped it off
-    /// (a standing tap): the rider can no longer cancel it.
-    public func isPickedUp(_ id: UUID, for netID: NetID) async throws -> Bool {
-        try await pool.withConnection { conn in
-            try conn.query("""
-                SELECT 1 FROM stop_taps t JOIN rides r ON r.id = t.ride_id
-                WHERE t.ride_id = \(id) AND r.net_id = \(netID.rawValue) AND t.undone_at IS NULL AND \(Self.pickedUp)
-                LIMIT 1
-                """).first != nil
-        }
+    /// Why `netID` may not cancel her ride `ride` at `now` (``RidePolicy``, with where the ride is
+    /// on the road), or nil when she may: what her pages ask before they offer "Cancel this ride".
+    public func cancelRefusal(_ ride: Ride, now: Date) async throws -> RidePolicy.Refusal? {
+        let progress = try await pool.withConnection { try RidePolicy.Progress.read(ride.id, $0) }
+        return RidePolicy.refusal(.cancel, by: .rider, status: ride.status, pickupAt: ride.pickupAt, progress: progress, now: now)
     }
 
     /// Cancels every not-yet-picked-up ride of `netID`'s series (one the driver has boarded is

@@ -157,13 +157,22 @@ public struct DispatchService: Sendable {
             guard let row = try conn.query("\(RideRecord.select) WHERE r.id = \(rideID) FOR UPDATE OF r").first else { throw DispatchError.notFound(id) }
             var ride = try RideRecord.ride(row)
             if let status {
-                // Who may do what to a ride under way: the one policy (the console hides what it refuses).
-                let policed: RidePolicy.Action? = status == .cancelled ? .cancel : status == .noShow ? .noShow : nil
-                if let action = policed, let refusal = RidePolicy.refusal(action, by: .dispatcher, progress: try Self.progress(rideID, conn)) {
-                    throw DispatchError.refused(refusal)
+                // Who may do what to a ride: the one policy (the console offers only what it allows).
+                let policed: RidePolicy.Action? = switch status {
+                case .cancelled: .cancel
+                case .noShow: .noShow
+                case .completed: .complete
+                default: nil
+                }
+                if let action = policed, let refusal = RidePolicy.refusal(action, by: .dispatcher, status: ride.status, pickupAt: ride.pickupAt,
+                                                                          progress: try RidePolicy.Progress.read(rideID, conn), now: now) {
+                    switch refusal {
+                    case .status: throw DispatchError.transition(RideTransitionError(from: ride.status, to: status))
+                    case .beforePickup: throw DispatchError.beforePickup(ride.pickupAt)
+                    case .onBoard, .afterPickup: throw DispatchError.refused(RidePolicy.sentence(refusal, action, by: .dispatcher))
+                    }
                 }
                 do { try ride.apply(status, at: now) } catch let error as RideTransitionError { throw DispatchError.transition(error) }
-                if status == .completed || status == .noShow, now < ride.pickupAt { throw DispatchError.beforePickup(ride.pickupAt) }
             } else if !ride.status.holdsVan {
                 throw DispatchError.transition(RideTransitionError(from: ride.status, to: ride.status))
             } else if let sentence = try Self.underWay(rideID, timeZone: timeZone, conn) {
@@ -258,20 +267,6 @@ public struct DispatchService: Sendable {
 
     /// Why the ride `rideID` is under way, as the dispatcher reads it, or nil when no tap stands
     /// at its pickup: "the rider is on board Van 1 (boarded 9:07 PM): …".
-    /// Where ride `rideID` is on the road: its standing tap at the pickup.
-    static func progress(_ rideID: UUID, _ conn: PGConnection) throws -> RidePolicy.Progress {
-        let action = try conn.query("""
-            SELECT action FROM stop_taps WHERE ride_id = \(rideID) AND stop = 'pickup' AND undone_at IS NULL
-            ORDER BY at DESC, id DESC LIMIT 1
-            """).first?.decode(String.self, at: 0)
-        return switch action {
-        case "boarded": .boarded
-        case "no_show": .noShow
-        case "arrived": .arrived
-        default: .notReached
-        }
-    }
-
     static func underWay(_ rideID: UUID, timeZone: TimeZone, _ conn: PGConnection) throws -> String? {
         guard let row = try conn.query("""
             SELECT t.action, t.at, v.name FROM stop_taps t JOIN shifts s ON s.id = t.shift_id JOIN vans v ON v.id = s.van_id

@@ -92,8 +92,8 @@ struct WebRideRoutes: Sendable {
         let now = actions.now
         // The rides the cancel will cancel: not one she is on board (the ride policy keeps it).
         var rides: [Ride] = []
-        for ride in try await actions.upcoming(session.netID, limit: 100) where ride.seriesID == id && now < ride.pickupAt {
-            if try await !actions.isPickedUp(ride) { rides.append(ride) }
+        for ride in try await actions.upcoming(session.netID, limit: 100) where ride.seriesID == id {
+            if try await actions.cancelRefusal(ride) == nil { rides.append(ride) }
         }
         guard !rides.isEmpty else { throw notFound("There are no upcoming rides in this series.") }
         var page = WebPages.Page(template: "series-cancel", title: "Cancel the whole series?", nav: "rides")
@@ -133,14 +133,14 @@ struct WebRideRoutes: Sendable {
         .notFound("Ride not found", detail: detail)
     }
 
-    /// ``values(_:now:)`` as of now, with the road's word on cancelling: a rider the driver has
-    /// boarded (or marked a no-show) is not offered "Cancel this ride", whatever the planned time.
+    /// ``values(_:now:)`` as of now, with the road's word on cancelling (``RidePolicy``, the rule
+    /// the cancel itself keeps): a rider the driver has boarded is not offered "Cancel this ride",
+    /// whatever the planned time, and is told to tell the driver.
     private func liveValues(_ ride: Ride) async throws -> [String: Any] {
         var shown = values(ride, now: actions.now)
-        if shown["cancellable"] as? Bool == true, try await actions.isPickedUp(ride) {
-            shown["cancellable"] = false
-            shown["onBoard"] = ride.status == .approved
-        }
+        let refusal = try await actions.cancelRefusal(ride)
+        shown["cancellable"] = refusal == nil
+        if refusal == .onBoard { shown["onBoard"] = true }
         return shown
     }
 
@@ -163,7 +163,8 @@ struct WebRideRoutes: Sendable {
             "kind": ride.kind == .onDemand ? "Ride now (on demand)" : "Booked ahead",
             "wheelchair": ride.needsWheelchair,
             "companions": ride.companions == 0 ? "None" : String(ride.companions),
-            "cancellable": ride.status.holdsVan && ride.pickupAt > now,
+            // The policy before the road is asked (lists); a ride's own page asks it with the road (liveValues).
+            "cancellable": RidePolicy.refusal(.cancel, by: .rider, status: ride.status, pickupAt: ride.pickupAt, progress: .notReached, now: now) == nil,
         ]
         values["note"] = ride.note
         values["van"] = ride.vanName

@@ -125,9 +125,9 @@ struct WebRiderActions: Sendable {
         try await rides.find(id, for: netID)
     }
 
-    /// Whether the driver has boarded the rider (or ended the ride at the stop): past cancelling.
-    func isPickedUp(_ ride: Ride) async throws -> Bool {
-        try await rides.isPickedUp(ride.id, for: ride.netID)
+    /// Why the rider may not cancel `ride` now (``RidePolicy``), or nil when she may.
+    func cancelRefusal(_ ride: Ride) async throws -> RidePolicy.Refusal? {
+        try await rides.cancelRefusal(ride, now: now)
     }
 
     /// Throws ``RiderRides/CancelError``.

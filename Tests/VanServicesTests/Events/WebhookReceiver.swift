@@ -55,7 +55,7 @@ final class WebhookReceiver: Sendable {
         settings.webhookURL = url
         settings.webhookSecret = Self.secret
         settings.webhookMaxAttempts = maxAttempts
-        settings.webhookTimeout = .seconds(5)
+        settings.webhookTimeout = .seconds(60)
         return settings
     }
 
