@@ -62,7 +62,7 @@ public struct RiderMessage: Sendable {
         case .tapUndone where details.roadAction == "arrived" && details.roadStop == "pickup":
             return "Correction: the van is not at \(from) yet. You will be told when it arrives."
         case .reassigned:
-            // Her reminder went out and she looks for the van by its name (sql/0038).
+            // Her reminder went out and she looks for the van by its name (sql/0037).
             let van = details.van.map { " is now on \($0)" } ?? " is now on another van"
             return "Your ride from \(from)\(to) on \(when)\(van)."
         case .created, .updated, .completed, .deleted, .boarded, .tapUndone, nil:

@@ -7,6 +7,23 @@ import VanPostgres
 
 @Suite("Road taps as ride events")
 struct RoadEventTests {
+    /// A fresh database with ann1's approved ride at 7:10 AM on van 1, and driver dee1 on van 1's shift.
+    static func driverOnShift() async throws -> (EventFixture, UUID, Road, NetID) {
+        let f = try await EventFixture()
+        let ride = try await f.insertRide(pickupIn: 10, status: "approved")
+        try await f.sql("INSERT INTO riders (net_id, password_hash, role) VALUES ('dee1', 'x', 'driver')")
+        let road = Road(pool: f.db.pool, clock: f.clock, timeZone: f.zone)
+        let dee = try NetID("dee1")
+        _ = try await road.shifts.start(driver: dee, vanID: 1)
+        return (f, ride, road, dee)
+    }
+
+    /// `driver`'s tap of `action` at `stop` of `ride`, with a fresh key.
+    @discardableResult
+    static func tap(_ road: Road, _ driver: NetID, _ ride: UUID, _ stop: StopKind, _ action: TapAction) async throws -> TapResult {
+        try await road.taps.tap(driver: driver, TapRequest(tapKey: UUID(), rideID: ride, stop: stop, action: action, position: nil))
+    }
+
     @Test func tapsWriteEventsWithTheRoadObjectAndTheRiderHearsTheVanIsHere() async throws {
         let f = try await EventFixture()
         let receiver = try await WebhookReceiver.start()
@@ -61,15 +78,8 @@ struct RoadEventTests {
     }
 
     @Test func aNoShowReachesTheRiderOnceWithWhatToDo() async throws {
-        let f = try await EventFixture()
-        let ride = try await f.insertRide(pickupIn: 10, status: "approved")
-        try await f.sql("INSERT INTO riders (net_id, password_hash, role) VALUES ('dee1', 'x', 'driver')")
-        let road = Road(pool: f.db.pool, clock: f.clock, timeZone: f.zone)
-        let dee = try NetID("dee1")
-        _ = try await road.shifts.start(driver: dee, vanID: 1)
-        func tap(_ action: TapAction) async throws -> TapResult {
-            try await road.taps.tap(driver: dee, TapRequest(tapKey: UUID(), rideID: ride, stop: .pickup, action: action, position: nil))
-        }
+        let (f, ride, road, dee) = try await Self.driverOnShift()
+        func tap(_ action: TapAction) async throws -> TapResult { try await Self.tap(road, dee, ride, .pickup, action) }
         // 7:10 AM the van is at SCL; after the wait the driver taps No-show at 7:15 AM.
         f.clock.advance(by: 600)
         _ = try await tap(.arrived)
@@ -95,15 +105,8 @@ struct RoadEventTests {
     /// A no-show taken back tells the rider: the driver's own undo inside her window, or, after it,
     /// the dispatcher's audited correction (which can also take back the van's arrival).
     @Test func aNoShowTakenBackIsACorrectionToTheRider() async throws {
-        let f = try await EventFixture()
-        let ride = try await f.insertRide(pickupIn: 10, status: "approved")
-        try await f.sql("INSERT INTO riders (net_id, password_hash, role) VALUES ('dee1', 'x', 'driver')")
-        let road = Road(pool: f.db.pool, clock: f.clock, timeZone: f.zone)
-        let dee = try NetID("dee1")
-        _ = try await road.shifts.start(driver: dee, vanID: 1)
-        func tap(_ action: TapAction) async throws -> TapResult {
-            try await road.taps.tap(driver: dee, TapRequest(tapKey: UUID(), rideID: ride, stop: .pickup, action: action, position: nil))
-        }
+        let (f, ride, road, dee) = try await Self.driverOnShift()
+        func tap(_ action: TapAction) async throws -> TapResult { try await Self.tap(road, dee, ride, .pickup, action) }
         let loop = TriggerLoop(pool: f.db.pool, settings: EventSettings(), timeZone: f.zone, hotline: "203-432-0000",
                                clock: f.clock, logger: TestCluster.quietLogger)
         func deliver() async throws {
@@ -148,15 +151,10 @@ struct RoadEventTests {
     /// A boarding rests on nothing later until the drop-off: a correction of the pickup under a
     /// standing drop-off tap is refused, and names the tap to correct first.
     @Test func aCorrectionUnderALaterTapIsRefused() async throws {
-        let f = try await EventFixture()
-        let ride = try await f.insertRide(pickupIn: 10, status: "approved")
-        try await f.sql("INSERT INTO riders (net_id, password_hash, role) VALUES ('dee1', 'x', 'driver')")
-        let road = Road(pool: f.db.pool, clock: f.clock, timeZone: f.zone)
-        let dee = try NetID("dee1")
-        _ = try await road.shifts.start(driver: dee, vanID: 1)
+        let (f, ride, road, dee) = try await Self.driverOnShift()
         f.clock.advance(by: 600)
         for (stop, action) in [(StopKind.pickup, TapAction.arrived), (.pickup, .boarded), (.dropoff, .arrived)] {
-            _ = try await road.taps.tap(driver: dee, TapRequest(tapKey: UUID(), rideID: ride, stop: stop, action: action, position: nil))
+            try await Self.tap(road, dee, ride, stop, action)
         }
         await #expect(throws: TapCorrection.Failure.laterFirst(.arrived, .dropoff)) {
             try await TapCorrection(pool: f.db.pool, clock: f.clock).correct(ride.uuidString, stop: .pickup, reason: "test", actor: "dana")
