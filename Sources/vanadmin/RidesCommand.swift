@@ -58,10 +58,16 @@ struct RidesCommand: AsyncParsableCommand {
         func run() async throws {
             let clock = try DispatchContext.clock()
             try await withDatabase { db in
-                let (listing, history) = try await RideQueries(pool: db.pool).show(id)
+                let queries = RideQueries(pool: db.pool)
+                let (listing, history) = try await queries.show(id)
+                let pinnedBy = try await queries.vanPinnedBy(listing.ride.id)
                 if json {
-                    struct Both: Encodable { let ride: RideJSON; let history: [RideQueries.HistoryEntry] }
-                    return try printJSON(Both(ride: RideJSON(listing, clock: clock), history: history))
+                    struct Both: Encodable {
+                        let ride: RideJSON
+                        let van_pinned_by: String?
+                        let history: [RideQueries.HistoryEntry]
+                    }
+                    return try printJSON(Both(ride: RideJSON(listing, clock: clock), van_pinned_by: pinnedBy, history: history))
                 }
                 let r = listing.ride
                 func place(_ e: RideEndpoint) -> String {
@@ -76,7 +82,8 @@ struct RidesCommand: AsyncParsableCommand {
                     ["pickup", clock.display(r.pickupAt) + " at " + place(r.pickup)],
                     ["drop-off", "~" + clock.display(r.estimatedDropoffAt, withDay: false) + " at " + place(r.dropoff)],
                     ["wheelchair", r.needsWheelchair ? "yes" : "no"], ["companions", "\(r.companions)"],
-                    ["van", listing.ride.vanName ?? "-"], ["note", r.note ?? "-"], ["reason", r.reason ?? "-"],
+                    ["van", (listing.ride.vanName ?? "-") + (pinnedBy.map { " (kept there by \($0); `vanadmin rides unpin` lets the planner move it)" } ?? "")],
+                    ["note", r.note ?? "-"], ["reason", r.reason ?? "-"],
                     ["requested", clock.display(r.requestedAt)],
                 ])
                 say("\nhistory:")

@@ -247,6 +247,8 @@ struct DispatcherCommandTests {
         let moved = try w.vanadmin(["rides", "move", id.uuidString, "--van", "Van 1", "--as", "dana"])
         #expect(moved.status == 0, "\(moved.stderr)")
         #expect(try await pinnedBy() == "dana")
+        let shown = try w.vanadmin(["rides", "show", id.uuidString])
+        #expect(shown.stdout.contains("Van 1 (kept there by dana; `vanadmin rides unpin` lets the planner move it)"), "\(shown.stdout)")
         let unpinned = try w.vanadmin(["rides", "unpin", id.uuidString, "--as", "dana"])
         #expect(unpinned.status == 0 && unpinned.stdout.contains("the planner may move it to another van"), "\(unpinned.stdout)\(unpinned.stderr)")
         #expect(try await pinnedBy() == nil)

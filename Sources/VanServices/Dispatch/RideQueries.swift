@@ -53,6 +53,14 @@ public struct RideQueries: Sendable {
     }
 
     /// Everything about one ride: the listing and its history, oldest first.
+    /// Who pinned ride `id` to its van (a dispatcher's move or approval naming a van), or nil
+    /// when the planner may move it (sql/0036).
+    public func vanPinnedBy(_ id: UUID) async throws -> String? {
+        try await pool.withConnection { conn in
+            try conn.query("SELECT van_pinned_by FROM rides WHERE id = \(id)").first?.decode(String?.self, at: 0)
+        }
+    }
+
     public func show(_ id: String) async throws -> (Listing, [HistoryEntry]) {
         try await pool.withConnection { conn in
             let rideID = try Self.resolve(id, conn)
