@@ -248,6 +248,40 @@ struct WebDispatchBoardTests {
         await w.f.close()
     }
 
+    /// A van named in a move keeps the ride there: the page says so and by whom, and its button
+    /// (CSRF-checked, audited) lets the planner move it again.
+    @Test func aVanChosenInTheConsoleIsKeptUntilTheDispatcherLetsItGo() async throws {
+        let w = try await ConsoleWorld()
+        let ride = try await Self.approved(w, "ann1", w.at(9, 0))
+        let otherVan: String = try await w.f.database.pool.withConnection { conn in
+            try conn.query("SELECT name FROM vans WHERE active AND id <> \(ride.vanID!) ORDER BY name LIMIT 1").first!.decode(at: 0)
+        }
+        let pool = w.f.database.pool, rideID = ride.id
+        @Sendable func pinnedBy() async throws -> String? {
+            try await pool.withConnection { try $0.query("SELECT van_pinned_by FROM rides WHERE id = \(rideID)").first!.decode(String?.self, at: 0) }
+        }
+        try await w.application().test(.router) { client in
+            var jar = try await signedIn(client)
+            var page = try await client.web("/dispatch/rides/\(ride.ref.rawValue)", jar: &jar)
+            #expect(!page.body.contains("kept there by") && !page.body.contains("/unpin"))
+            let moved = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/move", form: [("csrf", page.csrf ?? ""), ("at", ""), ("van", otherVan)], jar: &jar)
+            #expect(moved.status == .seeOther, "\(moved.body.prefix(2000))")
+            page = try await client.web("/dispatch/rides/\(ride.ref.rawValue)", jar: &jar)
+            #expect(page.body.contains("\(otherVan), kept there by <bdi>\(ConsoleWorld.dispatcherActor)</bdi>"), "\(page.body.prefix(3000))")
+            #expect(try await pinnedBy() == ConsoleWorld.dispatcherActor)
+            let forged = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/unpin", form: [("csrf", "nope")], jar: &jar)
+            #expect(forged.status == .forbidden)
+            #expect(try await pinnedBy() == ConsoleWorld.dispatcherActor, "a form without its token changes nothing")
+            let unpinned = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/unpin", form: [("csrf", page.csrf ?? "")], jar: &jar)
+            #expect(unpinned.headers[.location] == "/dispatch/rides/\(ride.ref.rawValue)?done=unpinned")
+            let after = try await client.web(unpinned.headers[.location]!, jar: &jar)
+            #expect(after.body.contains("The planner may now move the ride to another van.") && !after.body.contains("kept there by"))
+        }
+        #expect(try await pinnedBy() == nil)
+        #expect(try await w.auditActors("ride.unpin") == [ConsoleWorld.dispatcherActor])
+        await w.f.close()
+    }
+
     @Test func aMoveThatDoesNotFitIsRefusedWithTheEnginesSentenceAndChangesNothing() async throws {
         let w = try await ConsoleWorld()
         let ride = try await Self.approved(w, "ann1", w.at(9, 0))

@@ -36,4 +36,14 @@ extension WebDispatchActions {
     func move(_ ref: RideRef, at time: Date?, van: String?, actor: String) async throws -> Ride {
         try await dispatch.move(ref.rawValue, at: time, van: van, actor: actor, now: now)
     }
+
+    /// Who kept ride `id` on its van (a dispatcher's move naming it), or nil.
+    func vanPinnedBy(_ id: UUID) async throws -> String? {
+        try await RideQueries(pool: pool).vanPinnedBy(id)
+    }
+
+    /// Lets the planner move ride `ref` to another van again (`vanadmin rides unpin --as`).
+    func unpin(_ ref: RideRef, actor: String) async throws -> Bool {
+        try await dispatch.unpin(ref.rawValue, actor: actor, now: now)
+    }
 }

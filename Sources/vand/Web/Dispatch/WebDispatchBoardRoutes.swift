@@ -18,6 +18,7 @@ struct WebDispatchBoardRoutes: Sendable {
         group.get("dispatch/find", use: find)
         group.get("dispatch/rides/:ref", use: ride)
         group.post("dispatch/rides/:ref/move", use: move)
+        group.post("dispatch/rides/:ref/unpin", use: unpin)
         group.post("dispatch/rides/:ref/cancel", use: cancel)
     }
 
@@ -110,10 +111,20 @@ struct WebDispatchBoardRoutes: Sendable {
         let ref = try await ride(context).ref
         let flash: String? = switch request.uri.queryParameters["done"] {
         case "moved": "The ride is moved; the rider is told the new time."
+        case "unpinned": "The planner may now move the ride to another van."
         case "cancelled": "The ride is cancelled; the rider is told."
         default: nil
         }
         return try await ridePage(request, context, ref: ref, flash: flash)
+    }
+
+    /// Lets the planner move the ride to another van again (a van named in a move keeps it there).
+    @Sendable func unpin(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let session = try WebPages.session(context)
+        let ref = try await ride(context).ref
+        _ = try await console.pages.form(request)  // the CSRF check
+        _ = try await actions.unpin(ref, actor: try await actions.actor(session))
+        throw WebAnswer.redirect(Self.ridePath(ref) + "?done=unpinned")
     }
 
     @Sendable func move(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -171,6 +182,9 @@ struct WebDispatchBoardRoutes: Sendable {
                                     boarded: actuals.pickupOutcome == .boarded)),
             WebPages.formValues(form, errors: errors))
         page.values["flash"] = flash
+        if let by = try await actions.vanPinnedBy(listing.ride.id), listing.ride.status.holdsVan {
+            page.values["pinnedBy"] = by
+        }
         return try await console.pages.render(page, request: request, context: context)
     }
 
