@@ -58,7 +58,9 @@ struct PositionLimitsTests {
         let events = PGListener.events(configuration: f.database.pool.configuration, channels: ["vand_van_positions"])
         // Consoles hear of a van's fix through NOTIFY vand_van_positions; notifications arrive in
         // commit order, so once the last kept fix is heard, any of a dropped one would have been.
-        let heard = try await withTimeout(seconds: 60) {
+        // The guard covers the server's start and seven requests, not one wait: on a 2-core machine
+        // with a cold build beside the tests, it once took over a minute. It is there for a hang.
+        let heard = try await withTimeout(seconds: 300) {
             var iterator = events.makeAsyncIterator()
             #expect(await iterator.next() == .listening)
             try await f.application().test(.router) { client in

@@ -73,7 +73,11 @@ public struct FleetMap: Sendable, Hashable {
     /// `road`'s ``RoadSettings/positionStale`` count as unknown.
     public static func load(road: Road, eta: ETAService, pool: PGPool, timeZone: TimeZone, now: Date) async throws -> FleetMap {
         let places = try await PlaceStore(pool: pool).list().sorted { $0.name < $1.name }
-        let statuses = try await VanStatusBoard.load(pool: pool, eta: eta, timeZone: timeZone, now: now, stale: road.settings.positionStale)
+        // Each van on a shift worked out once, for its status and its next stops alike.
+        var roads: [Int64: VanETAs] = [:]
+        for vanID in try await eta.vansWithOpenShifts() { roads[vanID] = try await eta.van(vanID, now: now) }
+        let worked = roads
+        let statuses = try await VanStatusBoard.load(pool: pool, road: { worked[$0] }, timeZone: timeZone, now: now, stale: road.settings.positionStale)
         let ids = try await pool.withConnection { conn in
             Dictionary(uniqueKeysWithValues: try conn.query("SELECT id, name FROM vans").map {
                 (try $0.decode(String.self, "name"), try $0.decode(Int64.self, "id"))
@@ -86,21 +90,22 @@ public struct FleetMap: Sendable, Hashable {
             guard let id = ids[status.van] else { continue }
             var stops: [Stop] = []
             if status.driver != nil {
-                stops = try await nextStops(vanID: id, road: road, eta: eta, day: today, now: now)
+                stops = try await nextStops(vanID: id, road: road, etas: roads[id], day: today, now: now)
             }
             vans.append(Van(id: id, status: status, position: positions[id], stops: stops))
         }
         return FleetMap(places: places, vans: vans, now: now)
     }
 
-    /// The van's stops not yet done today, in ``RunOrder`` (the ones it arrived at first).
-    static func nextStops(vanID: Int64, road: Road, eta: ETAService, day: LocalDate, now: Date) async throws -> [Stop] {
+    /// The van's stops not yet done today, in ``RunOrder`` (the ones it arrived at first), with
+    /// their ETAs from `etas` (nil: the van is not on the road).
+    static func nextStops(vanID: Int64, road: Road, etas: VanETAs?, day: LocalDate, now: Date) async throws -> [Stop] {
         let run = try await road.runs.stops(vanID: vanID, on: day).filter { !$0.isDone }.sorted { a, b in
             RunOrder.precedes(RunOrder.Key(rideID: a.rideID, kind: a.stop, plannedAt: a.plannedAt, arrivedAt: a.arrivedAt),
                               RunOrder.Key(rideID: b.rideID, kind: b.stop, plannedAt: b.plannedAt, arrivedAt: b.arrivedAt))
         }
         var arrivals: [RunOrder.Key: Date] = [:]
-        if let etas = try await eta.van(vanID, now: now) {
+        if let etas {
             for estimate in etas.estimates where !estimate.here {
                 arrivals[RunOrder.Key(rideID: estimate.stop.rideID, kind: estimate.stop.kind, plannedAt: .distantPast)] = estimate.arrival
             }

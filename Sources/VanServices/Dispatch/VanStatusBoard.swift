@@ -74,6 +74,14 @@ public enum VanStatusBoard {
     public static func load(
         pool: PGPool, eta: ETAService?, timeZone: TimeZone, now: Date, stale: TimeInterval
     ) async throws -> [VanStatus] {
+        try await load(pool: pool, road: { vanID in try await eta?.van(vanID, now: now) }, timeZone: timeZone, now: now, stale: stale)
+    }
+
+    /// ``load(pool:eta:timeZone:now:stale:)`` with a van's ETAs from `road` (a caller that reads
+    /// them anyway, as the map does, passes the ones it read).
+    static func load(
+        pool: PGPool, road: @Sendable (Int64) async throws -> VanETAs?, timeZone: TimeZone, now: Date, stale: TimeInterval
+    ) async throws -> [VanStatus] {
         let day = LocalDate(containing: now, in: timeZone).interval(in: timeZone)
         let (vans, rides) = try await pool.withConnection { conn in
             let vans = try conn.query("""
@@ -132,7 +140,7 @@ public enum VanStatusBoard {
             var nextStop: VanStatus.NextStop?
             if let next {
                 var expected: Date?
-                if let eta, van.driver != nil, next.stop.arrivedAt == nil, let road = try await eta.van(van.id, now: now) {
+                if van.driver != nil, next.stop.arrivedAt == nil, let road = try await road(van.id) {
                     expected = road.estimates.first { $0.stop.rideID == next.stop.rideID && $0.stop.kind == next.stop.kind }?.arrival
                 }
                 let lateness = Lateness.of(windowEnd: next.stop.windowEnd, arrived: next.stop.arrivedAt, eta: expected, now: now)

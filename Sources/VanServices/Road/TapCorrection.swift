@@ -74,15 +74,7 @@ public struct TapCorrection: Sendable {
             if let later = TapService.dependent(on: tap, standing: standing) { throw Failure.laterFirst(later.action, later.stop) }
             try TransactionActor.set(actor, conn)
             let undone = try taps.undo(id: tap.id, now: now)
-            if let ended = tap.action.rideStatus, status == ended, ended.canBeRestored(to: .approved) {
-                try conn.execute("UPDATE rides SET status = 'approved', updated_at = \(now) WHERE id = \(rideID)")
-                status = .approved
-                do {
-                    try VanDayRoutes.checkNow(conn)
-                } catch let error as PGError where error.sqlState == .checkViolation {
-                    throw Failure.cannotRestore(error.message)
-                }
-            }
+            if try TapService.putBack(after: tap, status: status, now: now, conn, refused: { Failure.cannotRestore($0) }) { status = .approved }
             let after = try taps.standing(rideID: rideID).first { $0.stop == stop }
             try AuditLog.record(conn, actor: actor, action: "tap.correct", subject: rideID.uuidString.lowercased(), details: [
                 "stop": stop.rawValue, "from": tap.action.rawValue, "to": after?.action.rawValue ?? "none",

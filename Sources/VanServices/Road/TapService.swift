@@ -88,16 +88,24 @@ public struct TapService: Sendable {
             if let later = Self.dependent(on: tap, standing: standing) { throw RoadError.undoLaterFirst(later.action) }
             try TransactionActor.set(driver.rawValue, conn)
             let undone = try taps.undo(id: tap.id, now: now)
-            if let ended = tap.action.rideStatus, status == ended.rawValue, ended.canBeRestored(to: .approved) {
-                try conn.execute("UPDATE rides SET status = 'approved', updated_at = \(now) WHERE id = \(tap.rideID)")
-                do {
-                    try VanDayRoutes.checkNow(conn)
-                } catch let error as PGError where error.sqlState == .checkViolation {
-                    throw RoadError.cannotRestore(error.message)
-                }
-            }
+            _ = try Self.putBack(after: tap, status: status.flatMap(RideStatus.init(rawValue:)), now: now, conn) { RoadError.cannotRestore($0) }
             return undone
         }
+    }
+
+    /// After `tap` is undone: a ride it ended (a no-show, a drop-off) and still in that `status`
+    /// goes back to approved, the one way back from those statuses, and the van's route is checked
+    /// again; a broken route throws `refused(why)`. Whether the ride went back.
+    static func putBack(after tap: StopTap, status: RideStatus?, now: Date, _ conn: PGConnection,
+                        refused: (String) -> any Error) throws -> Bool {
+        guard let ended = tap.action.rideStatus, status == ended, ended.canBeRestored(to: .approved) else { return false }
+        try conn.execute("UPDATE rides SET status = 'approved', updated_at = \(now) WHERE id = \(tap.rideID)")
+        do {
+            try VanDayRoutes.checkNow(conn)
+        } catch let error as PGError where error.sqlState == .checkViolation {
+            throw refused(error.message)
+        }
+        return true
     }
 
     /// The first answer for a request whose key was used before; nil for a new key.
