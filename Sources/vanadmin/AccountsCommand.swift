@@ -29,20 +29,11 @@ struct AccountsTools {
 
     /// Opens the database, runs `body`, closes it; account refusals become one-line errors.
     static func run(_ body: @escaping (AccountsTools) async throws -> Void) async throws {
-        let settings: AccountSettings
-        let timeZone: TimeZone
-        do {
-            settings = try AccountSettings.fromEnvironment()
-            timeZone = try serviceTimeZone()
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw CLIError("\(error)")
-        }
-        try await withDatabase { database in
+        try await withServices { services in
+            let settings = services.settings.accounts, timeZone = services.settings.timeZone
             let riders = RiderAdministration(
-                pool: database.pool, hasher: PasswordHasher(cost: settings.bcryptCost),
-                settings: settings, clock: SystemTimeSource(), timeZone: timeZone
+                pool: services.pool, hasher: PasswordHasher(cost: settings.bcryptCost),
+                settings: settings, clock: services.clock, timeZone: timeZone
             )
             do {
                 try await body(AccountsTools(riders: riders, whitelist: WhitelistAdministration(riders: riders), timeZone: timeZone))

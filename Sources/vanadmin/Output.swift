@@ -40,6 +40,4 @@ func loginActorName() -> String {
 }
 
 /// The service time zone, as `vand` reads it.
-func serviceTimeZone() throws -> TimeZone {
-    do throws(SettingError) { return try SettingSpec.serviceTimeZone(ProcessInfo.processInfo.environment) } catch { throw CLIError(error.description) }
-}
+func serviceTimeZone() throws -> TimeZone { try adminSettings().timeZone }

@@ -53,15 +53,13 @@ extension RidesCommand {
                 pickup: .init(place: from), dropoff: .init(place: to), needsWheelchair: wheelchair, companions: companions, note: note,
                 repeats: every.map { BookingRequest.Repeat(weekdays: $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }, until: until ?? "") }
             )
-            // The rules vand books by (VAND_AUTO_APPROVE, the horizon, the service area, the
-            // on-demand lead), read as vand reads them: the phone booking books alike.
-            let settings: BookingSettings
-            do throws(SettingError) { settings = try BookingSettings.fromEnvironment(ProcessInfo.processInfo.environment) } catch { throw CLIError(error.description) }
-            try await withDatabase { db in
-                let booking = BookingService(pool: db.pool, timeZone: clock.timeZone, rules: settings.rules)
+            // The services as vand builds them (VandServices): the phone booking books by the same
+            // rules (VAND_AUTO_APPROVE, the horizon, the service area, the on-demand lead).
+            try await withServices { services in
+                let booking = services.booking
                 let today = LocalDate(containing: asOf, in: clock.timeZone)
                 // Whom a dispatcher may book for: the console's rule (RiderDirectory), word for word.
-                guard let listing = try await RiderDirectory(pool: db.pool).rider(rider, today: today) else {
+                guard let listing = try await services.riders.rider(rider, today: today) else {
                     throw CLIError("\(rider.rawValue) is not a rider: no rider account or whitelist entry has this net ID")
                 }
                 if let reason = listing.notClearedReason { throw CLIError("\(rider.rawValue) may not be booked for: \(reason)") }

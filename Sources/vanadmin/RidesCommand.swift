@@ -112,8 +112,8 @@ struct RidesCommand: AsyncParsableCommand {
         func run() async throws {
             let clock = try DispatchContext.clock()
             let who = try actor.resolved()
-            try await withDatabase { db in
-                let dispatch = try DispatchContext.service(db, clock)
+            try await withServices { services in
+                let dispatch = services.dispatch
                 if allFeasible {
                     let day = try date.map { text in try DispatchContext.date(text) }
                     let result = try await dispatch.approveAllFeasible(on: day, actor: who, now: adminClock.now)
@@ -123,7 +123,7 @@ struct RidesCommand: AsyncParsableCommand {
                     return
                 }
                 let ride = try await DispatchContext.mapping {
-                    let current = try await RideQueries(pool: db.pool).find(id!)
+                    let current = try await RideQueries(pool: services.pool).find(id!)
                     let newTime = try at.map { text in try clock.parse(text, field: "--at", sameDayAs: current?.pickupAt ?? adminClock.now) }
                     return try await dispatch.approve(id!, at: newTime, van: van, actor: who, now: adminClock.now)
                 }
@@ -170,11 +170,11 @@ struct RidesCommand: AsyncParsableCommand {
 
         func run() async throws {
             let clock = try DispatchContext.clock()
-            try await withDatabase { db in
+            try await withServices { services in
                 let ride = try await DispatchContext.mapping {
-                    let current = try await RideQueries(pool: db.pool).find(id)
+                    let current = try await RideQueries(pool: services.pool).find(id)
                     let newTime = try at.map { text in try clock.parse(text, field: "--at", sameDayAs: current?.pickupAt ?? adminClock.now) }
-                    return try await DispatchContext.service(db, clock).move(id, at: newTime, van: van, actor: try actor.resolved(), now: adminClock.now)
+                    return try await services.dispatch.move(id, at: newTime, van: van, actor: try actor.resolved(), now: adminClock.now)
                 }
                 say("moved \(DispatchContext.line(ride, clock))")
             }
@@ -188,9 +188,9 @@ struct RidesCommand: AsyncParsableCommand {
         @OptionGroup var actor: ActorOptions
 
         func run() async throws {
-            try await withDatabase { db in
+            try await withServices { services in
                 let released = try await DispatchContext.mapping {
-                    try await DispatchContext.service(db, try DispatchContext.clock()).unpin(id, actor: try actor.resolved(), now: adminClock.now)
+                    try await services.dispatch.unpin(id, actor: try actor.resolved(), now: adminClock.now)
                 }
                 say(released ? "unpinned \(id): the planner may move it to another van" : "\(id) was not pinned to its van; nothing changed")
             }
@@ -222,14 +222,6 @@ struct RidesCommand: AsyncParsableCommand {
 enum DispatchContext {
     static func clock() throws -> ServiceTime { ServiceTime(timeZone: try serviceTimeZone()) }
 
-    /// The dispatcher's service on `db`, days in `clock`'s zone, new times checked by the office's
-    /// booking rules (VAND_BOOKING_HORIZON_DAYS, …), as `vand` builds it.
-    static func service(_ db: Database, _ clock: ServiceTime) throws -> DispatchService {
-        let settings: BookingSettings
-        do throws(SettingError) { settings = try BookingSettings.fromEnvironment(ProcessInfo.processInfo.environment) } catch { throw CLIError(error.description) }
-        return DispatchService(pool: db.pool, timeZone: clock.timeZone, policy: settings.policy)
-    }
-
     static func date(_ text: String) throws -> LocalDate {
         do { return try LocalDate(text) } catch { throw CLIError("--date: \(error.reason)") }
     }
@@ -241,8 +233,8 @@ enum DispatchContext {
     /// Opens the database, runs one decision as of now, and prints "`verb` <ride line>".
     static func decide(_ verb: String, _ change: @escaping (DispatchService, Date) async throws -> Ride) async throws {
         let clock = try clock()
-        try await withDatabase { db in
-            let ride = try await mapping { try await change(try DispatchContext.service(db, clock), adminClock.now) }
+        try await withServices { services in
+            let ride = try await mapping { try await change(services.dispatch, adminClock.now) }
             say("\(verb) \(line(ride, clock))")
         }
     }

@@ -30,10 +30,10 @@ struct TapsCommand: AsyncParsableCommand {
         func run() async throws {
             let who = try actor.resolved()
             guard let stop = StopKind(rawValue: stop) else { throw CLIError("--stop must be pickup or dropoff, not \"\(stop)\"") }
-            try await withDatabase { db in
+            try await withServices { services in
                 let outcome: TapCorrection.Outcome
                 do {
-                    outcome = try await TapCorrection(pool: db.pool, clock: adminClock).correct(id, stop: stop, reason: reason, actor: who)
+                    outcome = try await services.tapCorrections.correct(id, stop: stop, reason: reason, actor: who)
                 } catch let error as TapCorrection.Failure {
                     throw CLIError(error.description)
                 } catch let error as DispatchService.DispatchError {

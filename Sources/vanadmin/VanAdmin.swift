@@ -25,14 +25,33 @@ struct VanAdmin: AsyncParsableCommand {
     )
 }
 
+/// The settings, read from the environment as `vand` reads them (``VandSettings``); a bad value
+/// is one line naming it.
+func adminSettings() throws -> VandSettings {
+    do throws(SettingError) { return try VandSettings.current() } catch { throw CLIError(error.description) }
+}
+
+/// Opens the database, builds the services exactly as `vand` does (``VandServices``: the same
+/// settings, on the admin clock), runs `body`, and always closes the database.
+func withServices(migrate: Bool = true, _ body: (VandServices) async throws -> Void) async throws {
+    let settings = try adminSettings()
+    try await withDatabase(settings.database, migrate: migrate) { db in
+        try await body(VandServices(settings: settings, pool: db.pool, clock: adminClock))
+    }
+}
+
 /// Opens the database from the environment, runs `body`, and always closes it.
 /// Settings and connection errors become one-line messages.
 func withDatabase(migrate: Bool = true, _ body: (Database) async throws -> Void) async throws {
+    try await withDatabase(try adminSettings().database, migrate: migrate, body)
+}
+
+/// Opens the database at `settings`, runs `body`, and always closes it.
+private func withDatabase(_ settings: DatabaseSettings, migrate: Bool, _ body: (Database) async throws -> Void) async throws {
     var logger = Logger(label: "vanadmin")
     logger.logLevel = .warning
     let database: Database
     do {
-        let settings = try DatabaseSettings.fromEnvironment()
         database = migrate
             ? try await Database.open(settings: settings, logger: logger)
             : try await Database.connect(settings: settings, logger: logger)

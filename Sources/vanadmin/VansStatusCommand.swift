@@ -21,12 +21,10 @@ struct VansStatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         let clock = try DispatchContext.clock()
-        let events: EventSettings
-        do throws(SettingError) { events = try EventSettings.fromEnvironment() } catch { throw CLIError(error.description) }
         let now = adminClock.now
-        try await withDatabase { db in
-            let eta = ETAService(pool: db.pool, settings: events, timeZone: clock.timeZone)
-            let vans = try await VanStatusBoard.load(pool: db.pool, eta: eta, timeZone: clock.timeZone, now: now, stale: events.positionStale)
+        try await withServices { services in
+            let vans = try await VanStatusBoard.load(pool: services.pool, eta: services.eta, timeZone: clock.timeZone, now: now,
+                                                     stale: services.settings.events.positionStale)
             if json { return try printJSON(vans) }
             printTable(["VAN", "DRIVER", "POSITION", "NEXT STOP", "PLANNED", "RIDER", "LATE", "BEHIND PLAN"], vans.map { van in
                 let next = van.nextStop

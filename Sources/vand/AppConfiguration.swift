@@ -3,25 +3,16 @@ import Logging
 import VanServices
 import VanPostgres
 
-/// Everything `vand` reads from its environment, with defaults that work on a laptop.
+/// Everything `vand` reads from its environment, with defaults that work on a laptop: the
+/// services' settings (``VandSettings``, read as `vanadmin` and `vand-bench` read them) and, beside
+/// them, what only the HTTP server needs. `configuration.booking` reads `settings.booking`.
+@dynamicMemberLookup
 struct AppConfiguration: Sendable {
+    /// The settings every path shares: database, zone, hotline, accounts, booking, events, road, planner.
+    var settings: VandSettings
     var host = "127.0.0.1"
     var port = 8080
-    var database: DatabaseSettings
-    var timeZone = TimeZone(identifier: "America/New_York")!
     var logLevel: Logger.Level = .info
-    /// Password, session and temporary-password rules (VAND_BCRYPT_COST, …).
-    var accounts = AccountSettings()
-    /// The office's phone number, shown to riders who must call (VAND_HOTLINE).
-    var hotline: String?
-    /// Booking rules: horizon, service area, auto-approve, forms link.
-    var booking = BookingSettings()
-    /// The trigger loop: reminder lead time and the dispatcher's webhook.
-    var events = EventSettings()
-    /// Background route improvement after bookings (VAND_IMPROVE_SECONDS).
-    var improvement = ImprovementSettings()
-    /// The van on the road: the no-show wait, when a position goes stale, the trail's days.
-    var road = RoadSettings()
     /// Bytes of riders' ride lists answered from memory until notified of a change (VAND_READ_CACHE_MB; 0: off).
     var readCacheBytes = 16 << 20
     /// The rider web app: where its files are, whether cookies are Secure.
@@ -40,21 +31,25 @@ struct AppConfiguration: Sendable {
     /// The settings section of `vand --help`, made from the settings table.
     static let helpText = SettingSpec.helpText()
 
+    /// The HTTP defaults around `settings`.
+    init(settings: VandSettings) { self.settings = settings }
+
+    /// The defaults, on `database`.
+    init(database: DatabaseSettings) { self.init(settings: VandSettings(database: database)) }
+
+    /// One of the shared settings (``VandSettings``), read and written in place.
+    subscript<Value>(dynamicMember path: WritableKeyPath<VandSettings, Value>) -> Value {
+        get { settings[keyPath: path] }
+        set { settings[keyPath: path] = newValue }
+    }
+
     /// Reads the environment; the first bad value stops start-up with a line naming it.
     static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingError) -> AppConfiguration {
-        var configuration = AppConfiguration(database: try DatabaseSettings.fromEnvironment(environment))
+        var configuration = AppConfiguration(settings: try VandSettings.fromEnvironment(environment))
         configuration.host = SettingSpec.host.text(environment) ?? SettingSpec.host.defaultValue!
         configuration.port = try SettingSpec.port.integer(environment)
-        configuration.timeZone = try SettingSpec.serviceTimeZone(environment)
         guard let level = Logger.Level(rawValue: try SettingSpec.logLevel.choice(environment)) else { throw SettingSpec.logLevel.error(nil) }
         configuration.logLevel = level
-        if let text = SettingSpec.hotline.text(environment) {
-            let hotline = text.trimmingCharacters(in: .whitespaces)
-            guard (3...40).contains(hotline.count), hotline.unicodeScalars.allSatisfy({ $0.properties.generalCategory != .control }) else {
-                throw SettingSpec.hotline.error(text, expected: "a phone number as riders should see it, e.g. 607-555-0100")
-            }
-            configuration.hotline = hotline
-        }
         if let text = SettingSpec.metricsAddress.text(environment) {
             guard let address = Self.listenAddress(text) else {
                 throw SettingSpec.metricsAddress.error(text, expected: "host:port, [IPv6]:port or a port alone (on 127.0.0.1), port 0 to 65535")
@@ -62,11 +57,6 @@ struct AppConfiguration: Sendable {
             configuration.metricsAddress = address
         }
         configuration.connections = try ConnectionSettings.fromEnvironment(environment)
-        configuration.accounts = try AccountSettings.fromEnvironment(environment)
-        configuration.booking = try BookingSettings.fromEnvironment(environment)
-        configuration.events = try EventSettings.fromEnvironment(environment)
-        configuration.improvement = try ImprovementSettings.fromEnvironment(environment)
-        configuration.road = try RoadSettings.fromEnvironment(environment)
         configuration.readCacheBytes = try SettingSpec.readCacheMB.integer(environment) << 20
         configuration.web = try WebSettings.fromEnvironment(environment)
         configuration.trustedProxies = try TrustedProxies.fromEnvironment(environment)
@@ -75,7 +65,7 @@ struct AppConfiguration: Sendable {
 
     /// The connection caps under the open-file limit the process has now.
     func connectionCaps(fileLimit: FileLimit = .current()) -> ConnectionCaps {
-        ConnectionCaps(fileLimit: fileLimit.soft, poolSize: database.poolSize, asked: connections.maxConnections)
+        ConnectionCaps(fileLimit: fileLimit.soft, poolSize: settings.database.poolSize, asked: connections.maxConnections)
     }
 
     /// `9100` (loopback), `host:9100` or `[::1]:9100`.

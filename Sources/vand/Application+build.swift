@@ -105,49 +105,47 @@ func buildRoutes(
     )
     let riderChanges = RiderChangeListener(followers: [pages, streams, dispatchLive.streams], configuration: database.pool.configuration)
     let feed = InboxFeed(configuration: database.pool.configuration)
+    // Every service, built once from the settings the way vanadmin and vand-bench build them.
+    let services = VandServices(settings: configuration.settings, pool: database.pool, clock: clock, routeChanges: routeChanges)
     // ETAs from the road: worked out once per van on each position and tap, carried to riders' streams.
-    let eta = ETAService(pool: database.pool, settings: configuration.events, timeZone: configuration.timeZone)
     let etaFeed = ETAFeed(
-        configuration: database.pool.configuration, service: eta,
+        configuration: database.pool.configuration, service: services.eta,
         reminders: Reminders(pool: database.pool, lead: configuration.events.reminderLead, positionStale: configuration.events.positionStale,
                              timeZone: configuration.timeZone),
         alerts: LateAlerts(pool: database.pool), clock: clock, routeChanges: routeChanges
     )
-    let riderAuth = makeRiderAuth(configuration: configuration, database: database, clock: clock, pages: pages)
+    let riderAuth = RiderAuth(accounts: services.accounts(), pages: pages)
     let serviceClock = ServiceTime(timeZone: configuration.timeZone)
     AccountRoutes(auth: riderAuth, clock: serviceClock).register(on: router)
-    let booking = BookingService(pool: database.pool, timeZone: configuration.timeZone, rules: configuration.booking.rules, routeChanges: routeChanges)
-    let places = PlaceStore(pool: database.pool)
     RideRoutes(
-        auth: riderAuth, booking: booking, rides: RiderRides(pool: database.pool, routeChanges: routeChanges),
-        settings: configuration.booking, clock: serviceClock, time: clock, metrics: metrics, pages: pages, eta: eta
+        auth: riderAuth, booking: services.booking, rides: services.rides,
+        settings: configuration.booking, clock: serviceClock, time: clock, metrics: metrics, pages: pages, eta: services.eta
     ).register(on: router)
     ServiceRoutes(
-        calendar: ServiceCalendarStore(pool: database.pool, timeZone: configuration.timeZone), places: places,
-        booking: booking, settings: configuration.booking, hotline: configuration.hotline, clock: serviceClock, time: clock
+        calendar: services.calendar, places: services.places,
+        booking: services.booking, settings: configuration.booking, hotline: configuration.hotline, clock: serviceClock, time: clock
     ).register(on: router)
     let notifications = NotificationRoutes(
-        auth: riderAuth, inbox: Inbox(pool: database.pool),
+        auth: riderAuth, inbox: services.inbox,
         feed: feed, streams: streams, etas: etaFeed, clock: serviceClock
     )
     notifications.register(on: router)
     // The van on the road: the driver's API and positions from drivers' phones and trackers.
-    let road = Road(pool: database.pool, clock: clock, settings: configuration.road, timeZone: configuration.timeZone)
-    DriverRoutes(auth: riderAuth, road: road, vans: VanStore(pool: database.pool), clock: serviceClock).register(on: router)
-    PositionRoutes(auth: riderAuth, road: road, clock: serviceClock).register(on: router)
+    DriverRoutes(auth: riderAuth, road: services.road, vans: services.vans, clock: serviceClock).register(on: router)
+    PositionRoutes(auth: riderAuth, road: services.road, clock: serviceClock).register(on: router)
     OpenAPIRoute().register(on: router)
     // The rider web app at `/`, the driver's pages at `/driver` and the dispatcher's console at
     // `/dispatch` (Sources/vand/Web): the same services, HTML and cookies.
     WebApp(
         actions: WebRiderActions(
-            accounts: riderAuth.accounts, booking: booking, rides: RiderRides(pool: database.pool, routeChanges: routeChanges), inbox: Inbox(pool: database.pool),
-            calendar: ServiceCalendarStore(pool: database.pool, timeZone: configuration.timeZone), places: places,
-            settings: configuration.booking, time: clock, pages: pages, eta: eta
+            accounts: riderAuth.accounts, booking: services.booking, rides: services.rides, inbox: services.inbox,
+            calendar: services.calendar, places: services.places,
+            settings: configuration.booking, time: clock, pages: pages, eta: services.eta
         ),
-        driver: WebDriverActions(road: road, vans: VanStore(pool: database.pool), time: clock),
+        driver: WebDriverActions(road: services.road, vans: services.vans, time: clock),
         dispatch: WebDispatchActions(
-            dispatch: DispatchService(pool: database.pool, timeZone: configuration.timeZone, policy: configuration.booking.policy), booking: booking,
-            rides: RiderRides(pool: database.pool, routeChanges: routeChanges), road: road, eta: eta,
+            dispatch: services.dispatch, booking: services.booking,
+            rides: services.rides, road: services.road, eta: services.eta,
             pool: database.pool, settings: configuration.booking, timeZone: configuration.timeZone, time: clock, live: dispatchLive
         ),
         settings: configuration.web, accounts: configuration.accounts, hotline: configuration.hotline, notifications: notifications
@@ -155,15 +153,4 @@ func buildRoutes(
     routeMethods.load(from: router)
     return VandRoutes(router: router, services: [riderChanges, feed, streams, etaFeed, dispatchLive.feed, dispatchLive.streams],
                       etaFeed: etaFeed, dispatchLive: dispatchLive)
-}
-
-/// Accounts and the rider checks, as the routes use them.
-func makeRiderAuth(
-    configuration: AppConfiguration, database: Database, clock: any TimeSource = SystemTimeSource(), pages: RiderReadCache<ByteBuffer>? = nil
-) -> RiderAuth {
-    let accounts = AccountService(
-        pool: database.pool, hasher: PasswordHasher(cost: configuration.accounts.bcryptCost),
-        settings: configuration.accounts, clock: clock, timeZone: configuration.timeZone
-    )
-    return RiderAuth(accounts: accounts, pages: pages)
 }

@@ -49,6 +49,17 @@ struct RidesBookCommandTests {
         #expect(try await w.value("SELECT count(*) FROM rides", as: Int.self) == 1)
     }
 
+    /// Every `vanadmin` command that reaches the services reads the whole settings as `vand`
+    /// does (VandSettings): a bad road setting stops a dispatcher's decision with one line, and
+    /// the decision is not made.
+    @Test func everyCommandReadsTheSettingsVandReads() async throws {
+        let w = try await DispatchWorld()
+        let id = try await w.book("ann1", w.at(15))
+        let result = try w.vanadmin(["rides", "approve", id.uuidString, "--as", "dana"], environment: ["VAND_NO_SHOW_WAIT": "soon"])
+        #expect(result.status != 0 && result.stderr.contains("VAND_NO_SHOW_WAIT") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(try await w.value("SELECT status FROM rides WHERE id = \(id)", as: String.self) == "pending")
+    }
+
     @Test func aTakenTimeBooksNothingAndOffersTheRidersOwnSuggestions() async throws {
         let w = try await DispatchWorld()
         try await whitelist(w, "ann1", "bob2")

@@ -19,7 +19,7 @@ public struct AccountSettings: Sendable, Equatable {
     public init() {}
 
     /// Reads the settings; a bad value is an error naming the variable.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingError) -> AccountSettings {
+    public static func fromEnvironment(_ environment: [String: String]) throws(SettingError) -> AccountSettings {
         var settings = AccountSettings()
         settings.bcryptCost = try SettingSpec.bcryptCost.integer(environment)
         settings.sessionIdleTimeout = try SettingSpec.sessionIdleDays.number(environment) * 86_400

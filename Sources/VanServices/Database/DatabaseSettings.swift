@@ -51,7 +51,7 @@ public struct DatabaseSettings: Sendable {
     }
 
     /// Reads the settings; a bad value is an error naming the variable.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingError) -> DatabaseSettings {
+    public static func fromEnvironment(_ environment: [String: String]) throws(SettingError) -> DatabaseSettings {
         let poolSize = try SettingSpec.poolSize.integer(environment)
         var settings: DatabaseSettings
         if let url = SettingSpec.databaseURL.text(environment) {

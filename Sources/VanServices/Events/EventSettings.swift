@@ -37,7 +37,7 @@ public struct EventSettings: Sendable {
     public init() {}
 
     /// Reads the settings; the first bad value is an error naming it.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingError) -> EventSettings {
+    public static func fromEnvironment(_ environment: [String: String]) throws(SettingError) -> EventSettings {
         var settings = EventSettings()
         settings.reminderLead = try SettingSpec.reminderLead.number(environment) * 60
         settings.etaLead = try SettingSpec.etaLead.number(environment) * 60

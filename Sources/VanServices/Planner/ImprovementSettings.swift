@@ -42,7 +42,7 @@ public struct ImprovementSettings: Sendable, Hashable {
     public var enabled: Bool { seconds > 0 }
 
     /// Reads `VAND_IMPROVE_SECONDS`, `VAND_REPLAN_SECONDS` and `VAND_REPLAN_FROZEN`; a bad value is an error naming it.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingError) -> ImprovementSettings {
+    public static func fromEnvironment(_ environment: [String: String]) throws(SettingError) -> ImprovementSettings {
         var settings = ImprovementSettings()
         settings.seconds = try SettingSpec.improveSeconds.number(environment)
         settings.roadInterval = try SettingSpec.replanSeconds.number(environment)

@@ -22,7 +22,7 @@ public struct RoadSettings: Sendable, Hashable {
     public var noShowRule: NoShowRule { NoShowRule(wait: noShowWait) }
 
     /// Reads the settings; the first bad value is an error naming it.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingError) -> RoadSettings {
+    public static func fromEnvironment(_ environment: [String: String]) throws(SettingError) -> RoadSettings {
         var settings = RoadSettings()
         settings.noShowWait = try SettingSpec.noShowWait.number(environment)
         settings.positionStale = try SettingSpec.positionStale.number(environment)

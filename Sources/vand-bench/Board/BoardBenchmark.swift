@@ -61,7 +61,7 @@ struct BoardBenchmark {
         }
 
         // The board's reads alone, in this process (no HTTP, no HTML): what the database and the ETAs cost.
-        let eta = ETAService(pool: database.pool, settings: EventSettings(), timeZone: timeZone)
+        let eta = VandServices.bench(database, timeZone: timeZone).eta
         for (label, service) in [("reads", Optional(eta)), ("reads without ETAs", nil)] {
             var reads: [Double] = []
             for round in 0..<(options.renders / 4 + 5) {

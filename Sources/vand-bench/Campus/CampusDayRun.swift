@@ -37,7 +37,7 @@ struct CampusDayRun {
 
     /// Books every request, in order.
     func book(_ requests: [CampusRequest], seed: UInt64) async throws -> Tally {
-        let booking = BookingService(pool: database.pool, timeZone: timeZone)
+        let booking = VandServices.bench(database, timeZone: timeZone).booking
         let estimator = try await ServiceCalendarStore(pool: database.pool, timeZone: timeZone)
             .scheduler(around: requests.first?.asked ?? Date(timeIntervalSince1970: 0)).estimator
         var ids = SeededGenerator(seed: seed ^ 0x5EED)

@@ -21,11 +21,8 @@ struct RoadServicesDesk: DriverDesk {
                 try conn.execute("INSERT INTO riders (net_id, password_hash, role) VALUES (\("driver\(index)"), 'x', 'driver')")
             }
         }
-        let pool = database.pool
-        return RoadServicesDesk(shifts: ShiftService(pool: pool, clock: clock),
-                                runs: RunService(pool: pool, clock: clock, settings: settings, timeZone: timeZone),
-                                taps: TapService(pool: pool, clock: clock, settings: settings, timeZone: timeZone),
-                                positions: PositionService(pool: pool, clock: clock, settings: settings))
+        let road = VandServices.bench(database, timeZone: timeZone, clock: clock, road: settings).road
+        return RoadServicesDesk(shifts: road.shifts, runs: road.runs, taps: road.taps, positions: road.positions)
     }
 
     func startShift(driver: NetID, van: Int64, now: Date) async throws {

@@ -62,7 +62,7 @@ extension RoadSimulation {
             if let refusal = try await desk.tap(driver: van.driver, ride: stop.rideID, pickup: true, action: .noShow, at: stop.place, now: now) {
                 // The van came late: the rule gives the driver no no-show; the dispatcher records it.
                 log.refusals.append("no-show: \(refusal)")
-                _ = try? await DispatchService(pool: database.pool, timeZone: timeZone).noShow(stop.rideID.uuidString, actor: "dispatcher", now: now)
+                _ = try? await services.dispatch.noShow(stop.rideID.uuidString, actor: "dispatcher", now: now)
                 log.dispatcherNoShows += 1
             } else {
                 log.noShowTaps += 1

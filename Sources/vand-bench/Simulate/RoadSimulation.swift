@@ -53,6 +53,13 @@ struct RoadSimulation {
     /// The promised windows' width.
     let windowWidth: TimeInterval
 
+    /// The office's services on this day's database and clock, as `vand` builds them.
+    var services: VandServices {
+        var road = RoadSettings()
+        road.noShowWait = Self.noShowWait
+        return VandServices.bench(database, timeZone: timeZone, clock: clock, road: road)
+    }
+
     /// The no-show wait the driver services apply (`VAND_NO_SHOW_WAIT`, its default).
     static let noShowWait: TimeInterval = 300
     /// How often a driving van posts its position.
@@ -133,8 +140,9 @@ struct RoadSimulation {
         var rng = SeededGenerator(seed: options.seed ^ 0x0AD5)
         let replanner = RoadReplanner(pool: database.pool, timeZone: timeZone, frozen: options.replanFrozen)
         let lateGap = ImprovementSettings().lateGap
-        let rides = RiderRides(pool: database.pool)
-        let etas = ETAService(pool: database.pool, settings: EventSettings(), timeZone: timeZone)
+        let services = services
+        let rides = services.rides
+        let etas = services.eta
         let estimator = try await ServiceCalendarStore(pool: database.pool, timeZone: timeZone).scheduler(around: day.interval(in: timeZone).start).estimator
         let service = day.interval(in: timeZone)
         // Drivers start at 6:30, an hour before the first rides; bookings before then are made first.
@@ -145,7 +153,7 @@ struct RoadSimulation {
             clock.set(request.arrival)
             _ = try await book(request, &log)
         }
-        _ = try await DispatchService(pool: database.pool, timeZone: timeZone).approveAllFeasible(on: day, actor: "dispatcher", now: start)
+        _ = try await services.dispatch.approveAllFeasible(on: day, actor: "dispatcher", now: start)
         var events = SimulationEvents()
         var pendingBookings = 0
         for request in requests where request.arrival >= start {
@@ -176,7 +184,7 @@ struct RoadSimulation {
             case .book(let index):
                 pendingBookings -= 1
                 if let id = try await book(requests.first { $0.index == index }!, &log) {
-                    _ = try? await DispatchService(pool: database.pool, timeZone: timeZone).approve(id.uuidString, actor: "dispatcher", now: now)
+                    _ = try? await services.dispatch.approve(id.uuidString, actor: "dispatcher", now: now)
                 }
             case .cancel(let index):
                 guard let id = log.bookedIDs[index], let netID = log.netIDs[id] else { break }
