@@ -4,8 +4,8 @@ import Foundation
 /// the API, the web app, the console, `vanadmin` and the pages that offer the buttons all ask, so
 /// that no path allows what another refuses and no page offers what the service would refuse.
 /// Pure: the action, the actor and the ride's state in, a typed refusal (with its sentence) out.
-/// A driver's taps have their own rules (``NoShowRule``, the tap order), as do moves of a ride
-/// under way (sql/0033).
+/// The driver's taps and their undo are in RidePolicy+Taps.swift; moves of a ride under way
+/// are held by the database (sql/0033).
 public enum RidePolicy {
     /// What is done to the ride.
     public enum Action: Sendable, Hashable {
@@ -30,6 +30,8 @@ public enum RidePolicy {
     public enum Actor: Sendable, Hashable {
         /// The rider herself (or the office on the phone for her).
         case rider
+        /// The driver, by her taps.
+        case driver
         /// The office: a dispatcher in the console or `vanadmin`.
         case dispatcher
     }
@@ -56,6 +58,8 @@ public enum RidePolicy {
         case afterPickup
         /// The office's no-show or completion before the planned pickup time.
         case beforePickup
+        /// A driver ends a ride by her taps at its stops (``tapRefusal(_:at:_:rule:now:)``), not by these.
+        case byTaps
     }
 
     /// Why `actor` may not do `action` to a ride in `status`, planned to be picked up at `pickupAt`,
@@ -69,6 +73,7 @@ public enum RidePolicy {
         default: break
         }
         switch (action, actor) {
+        case (_, .driver): return .byTaps
         case (.cancel, .rider): return now < pickupAt ? nil : .afterPickup
         case (.noShow, .dispatcher), (.complete, .dispatcher): return now < pickupAt ? .beforePickup : nil
         default: return nil
@@ -95,6 +100,8 @@ public enum RidePolicy {
             return "the pickup time has passed; call the dispatcher"
         case (.beforePickup, _, _):
             return "the pickup time has not come yet; mark it after the pickup"
+        case (.byTaps, _, _):
+            return "a driver ends a ride by her taps at its stops; call the dispatcher to change it"
         }
     }
 }

@@ -208,7 +208,7 @@ public struct RiderRides: Sendable {
             case nil: break
             case .status(let status): throw CancelError.notCancellable(status)
             case .onBoard: throw CancelError.onBoard
-            case .afterPickup, .beforePickup: throw CancelError.afterPickup
+            case .afterPickup, .beforePickup, .byTaps: throw CancelError.afterPickup
             }
             let late = pickupAt.timeIntervalSince(now) <= lateWithin
             try conn.execute("""

@@ -169,7 +169,7 @@ public struct DispatchService: Sendable {
                     switch refusal {
                     case .status: throw DispatchError.transition(RideTransitionError(from: ride.status, to: status))
                     case .beforePickup: throw DispatchError.beforePickup(ride.pickupAt)
-                    case .onBoard, .afterPickup: throw DispatchError.refused(RidePolicy.sentence(refusal, action, by: .dispatcher))
+                    case .onBoard, .afterPickup, .byTaps: throw DispatchError.refused(RidePolicy.sentence(refusal, action, by: .dispatcher))
                     }
                 }
                 do { try ride.apply(status, at: now) } catch let error as RideTransitionError { throw DispatchError.transition(error) }

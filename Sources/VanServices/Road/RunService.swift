@@ -29,29 +29,30 @@ public struct RunService: Sendable {
         let (timeZone, undoWindow, rule) = (self.timeZone, settings.undoWindow, settings.noShowRule)
         return try await pool.withConnection { conn in
             guard let shift = try ShiftStore(conn).open(driver: driver) else { throw RoadError.noOpenShift }
-            let stops = try Self.stops(vanID: shift.vanID, day: shift.runSpan(at: now, in: timeZone), undoWindow: undoWindow, rule: rule, conn)
+            let stops = try Self.stops(vanID: shift.vanID, day: shift.runSpan(at: now, in: timeZone), undoWindow: undoWindow, rule: rule, now: now, conn)
             return DriverRun(shift: shift, day: day, stops: stops)
         }
     }
 
     /// The stops of the van `vanID` on `day`, in route order, with what happened at each.
     public func stops(vanID: Int64, on day: LocalDate) async throws -> [RunStop] {
-        let (timeZone, undoWindow, rule) = (self.timeZone, settings.undoWindow, settings.noShowRule)
+        let (timeZone, undoWindow, rule, now) = (self.timeZone, settings.undoWindow, settings.noShowRule, clock.now)
         return try await pool.withConnection { conn in
-            try Self.stops(vanID: vanID, day: day.interval(in: timeZone), undoWindow: undoWindow, rule: rule, conn)
+            try Self.stops(vanID: vanID, day: day.interval(in: timeZone), undoWindow: undoWindow, rule: rule, now: now, conn)
         }
     }
 
-    static func stops(vanID: Int64, day: DateInterval, undoWindow: TimeInterval, rule: NoShowRule, _ conn: PGConnection) throws -> [RunStop] {
+    /// The stops of `vanID`'s rides in `day`, each with the taps the ride policy lets the driver make at `now`.
+    static func stops(vanID: Int64, day: DateInterval, undoWindow: TimeInterval, rule: NoShowRule, now: Date, _ conn: PGConnection) throws -> [RunStop] {
         let rides = try RunRides.all(vanID: vanID, day: day, conn)
         let taps = try TapStore(conn, undoWindow: undoWindow).standing(rideIDs: rides.map(\.id))
-        var byStop: [StopKey: [StopTap]] = [:]
-        for tap in taps { byStop[StopKey(ride: tap.rideID, stop: tap.stop), default: []].append(tap) }
+        let byRide = Dictionary(grouping: taps, by: \.rideID)
         var stops: [RunStop] = []
         for ride in rides {
-            stops.append(stop(ride, .pickup, taps: byStop[StopKey(ride: ride.id, stop: .pickup)] ?? [], rule: rule))
+            let rideTaps = byRide[ride.id] ?? []
+            stops.append(stop(ride, .pickup, taps: rideTaps, rule: rule, now: now))
             if ride.status != .noShow {
-                stops.append(stop(ride, .dropoff, taps: byStop[StopKey(ride: ride.id, stop: .dropoff)] ?? [], rule: rule))
+                stops.append(stop(ride, .dropoff, taps: rideTaps, rule: rule, now: now))
             }
         }
         // The plan's order (``RunOrder`` without arrivals): the run lists the day as planned.
@@ -61,13 +62,14 @@ public struct RunService: Sendable {
         }
     }
 
-    struct StopKey: Hashable {
-        let ride: UUID
-        let stop: StopKind
-    }
-
-    static func stop(_ ride: RunRides.Row, _ kind: StopKind, taps: [StopTap], rule: NoShowRule) -> RunStop {
+    /// The `kind` stop of `ride`, whose standing taps (both stops) are `rideTaps`.
+    static func stop(_ ride: RunRides.Row, _ kind: StopKind, taps rideTaps: [StopTap], rule: NoShowRule, now: Date) -> RunStop {
+        let taps = rideTaps.filter { $0.stop == kind }
         let end = kind == .pickup ? ride.pickup : ride.dropoff
+        let state = ride.roadState(standing: rideTaps)
+        let offered = RidePolicy.offeredTaps(at: kind, state, rule: rule, now: now)
+        let open = kind == .pickup && !taps.isEmpty && !taps.contains { $0.action.isOutcome } && ride.status == .approved
+        let noShowRefusal = open ? RidePolicy.tapRefusal(.noShow, at: .pickup, state, rule: rule, now: now) : nil
         let arrived = taps.first { $0.action == .arrived }
         let outcome = taps.first { $0.action.isOutcome }
         var noShowFrom: Date?
@@ -82,7 +84,8 @@ public struct RunService: Sendable {
             wheelchair: ride.wheelchair, companions: ride.companions, note: ride.note, promise: ride.promise,
             plannedAt: kind == .pickup ? ride.pickupAt : RunOrder.plannedDropoff(pickupAt: ride.pickupAt, dropoffAt: ride.dropoffAt),
             arrivedAt: arrived?.at, departedAt: outcome?.at, outcome: outcome?.action,
-            noShowAllowedFrom: noShowFrom, lastTap: taps.max { ($0.at, $0.id) < ($1.at, $1.id) }
+            noShowAllowedFrom: noShowFrom, lastTap: taps.max { ($0.at, $0.id) < ($1.at, $1.id) },
+            nextActions: offered.map(\.action), noShowRefusal: noShowRefusal
         )
     }
 }

@@ -44,12 +44,19 @@ public struct RunStop: Sendable, Hashable {
     public let noShowAllowedFrom: Date?
     /// The last tap standing at this stop, with its undo deadline.
     public let lastTap: StopTap?
+    /// The taps the driver is offered next here, in the order a page shows them: those the ride
+    /// policy allows now, and a no-show waiting out its wait (from ``noShowAllowedFrom``).
+    public let nextActions: [TapAction]
+    /// The ride policy's answer to a no-show here, once the van has arrived at this open pickup:
+    /// nil (allowed now), ``RidePolicy/TapRefusal/noShowTooEarly(allowedFrom:)`` (offered, once the
+    /// wait is over) or ``RidePolicy/TapRefusal/arrivedAfterWindow(windowEnd:)`` (never).
+    public let noShowRefusal: RidePolicy.TapRefusal?
 
     /// Creates a value.
     public init(rideID: UUID, ref: RideRef, rideStatus: RideStatus, stop: StopKind, placeName: String?, placeShort: String?, address: String?,
                 coordinate: Coordinate?, riderName: String, riderPhone: PhoneNumber?, wheelchair: Bool, companions: Int, note: String?,
                 promise: RidePromise, plannedAt: Date, arrivedAt: Date?, departedAt: Date?, outcome: TapAction?,
-                noShowAllowedFrom: Date?, lastTap: StopTap?) {
+                noShowAllowedFrom: Date?, lastTap: StopTap?, nextActions: [TapAction], noShowRefusal: RidePolicy.TapRefusal? = nil) {
         self.rideID = rideID
         self.ref = ref
         self.rideStatus = rideStatus
@@ -70,6 +77,8 @@ public struct RunStop: Sendable, Hashable {
         self.outcome = outcome
         self.noShowAllowedFrom = noShowAllowedFrom
         self.lastTap = lastTap
+        self.nextActions = nextActions
+        self.noShowRefusal = noShowRefusal
     }
 
     /// Whether nothing more happens at this stop: it has an outcome, or the ride ended otherwise.
@@ -77,14 +86,6 @@ public struct RunStop: Sendable, Hashable {
 
     /// The name to show for the place: its name, else the address.
     public var displayPlace: String { placeName ?? address ?? "an unnamed place" }
-
-    /// The actions the driver may tap next at this stop, in the order a page offers them (a
-    /// no-show is listed once the van arrived; whether it is allowed yet is ``noShowAllowedFrom``).
-    public var nextActions: [TapAction] {
-        guard !isDone else { return [] }
-        guard arrivedAt != nil else { return [.arrived] }
-        return stop == .pickup ? [.boarded, .noShow] : [.droppedOff]
-    }
 
     /// "Jamie D." from "Jamie Doe"; the first name alone for one word; "Rider" without a name.
     public static func shortName(_ name: String?) -> String {

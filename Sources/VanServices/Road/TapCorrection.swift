@@ -71,7 +71,11 @@ public struct TapCorrection: Sendable {
             guard let tap = here.first(where: { $0.action.isOutcome }) ?? here.first(where: { $0.action == .arrived }) else {
                 throw Failure.nothingStands(stop)
             }
-            if let later = TapService.dependent(on: tap, standing: standing) { throw Failure.laterFirst(later.action, later.stop) }
+            switch RidePolicy.undoRefusal(of: tap.policyTap, by: .dispatcher, undoUntil: tap.undoUntil, standing: standing.map(\.policyTap), now: now) {
+            case nil: break
+            case .laterFirst(let action, let stop): throw Failure.laterFirst(action, stop)
+            case .windowPassed, .notForRiders: preconditionFailure("the office corrects any tap at any time")
+            }
             try TransactionActor.set(actor, conn)
             let undone = try taps.undo(id: tap.id, now: now)
             if try TapService.putBack(after: tap, status: status, now: now, conn, refused: { Failure.cannotRestore($0) }) { status = .approved }

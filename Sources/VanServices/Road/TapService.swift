@@ -34,17 +34,14 @@ public struct TapService: Sendable {
             guard let ride = try RunRides.locked(request.rideID, vanID: shift.vanID, day: shift.runSpan(at: now, in: timeZone), conn) else { throw RoadError.notOnRun }
             // Another request with this key may have committed while this one waited for the lock.
             if let earlier = try Self.retry(of: request, driver: driver, taps, conn) { return earlier }
-            guard request.action.fits(request.stop) else { throw RoadError.actionDoesNotFit(request.action, request.stop) }
             let standing = try taps.standing(rideID: ride.id)
-            let here = standing.filter { $0.stop == request.stop }
-            if let done = here.first(where: { $0.action == request.action }) {
+            if request.action.fits(request.stop), let done = standing.first(where: { $0.stop == request.stop && $0.action == request.action }) {
                 return TapResult(outcome: .alreadyDone, tap: done, rideStatus: ride.status)
             }
-            if request.action.isOutcome, let other = here.first(where: { $0.action.isOutcome }) {
-                throw RoadError.stopHasOutcome(other.action)
+            // Who may tap what, when: the one ride policy (the driver's run offers what it allows).
+            if let refusal = RidePolicy.tapRefusal(request.action, at: request.stop, ride.roadState(standing: standing), rule: rule, now: now) {
+                throw RoadError(refusal)
             }
-            guard ride.status == .approved else { throw RoadError.rideNotActive(ride.status) }
-            try Self.checkOrder(request, here: here, standing: standing, ride: ride, rule: rule, now: now)
             try TransactionActor.set(driver.rawValue, conn)
             guard let tap = try taps.insert(request, shiftID: shift.id, now: now) else {
                 // The key was used at once for something else (another ride): refuse, as a retry would.
@@ -83,9 +80,10 @@ public struct TapService: Sendable {
             guard let tap = try taps.tap(key: tapKey)?.tap else { throw RoadError.noSuchTap }
             guard tap.stands else { return tap }
             guard try ShiftStore(conn).stillOpen(id: tap.shiftID) else { throw RoadError.shiftEnded }
-            guard now <= tap.undoUntil else { throw RoadError.undoWindowPassed(closedAt: tap.undoUntil) }
-            let standing = try taps.standing(rideID: tap.rideID)
-            if let later = Self.dependent(on: tap, standing: standing) { throw RoadError.undoLaterFirst(later.action) }
+            let standing = try taps.standing(rideID: tap.rideID).map(\.policyTap)
+            if let refusal = RidePolicy.undoRefusal(of: tap.policyTap, by: .driver, undoUntil: tap.undoUntil, standing: standing, now: now) {
+                throw RoadError(refusal)
+            }
             try TransactionActor.set(driver.rawValue, conn)
             let undone = try taps.undo(id: tap.id, now: now)
             _ = try Self.putBack(after: tap, status: status.flatMap(RideStatus.init(rawValue:)), now: now, conn) { RoadError.cannotRestore($0) }
@@ -117,37 +115,5 @@ public struct TapService: Sendable {
         }
         let status = try conn.query("SELECT status FROM rides WHERE id = \(tap.rideID)").first?.decode(String.self, "status")
         return TapResult(outcome: .retried, tap: tap, rideStatus: status.flatMap(RideStatus.init(rawValue:)) ?? .approved)
-    }
-
-    /// Refuses a tap that skips a step, or a no-show before the wait.
-    static func checkOrder(_ request: TapRequest, here: [StopTap], standing: [StopTap], ride: RunRides.Row, rule: NoShowRule, now: Date) throws {
-        let arrived = here.first { $0.action == .arrived }
-        switch (request.stop, request.action) {
-        case (.pickup, .arrived):
-            return
-        case (.dropoff, .arrived):
-            guard standing.contains(where: { $0.stop == .pickup && $0.action == .boarded }) else {
-                throw RoadError.needsEarlier(.arrived, before: .boarded, at: .pickup)
-            }
-        case (_, .noShow):
-            let window = NoShowRule.pickupWindow(promise: ride.promise, plannedPickup: ride.pickupAt)
-            switch rule.refusal(arrivedAt: arrived?.at, window: window, toldETA: ride.toldPickupETA, now: now) {
-            case nil: return
-            case .notArrived: throw RoadError.needsEarlier(.noShow, before: .arrived, at: .pickup)
-            case .arrivedAfterWindow(let end): throw RoadError.arrivedAfterWindow(windowEnd: end)
-            case .waiting(let until): throw RoadError.noShowTooEarly(allowedFrom: until)
-            }
-        case (let stop, let action):
-            guard arrived != nil else { throw RoadError.needsEarlier(action, before: .arrived, at: stop) }
-        }
-    }
-
-    /// A standing tap that rests on `tap` (a later step at its stop, or the drop-off after a boarding).
-    static func dependent(on tap: StopTap, standing: [StopTap]) -> StopTap? {
-        switch (tap.stop, tap.action) {
-        case (let stop, .arrived): return standing.first { $0.stop == stop && $0.action.isOutcome }
-        case (.pickup, .boarded): return standing.first { $0.stop == .dropoff }
-        default: return nil
-        }
     }
 }

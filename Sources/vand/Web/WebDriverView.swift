@@ -45,20 +45,22 @@ struct WebDriverView {
         var state: [String] = []
         if let next = remaining.first {
             var stop = stopValues(next)
-            let actions = next.nextActions.filter { $0 != .noShow || noShowAllowed(next) }
+            // What the ride policy offers (RunStop.nextActions), a waiting no-show shown by its time.
+            let actions = next.nextActions.filter { $0 != .noShow || next.noShowRefusal == nil }
             stop["actions"] = actions.map { action -> [String: Any] in
                 ["csrf": csrf, "key": keys().uuidString.lowercased(), "ride": next.rideID.uuidString.lowercased(), "stop": next.stop.rawValue,
                  "action": action.rawValue, "label": Self.label(action), "context": context(action, next)]
             }
-            if next.nextActions.contains(.noShow), !noShowAllowed(next) {
-                if let from = next.noShowAllowedFrom {
-                    // "…for Ann R." ends with the initial's full stop: never "Ann R..", shown and read out.
-                    stop["noShowAt"] = ["iso": Self.iso(Self.wholeSecond(from)), "time": words.time(Self.wholeMinute(from)),
-                                        "done": "No-show is now possible for \(BidiIsolation.isolated(next.riderName))" + (next.riderName.hasSuffix(".") ? "" : "."),
-                                        "explain": "The van waits \(Self.duration(noShowWait)) from the start of the pickup window, its arrival, or the time the rider was last told the van would come, whichever is latest."]
-                } else {
-                    stop["refusal"] = "The van arrived after the pickup window, so \(BidiIsolation.isolated(next.riderName)) cannot be marked a no-show. Call the dispatcher."
-                }
+            switch next.noShowRefusal {
+            case .noShowTooEarly(let from)?:
+                // "…for Ann R." ends with the initial's full stop: never "Ann R..", shown and read out.
+                stop["noShowAt"] = ["iso": Self.iso(Self.wholeSecond(from)), "time": words.time(Self.wholeMinute(from)),
+                                    "done": "No-show is now possible for \(BidiIsolation.isolated(next.riderName))" + (next.riderName.hasSuffix(".") ? "" : "."),
+                                    "explain": "The van waits \(Self.duration(noShowWait)) from the start of the pickup window, its arrival, or the time the rider was last told the van would come, whichever is latest."]
+            case .arrivedAfterWindow?:
+                stop["refusal"] = "The van arrived after the pickup window, so \(BidiIsolation.isolated(next.riderName)) cannot be marked a no-show. Call the dispatcher."
+            default:
+                break
             }
             if let refusal, refusal.rideID == next.rideID, refusal.stop == next.stop {
                 stop["refusal"] = refusal.sentence
@@ -142,11 +144,6 @@ struct WebDriverView {
             values["tel"] = WebPages.tel(phone.rawValue)
         }
         return values
-    }
-
-    private func noShowAllowed(_ stop: RunStop) -> Bool {
-        guard let from = stop.noShowAllowedFrom else { return false }
-        return now >= from
     }
 
     /// What a button's name adds to its label for a screen reader: the rider and the place.
