@@ -126,10 +126,12 @@ public final class PGConnection: @unchecked Sendable {
         defer { PQclear(result) }
         let rowCount = PQntuples(result)
         let columnCount = Int(PQnfields(result))
+        // The names once per result, for rows read by name (``PGResultRow/decode(_:_:)``).
+        let names = (0..<Int32(columnCount)).map { String(cString: PQfname(result, $0)) }
         var rows: [Row] = []
         rows.reserveCapacity(Int(rowCount))
         for row in 0..<rowCount {
-            rows.append(try decode(PGResultRow(result: result, row: row, columnCount: columnCount, format: format)))
+            rows.append(try decode(PGResultRow(result: result, row: row, columnCount: columnCount, format: format, names: names)))
         }
         return rows
     }

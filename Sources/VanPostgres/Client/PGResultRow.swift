@@ -1,9 +1,11 @@
 import CPostgres
 
-/// Reads columns by position: ``PGRow`` (copied out of libpq) and ``PGResultRow`` (read in place).
+/// Reads columns by name or position: ``PGRow`` (copied out of libpq) and ``PGResultRow`` (read in place).
 public protocol PGRowReading {
     /// Decodes the column at `index`.
     func decode<T: PGDecodable>(_ type: T.Type, at index: Int) throws(PGError) -> T
+    /// Decodes the column named `name`; a name the query does not return is an error naming the columns it does.
+    func decode<T: PGDecodable>(_ type: T.Type, _ name: String) throws(PGError) -> T
 }
 
 extension PGRowReading {
@@ -24,6 +26,16 @@ public struct PGResultRow: PGRowReading {
     let row: Int32
     let columnCount: Int
     let format: PGResultFormat
+    /// The result's column names, in order.
+    let names: [String]
+
+    /// Decodes the column named `name` (looked up among the result's few names, no libpq call).
+    public func decode<T: PGDecodable>(_ type: T.Type = T.self, _ name: String) throws(PGError) -> T {
+        guard let index = names.firstIndex(of: name) else {
+            throw PGError(kind: .decoding, message: "no column named \(name); the row has \(names.joined(separator: ", "))")
+        }
+        return try decode(type, at: index)
+    }
 
     /// Decodes the column at `index`.
     public func decode<T: PGDecodable>(_ type: T.Type = T.self, at index: Int) throws(PGError) -> T {

@@ -11,10 +11,10 @@ enum RideRecord {
 
     /// The column list, over a ride aliased `r` (a table or a CTE) and the ``joins``.
     static let columns: SQLQuery = """
-        SELECT r.id, r.net_id, r.kind, r.pickup_address, r.pickup_lat, r.pickup_lon, r.pickup_place_id, pp.name,
-               r.dropoff_address, r.dropoff_lat, r.dropoff_lon, r.dropoff_place_id, dp.name,
+        SELECT r.id, r.net_id, r.kind, r.pickup_address, r.pickup_lat, r.pickup_lon, r.pickup_place_id, pp.name AS pickup_place_name,
+               r.dropoff_address, r.dropoff_lat, r.dropoff_lon, r.dropoff_place_id, dp.name AS dropoff_place_name,
                r.requested_at, r.pickup_at, r.estimated_dropoff_at, r.needs_wheelchair, r.companions, r.status,
-               r.van_id, r.note, r.reason, r.series_id, r.created_at, r.updated_at, v.name,
+               r.van_id, r.note, r.reason, r.series_id, r.created_at, r.updated_at, v.name AS van_name,
                r.promise, r.window_start, r.window_end, r.max_ride_seconds, r.ref
         """
 
@@ -25,34 +25,33 @@ enum RideRecord {
         LEFT JOIN vans v ON v.id = r.van_id
         """
 
-    /// The ride in a row of ``columns``.
+    /// The ride in a row holding ``columns``, read by name (among other columns, before or after:
+    /// a query that adds its own reads the same; its own names must not be these).
     static func ride<Row: PGRowReading>(_ row: Row) throws -> Ride {
-        try ride(row, from: 0)
-    }
-
-    /// The ride in a row whose ``columns`` start at position `first` (after other columns).
-    static func ride<Row: PGRowReading>(_ base: Row, from first: Int) throws -> Ride {
-        let row = Shifted(base: base, first: first)
-        func endpoint(_ at: Int) throws -> RideEndpoint {
-            let lat: Double? = try row.decode(at: at + 1)
-            let lon: Double? = try row.decode(at: at + 2)
+        func endpoint(_ end: String) throws -> RideEndpoint {
+            let lat = try row.decode(Double?.self, end + "_lat"), lon = try row.decode(Double?.self, end + "_lon")
             var coordinate: Coordinate?
             if let lat, let lon { coordinate = try Coordinate(latitude: lat, longitude: lon) }
-            return RideEndpoint(address: try row.decode(at: at), coordinate: coordinate, placeID: try row.decode(at: at + 3), placeName: try row.decode(at: at + 4))
+            return RideEndpoint(address: try row.decode(String?.self, end + "_address"), coordinate: coordinate,
+                                placeID: try row.decode(Int64?.self, end + "_place_id"), placeName: try row.decode(String?.self, end + "_place_name"))
         }
-        guard let kind = RideKind(rawValue: try row.decode(at: 2)), let status = RideStatus(rawValue: try row.decode(at: 18)),
-              let promiseKind = RidePromise.Kind(rawValue: try row.decode(at: 26)) else {
+        guard let kind = RideKind(rawValue: try row.decode(String.self, "kind")), let status = RideStatus(rawValue: try row.decode(String.self, "status")),
+              let promiseKind = RidePromise.Kind(rawValue: try row.decode(String.self, "promise")) else {
             throw PGError(kind: .decoding, message: "ride has an unknown kind, status or promise")
         }
-        let promise = RidePromise(kind: promiseKind, window: DateInterval(start: try row.decode(at: 27), end: try row.decode(at: 28)))
+        let promise = RidePromise(kind: promiseKind, window: DateInterval(start: try row.decode(Date.self, "window_start"), end: try row.decode(Date.self, "window_end")))
         return Ride(
-            id: try row.decode(at: 0), ref: try RideRef(validating: try row.decode(String.self, at: 30)), netID: try NetID(try row.decode(String.self, at: 1)), kind: kind,
-            pickup: try endpoint(3), dropoff: try endpoint(8),
-            requestedAt: try row.decode(at: 13), pickupAt: try row.decode(at: 14), estimatedDropoffAt: try row.decode(at: 15),
-            promise: promise, maxRideTime: TimeInterval(try row.decode(Int.self, at: 29)),
-            needsWheelchair: try row.decode(at: 16), companions: try row.decode(at: 17), status: status,
-            vanID: try row.decode(at: 19), vanName: try row.decode(at: 25), note: try row.decode(at: 20), reason: try row.decode(at: 21),
-            seriesID: try row.decode(at: 22), createdAt: try row.decode(at: 23), updatedAt: try row.decode(at: 24)
+            id: try row.decode(UUID.self, "id"), ref: try RideRef(validating: try row.decode(String.self, "ref")),
+            netID: try NetID(try row.decode(String.self, "net_id")), kind: kind,
+            pickup: try endpoint("pickup"), dropoff: try endpoint("dropoff"),
+            requestedAt: try row.decode(Date.self, "requested_at"), pickupAt: try row.decode(Date.self, "pickup_at"),
+            estimatedDropoffAt: try row.decode(Date.self, "estimated_dropoff_at"),
+            promise: promise, maxRideTime: TimeInterval(try row.decode(Int.self, "max_ride_seconds")),
+            needsWheelchair: try row.decode(Bool.self, "needs_wheelchair"), companions: try row.decode(Int.self, "companions"), status: status,
+            vanID: try row.decode(Int64?.self, "van_id"), vanName: try row.decode(String?.self, "van_name"),
+            note: try row.decode(String?.self, "note"), reason: try row.decode(String?.self, "reason"),
+            seriesID: try row.decode(UUID?.self, "series_id"), createdAt: try row.decode(Date.self, "created_at"),
+            updatedAt: try row.decode(Date.self, "updated_at")
         )
     }
 
@@ -107,14 +106,4 @@ enum RideRecord {
         }
     }
 
-}
-
-/// A row read from position `first` on, so a decoder written for column 0 reads columns after others.
-private struct Shifted<Base: PGRowReading>: PGRowReading {
-    let base: Base
-    let first: Int
-
-    func decode<T: PGDecodable>(_ type: T.Type, at index: Int) throws(PGError) -> T {
-        try base.decode(type, at: first + index)
-    }
 }

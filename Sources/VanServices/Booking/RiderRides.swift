@@ -86,9 +86,8 @@ public struct RiderRides: Sendable {
             return try conn.query(query.prepared(), results: .binary) { row in
                 let session = try SessionStore.session(row, digest: check.digest)
                 // No ride (none in scope, or a password-change session): one row, the ride's columns NULL.
-                let first = SessionStore.sessionColumns
-                let id: UUID? = try row.decode(at: first)
-                return (session, id == nil ? nil : try RideRecord.ride(row, from: first))
+                let id = try row.decode(UUID?.self, "id")
+                return (session, id == nil ? nil : try RideRecord.ride(row))
             }
         }
         guard let session = rows.first?.0 else { return nil }

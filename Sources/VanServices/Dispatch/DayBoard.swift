@@ -130,7 +130,7 @@ public struct DayBoard: Sendable {
     public static func load(pool: PGPool, day: LocalDate, timeZone: TimeZone, now: Date, eta: ETAService?,
                             van chosen: Int64? = nil, page: StopPage = .current) async throws -> DayBoard {
         let interval = day.interval(in: timeZone)
-        let (vanRows, rideRows) = try await pool.withConnection { conn in
+        let (vanRows, runs) = try await pool.withConnection { conn in
             let vans = try conn.query("""
                 SELECT v.id, v.name, v.seats, v.wheelchair_positions, s.driver_net_id, d.name AS driver_name, p.at AS position_at
                 FROM vans v
@@ -147,53 +147,9 @@ public struct DayBoard: Sendable {
                  driver: try row.decode(String?.self, "driver_net_id"), driverName: try row.decode(String?.self, "driver_name"),
                  positionAt: try row.decode(Date?.self, "position_at"))
             }
-            // The hot read of the board: prepared, binary, columns by position, no joins; the
-            // stops' actual times in a second statement by ride id (the view's grouping column:
-            // an index scan of those rides' taps).
-            let rideQuery: SQLQuery = """
-                SELECT id, ref, van_id, status, pickup_at, estimated_dropoff_at, promise, window_start, window_end,
-                       needs_wheelchair, companions, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon, net_id
-                FROM rides
-                WHERE van_id IS NOT NULL AND status IN ('pending', 'approved', 'completed', 'no_show')
-                  AND pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
-                """
-            var rides = try conn.query(rideQuery.prepared(), results: .binary) { row in
-                guard let status = RideStatus(rawValue: try row.decode(at: 3)), let promise = RidePromise.Kind(rawValue: try row.decode(at: 6)) else {
-                    throw PGError(kind: .decoding, message: "ride has an unknown status or promise")
-                }
-                func coordinate(_ at: Int) throws -> Coordinate? {
-                    guard let lat: Double = try row.decode(at: at), let lon: Double = try row.decode(at: at + 1) else { return nil }
-                    return try Coordinate(latitude: lat, longitude: lon)
-                }
-                return Entry(id: try row.decode(at: 0), ref: try RideRef(validating: try row.decode(String.self, at: 1)),
-                             vanID: try row.decode(at: 2), status: status, pickupAt: try row.decode(at: 4), dropoffAt: try row.decode(at: 5),
-                             promise: RidePromise(kind: promise, window: DateInterval(start: try row.decode(at: 7), end: try row.decode(at: 8))),
-                             wheelchair: try row.decode(at: 9), companions: try row.decode(at: 10),
-                             pickup: try coordinate(11), dropoff: try coordinate(13), netID: try row.decode(at: 15))
-            }
-            if !rides.isEmpty {
-                let ids = rides.map(\.id).postgresArrayLiteral
-                let actualQuery: SQLQuery = """
-                    SELECT ride_id, stop, arrived_at, departed_at, outcome FROM stop_actuals WHERE ride_id = ANY(\(ids)::uuid[])
-                    """
-                var actuals: [RideStop: Actual] = [:]
-                for (key, actual) in try conn.query(actualQuery.prepared(), results: .binary, rows: { row in
-                    (RideStop(ride: try row.decode(at: 0), kind: StopKind(rawValue: try row.decode(String.self, at: 1)) ?? .pickup),
-                     Actual(arrived: try row.decode(at: 2), done: try row.decode(at: 3),
-                            outcome: try row.decode(String?.self, at: 4).flatMap(TapAction.init(rawValue:))))
-                }) {
-                    actuals[key] = actual
-                }
-                for index in rides.indices {
-                    rides[index].pickupActual = actuals[RideStop(ride: rides[index].id, kind: .pickup)] ?? .none
-                    rides[index].dropoffActual = actuals[RideStop(ride: rides[index].id, kind: .dropoff)] ?? .none
-                }
-            }
-            return (vans, rides)
-        }
-        var indicesByVan: [Int64: [Int]] = [:]
-        for index in rideRows.indices {
-            if let van = rideRows[index].vanID { indicesByVan[van, default: []].append(index) }
+            // The day's runs, slim, from the one reader of runs (``RoadRuns``: prepared, binary).
+            let runs = try RoadRuns.read(conn, span: interval, rides: .ofTheDay)
+            return (vans, runs)
         }
         var etas: [Int64: [RideStop: Date]] = [:]
         let isToday = LocalDate(containing: now, in: timeZone) == day
@@ -218,16 +174,10 @@ public struct DayBoard: Sendable {
             }
             var roads = wider
             for (vanID, fix) in fixes {
-                let runRides = (indicesByVan[vanID] ?? []).compactMap { index -> ETAService.RunRide? in
-                    let ride = rideRows[index]
-                    guard ride.status.holdsVan, fix.runSpan.start <= ride.pickupAt, ride.pickupAt < fix.runSpan.end else { return nil }
-                    return ETAService.RunRide(
-                        ride: VanETAs.RoadRide(id: ride.id, netID: ride.netID, status: ride.status, promise: ride.promise, pickupAt: ride.pickupAt),
-                        dropoffAt: ride.dropoffAt, pickup: ride.pickup, dropoff: ride.dropoff, wheelchair: ride.wheelchair,
-                        pickupArrived: ride.pickupActual.arrived, pickupDone: ride.pickupActual.outcome != nil,
-                        dropoffArrived: ride.dropoffActual.arrived, dropoffDone: ride.dropoffActual.outcome != nil)
-                }
-                roads.append(ETAService.etas(vanID: vanID, fix: fix, rides: runRides, now: now))
+                // The ETA's run: this board's run of the van, the rides still holding it in the fix's span.
+                var run = runs[vanID] ?? VanRun(vanID: vanID, rides: [])
+                run.stops.removeAll { !$0.ride.status.holdsVan || !(fix.runSpan.start <= $0.ride.pickupAt && $0.ride.pickupAt < fix.runSpan.end) }
+                roads.append(ETAService.etas(fix: fix, run: run, now: now))
             }
             for road in roads {
                 var byStop: [RideStop: Date] = [:]
@@ -240,37 +190,21 @@ public struct DayBoard: Sendable {
         var routes: [VanRoute] = []
         var shownIDs = Set<UUID>()
         for van in vanRows {
-            var events: [(at: Date, kind: StopKind, index: Int)] = []
-            for index in indicesByVan[van.id] ?? [] {
-                let ride = rideRows[index]
-                events.append((ride.pickupAt, .pickup, index))
-                if ride.pickupActual.outcome != .noShow {
-                    events.append((RunOrder.plannedDropoff(pickupAt: ride.pickupAt, dropoffAt: ride.dropoffAt), .dropoff, index))
-                }
-            }
-            // The plan's order (``RunOrder`` without arrivals): the board lists the day as planned.
-            events.sort { a, b in
-                RunOrder.precedes(RunOrder.Key(rideID: rideRows[a.index].id, kind: a.kind, plannedAt: a.at),
-                                  RunOrder.Key(rideID: rideRows[b.index].id, kind: b.kind, plannedAt: b.at))
-            }
             var seats = 0, wheelchairs = 0
             let vanETAs = etas[van.id]
-            let stops = events.map { event -> Stop in
-                let ride = rideRows[event.index]
-                let actual = event.kind == .pickup ? ride.pickupActual : ride.dropoffActual
-                if !(event.kind == .pickup && actual.outcome == .noShow) {
-                    let sign = event.kind == .pickup ? 1 : -1
-                    seats += sign * Ride.seats(wheelchair: ride.wheelchair, companions: ride.companions)
+            let stops = (runs[van.id]?.stops ?? []).map { stop -> Stop in
+                let ride = stop.ride, actual = stop.actual
+                if !(stop.kind == .pickup && actual.outcome == .noShow) {
+                    let sign = stop.kind == .pickup ? 1 : -1
+                    seats += sign * ride.seats
                     wheelchairs += sign * (ride.wheelchair ? 1 : 0)
                 }
-                let eta = actual.outcome == nil ? vanETAs?[RideStop(ride: ride.id, kind: event.kind)] : nil
-                let windowEnd = ride.promise.windowEnd(at: event.kind)
+                let eta = actual.outcome == nil ? vanETAs?[RideStop(ride: ride.id, kind: stop.kind)] : nil
                 // A stop not done today is at least as late as now; on another day, not recorded (unknown).
                 let judgedNow = actual.outcome == nil && isToday ? now : .distantPast
-                return Stop(kind: event.kind, plannedAt: event.at, rideID: ride.id, ref: ride.ref, status: ride.status, promise: ride.promise,
-                            seatsAboard: seats, wheelchairsAboard: wheelchairs, arrivedAt: actual.arrived, doneAt: actual.done,
-                            outcome: actual.outcome, eta: eta, windowEnd: windowEnd,
-                            lateness: Lateness.of(windowEnd: windowEnd, arrived: actual.arrived ?? actual.done, eta: eta, now: judgedNow))
+                return Stop(kind: stop.kind, plannedAt: stop.plannedAt, rideID: ride.id, ref: ride.ref, status: ride.status, promise: ride.promise,
+                            seatsAboard: seats, wheelchairsAboard: wheelchairs, arrivedAt: actual.arrivedAt, doneAt: actual.doneAt,
+                            outcome: actual.outcome, eta: eta, windowEnd: stop.windowEnd, lateness: stop.lateness(eta: eta, now: judgedNow))
             }
             let size = stopsPerPage
             let pages = max(1, (stops.count + size - 1) / size)
@@ -296,34 +230,6 @@ public struct DayBoard: Sendable {
             }
         }
         return DayBoard(day: day, vans: routes, shown: shown)
-    }
-
-    /// A ride of the day as the board reads it: what orders, loads and times its stops.
-    struct Entry: Sendable {
-        let id: UUID
-        let ref: RideRef
-        let vanID: Int64?
-        let status: RideStatus
-        let pickupAt: Date
-        let dropoffAt: Date
-        let promise: RidePromise
-        let wheelchair: Bool
-        let companions: Int
-        let pickup: Coordinate?
-        let dropoff: Coordinate?
-        let netID: String
-        var pickupActual = Actual.none
-        var dropoffActual = Actual.none
-    }
-
-    /// What the driver tapped at one stop.
-    struct Actual: Sendable {
-        let arrived: Date?
-        let done: Date?
-        let outcome: TapAction?
-
-        /// Nothing tapped.
-        static let none = Actual(arrived: nil, done: nil, outcome: nil)
     }
 
     /// A ride's pickup or drop-off.

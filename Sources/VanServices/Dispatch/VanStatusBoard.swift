@@ -57,20 +57,10 @@ public struct VanStatus: Sendable, Codable, Hashable {
 
 /// Reads every van's status.
 public enum VanStatusBoard {
-    /// A stop not yet done.
-    struct Stop: Sendable, Hashable {
-        let rideID: UUID
-        let kind: StopKind
-        let plannedAt: Date
-        let windowEnd: Date?
-        let arrivedAt: Date?
-    }
-
     /// Every active van and every van on an open shift, by name, as of `now`. The run is the
-    /// van's rides (pending or approved) picked up on `now`'s local date in `timeZone`; a stop is
-    /// done once its outcome is tapped, and a no-show's drop-off is no stop. The next stop is the
-    /// one the van arrived at and has not finished, else the first not done by planned time. A van
-    /// on a shift gets its ETAs from `eta` (nil: none, as for a van off the road).
+    /// van's rides (pending or approved) picked up on `now`'s local date in `timeZone`, read by
+    /// the one reader of runs (``RoadRuns``); its next stop is ``VanRun/next``. A van on a shift
+    /// gets its ETAs from `eta` (nil: none, as for a van off the road).
     public static func load(
         pool: PGPool, eta: ETAService?, timeZone: TimeZone, now: Date, stale: TimeInterval
     ) async throws -> [VanStatus] {
@@ -83,7 +73,7 @@ public enum VanStatusBoard {
         pool: PGPool, road: @Sendable (Int64) async throws -> VanETAs?, timeZone: TimeZone, now: Date, stale: TimeInterval
     ) async throws -> [VanStatus] {
         let day = LocalDate(containing: now, in: timeZone).interval(in: timeZone)
-        let (vans, rides) = try await pool.withConnection { conn in
+        let (vans, runs, listings) = try await pool.withConnection { conn in
             let vans = try conn.query("""
                 SELECT v.id, v.name, s.driver_net_id, d.name AS driver_name, p.at AS position_at
                 FROM vans v
@@ -97,57 +87,27 @@ public enum VanStatusBoard {
                  driver: try row.decode(String?.self, "driver_net_id"), driverName: try row.decode(String?.self, "driver_name"),
                  positionAt: try row.decode(Date?.self, "position_at"))
             }
-            let rides = try conn.query("""
-                SELECT base.*, ri.name AS rider_name,
-                       pa.arrived_at AS p_arrived, pa.outcome AS p_outcome, da.arrived_at AS d_arrived, da.outcome AS d_outcome
-                FROM (\(RideRecord.select)
-                      WHERE ride_holds_van(r.status) AND r.van_id IS NOT NULL
-                        AND r.pickup_at >= \(day.start) AND r.pickup_at < \(day.end)) AS base
-                LEFT JOIN riders ri ON ri.net_id = base.net_id
-                LEFT JOIN stop_actuals pa ON pa.ride_id = base.id AND pa.stop = 'pickup'
-                LEFT JOIN stop_actuals da ON da.ride_id = base.id AND da.stop = 'dropoff'
-                ORDER BY base.pickup_at, base.id
-                """).map { row in
-                (ride: try RideRecord.ride(row), riderName: try row.decode(String?.self, "rider_name"),
-                 pickupArrived: try row.decode(Date?.self, "p_arrived"), pickupOutcome: try row.decode(String?.self, "p_outcome"),
-                 dropoffArrived: try row.decode(Date?.self, "d_arrived"), dropoffOutcome: try row.decode(String?.self, "d_outcome"))
-            }
-            return (vans, rides)
-        }
-        // Every stop not yet done, by van; the next is the first in ``RunOrder``.
-        var pending: [Int64: [(stop: Stop, place: String, ref: String, rider: String)]] = [:]
-        for entry in rides {
-            let ride = entry.ride
-            guard let vanID = ride.vanID, entry.pickupOutcome != TapAction.noShow.rawValue else { continue }
-            let rider = VanStatus.shortName(entry.riderName, netID: ride.netID.rawValue)
-            if entry.pickupOutcome == nil {
-                pending[vanID, default: []].append((Stop(rideID: ride.id, kind: .pickup, plannedAt: ride.pickupAt,
-                                                         windowEnd: ride.promise.windowEnd(at: .pickup), arrivedAt: entry.pickupArrived),
-                                                    ride.pickup.displayName, ride.ref.rawValue, rider))
-            }
-            if entry.dropoffOutcome == nil {
-                pending[vanID, default: []].append((Stop(rideID: ride.id, kind: .dropoff, plannedAt: RunOrder.plannedDropoff(pickupAt: ride.pickupAt, dropoffAt: ride.estimatedDropoffAt),
-                                                         windowEnd: ride.promise.windowEnd(at: .dropoff), arrivedAt: entry.dropoffArrived),
-                                                    ride.dropoff.displayName, ride.ref.rawValue, rider))
-            }
+            let runs = try RoadRuns.read(conn, span: day, vans: vans.map(\.id), rides: .holdingVan)
+            // The next stops' rides in full: their places' names and riders' names.
+            let nextIDs = runs.values.compactMap { $0.next?.ride.id }
+            let listings = nextIDs.isEmpty ? [] : try RideQueries.listings(conn, where: "r.id = ANY(\(nextIDs.postgresArrayLiteral)::uuid[])")
+            return (vans, runs, Dictionary(listings.map { ($0.ride.id, $0) }, uniquingKeysWith: { first, _ in first }))
         }
         var statuses: [VanStatus] = []
         for van in vans {
-            let next = pending[van.id, default: []].min { a, b in
-                RunOrder.precedes(RunOrder.Key(rideID: a.stop.rideID, kind: a.stop.kind, plannedAt: a.stop.plannedAt, arrivedAt: a.stop.arrivedAt),
-                                  RunOrder.Key(rideID: b.stop.rideID, kind: b.stop.kind, plannedAt: b.stop.plannedAt, arrivedAt: b.stop.arrivedAt))
-            }
             var nextStop: VanStatus.NextStop?
-            if let next {
+            if let next = runs[van.id]?.next, let listing = listings[next.ride.id] {
                 var expected: Date?
-                if van.driver != nil, next.stop.arrivedAt == nil, let road = try await road(van.id) {
-                    expected = road.estimates.first { $0.stop.rideID == next.stop.rideID && $0.stop.kind == next.stop.kind }?.arrival
+                if van.driver != nil, next.actual.arrivedAt == nil, let road = try await road(van.id) {
+                    expected = road.estimates.first { $0.stop.rideID == next.ride.id && $0.stop.kind == next.kind }?.arrival
                 }
-                let lateness = Lateness.of(windowEnd: next.stop.windowEnd, arrived: next.stop.arrivedAt, eta: expected, now: now)
+                let lateness = next.lateness(eta: expected, now: now)
+                let place = next.kind == .pickup ? listing.ride.pickup : listing.ride.dropoff
                 nextStop = VanStatus.NextStop(
-                    rideRef: next.ref, stop: next.stop.kind, place: next.place, plannedAt: next.stop.plannedAt, rider: next.rider,
-                    arrivedAt: next.stop.arrivedAt, eta: expected, minutesLate: lateness?.minutes,
-                    minutesBehindPlan: Lateness.behindPlanMinutes(next.stop.arrivedAt ?? expected ?? now, plannedAt: next.stop.plannedAt))
+                    rideRef: next.ride.ref.rawValue, stop: next.kind, place: place.displayName, plannedAt: next.plannedAt,
+                    rider: VanStatus.shortName(listing.riderName, netID: next.ride.netID),
+                    arrivedAt: next.actual.arrivedAt, eta: expected, minutesLate: lateness?.minutes,
+                    minutesBehindPlan: Lateness.behindPlanMinutes(next.actual.arrivedAt ?? expected ?? now, plannedAt: next.plannedAt))
             }
             let age = van.positionAt.map { max(0, Int(now.timeIntervalSince($0).rounded(.down))) }
             statuses.append(VanStatus(

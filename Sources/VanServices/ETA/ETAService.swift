@@ -98,80 +98,33 @@ public struct ETAService: Sendable {
         return RoadFix(runSpan: today, fix: fix, source: source, estimator: estimator)
     }
 
-    /// One ride holding a van on its run, with what the driver tapped at its stops: what the
-    /// ETAs are worked out from (read by ``van(_:vanID:now:stale:timeZone:)``, or taken from the
-    /// day board's own read).
-    struct RunRide {
-        let ride: VanETAs.RoadRide
-        let dropoffAt: Date
-        let pickup: Coordinate?
-        let dropoff: Coordinate?
-        let wheelchair: Bool
-        let pickupArrived: Date?
-        let pickupDone: Bool
-        let dropoffArrived: Date?
-        let dropoffDone: Bool
-    }
-
-    /// The van's ETAs from its fix over its run's rides: the stops not done, in ``routeOrder(_:_:)``.
-    static func etas(vanID: Int64, fix: RoadFix, rides runRides: [RunRide], now: Date) -> VanETAs {
+    /// The van's ETAs from its fix over its run (``VanRun``, read by ``RoadRuns``): the stops not
+    /// done, in the order the van drives them now (``VanRun/remaining``).
+    static func etas(fix: RoadFix, run: VanRun, now: Date) -> VanETAs {
         var rides: [UUID: VanETAs.RoadRide] = [:]
+        let remaining = run.remaining
         var stops: [RoadETA.Stop] = []
-        stops.reserveCapacity(runRides.count * 2)
-        for run in runRides where !run.dropoffDone {
-            let ride = run.ride, promise = ride.promise
-            rides[ride.id] = ride
-            if !run.pickupDone {
-                stops.append(RoadETA.Stop(
-                    rideID: ride.id, kind: .pickup, location: run.pickup, wheelchair: run.wheelchair, plannedAt: ride.pickupAt,
-                    opensAt: promise.kind == .pickup ? promise.window.start : ride.pickupAt,
-                    windowEnd: promise.windowEnd(at: .pickup), arrivedAt: run.pickupArrived))
+        stops.reserveCapacity(remaining.count)
+        for stop in remaining {
+            let ride = stop.ride, promise = ride.promise
+            rides[ride.id] = VanETAs.RoadRide(id: ride.id, netID: ride.netID, status: ride.status, promise: promise, pickupAt: ride.pickupAt,
+                                              reminded: ride.reminded)
+            let opensAt: Date? = switch stop.kind {
+            case .pickup: promise.kind == .pickup ? promise.window.start : ride.pickupAt
+            case .dropoff: promise.kind == .arriveBy ? promise.window.start : nil
             }
-            stops.append(RoadETA.Stop(
-                rideID: ride.id, kind: .dropoff, location: run.dropoff, wheelchair: run.wheelchair, plannedAt: RunOrder.plannedDropoff(pickupAt: ride.pickupAt, dropoffAt: run.dropoffAt),
-                opensAt: promise.kind == .arriveBy ? promise.window.start : nil,
-                windowEnd: promise.windowEnd(at: .dropoff), arrivedAt: run.dropoffArrived))
+            stops.append(RoadETA.Stop(rideID: ride.id, kind: stop.kind, location: stop.location, wheelchair: ride.wheelchair, plannedAt: stop.plannedAt,
+                                      opensAt: opensAt, windowEnd: stop.windowEnd, arrivedAt: stop.actual.arrivedAt))
         }
-        stops.sort(by: Self.routeOrder)
         let estimates = RoadETA(estimator: fix.estimator).estimates(from: fix.fix, through: stops, now: now)
-        return VanETAs(vanID: vanID, fix: fix.fix, source: fix.source, estimates: estimates, rides: rides, now: now)
+        return VanETAs(vanID: run.vanID, fix: fix.fix, source: fix.source, estimates: estimates, rides: rides, now: now)
     }
 
     /// Reads and works out one van's ETAs on `conn`.
     static func van(_ conn: PGConnection, vanID: Int64, now: Date, stale: TimeInterval, timeZone: TimeZone) throws -> VanETAs? {
         guard let fix = try fix(conn, vanID: vanID, now: now, stale: stale, timeZone: timeZone) else { return nil }
-        let today = fix.runSpan
-        let rides = try conn.query("""
-            SELECT r.id, r.net_id, r.status, r.pickup_at, r.estimated_dropoff_at, r.pickup_lat, r.pickup_lon,
-                   r.dropoff_lat, r.dropoff_lon, r.needs_wheelchair, r.promise, r.window_start, r.window_end, r.reminded_at IS NOT NULL AS reminded,
-                   pa.arrived_at AS pickup_arrived, pa.outcome AS pickup_outcome,
-                   da.arrived_at AS dropoff_arrived, da.outcome AS dropoff_outcome
-            FROM rides r
-            LEFT JOIN LATERAL (SELECT * FROM stop_actuals a WHERE a.ride_id = r.id AND a.stop = 'pickup') pa ON true
-            LEFT JOIN LATERAL (SELECT * FROM stop_actuals a WHERE a.ride_id = r.id AND a.stop = 'dropoff') da ON true
-            WHERE r.van_id = \(vanID) AND ride_holds_van(r.status)
-              AND r.pickup_at >= \(today.start) AND r.pickup_at < \(today.end)
-            """).map { row in
-            let promise = RidePromise(kind: RidePromise.Kind(rawValue: try row.decode(String.self, "promise")) ?? .pickup,
-                                      window: DateInterval(start: try row.decode(Date.self, "window_start"), end: try row.decode(Date.self, "window_end")))
-            return RunRide(
-                ride: VanETAs.RoadRide(id: try row.decode(UUID.self, "id"), netID: try row.decode(String.self, "net_id"),
-                                       status: RideStatus(rawValue: try row.decode(String.self, "status")) ?? .pending,
-                                       promise: promise, pickupAt: try row.decode(Date.self, "pickup_at"), reminded: try row.decode(Bool.self, "reminded")),
-                dropoffAt: try row.decode(Date.self, "estimated_dropoff_at"),
-                pickup: try Self.coordinate(try row.decode(Double?.self, "pickup_lat"), try row.decode(Double?.self, "pickup_lon")),
-                dropoff: try Self.coordinate(try row.decode(Double?.self, "dropoff_lat"), try row.decode(Double?.self, "dropoff_lon")),
-                wheelchair: try row.decode(Bool.self, "needs_wheelchair"),
-                pickupArrived: try row.decode(Date?.self, "pickup_arrived"), pickupDone: try row.decode(String?.self, "pickup_outcome") != nil,
-                dropoffArrived: try row.decode(Date?.self, "dropoff_arrived"), dropoffDone: try row.decode(String?.self, "dropoff_outcome") != nil)
-        }
-        return etas(vanID: vanID, fix: fix, rides: rides, now: now)
-    }
-
-    /// ``RunOrder``, on the ETA's stops.
-    static func routeOrder(_ a: RoadETA.Stop, _ b: RoadETA.Stop) -> Bool {
-        RunOrder.precedes(RunOrder.Key(rideID: a.rideID, kind: a.kind, plannedAt: a.plannedAt, arrivedAt: a.arrivedAt),
-                          RunOrder.Key(rideID: b.rideID, kind: b.kind, plannedAt: b.plannedAt, arrivedAt: b.arrivedAt))
+        let run = try RoadRuns.read(conn, span: fix.runSpan, vans: [vanID], rides: .holdingVan)[vanID] ?? VanRun(vanID: vanID, rides: [])
+        return etas(fix: fix, run: run, now: now)
     }
 
     /// A ride's coordinate from its two columns.

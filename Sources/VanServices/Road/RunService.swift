@@ -42,23 +42,15 @@ public struct RunService: Sendable {
         }
     }
 
-    /// The stops of `vanID`'s rides in `day`, each with the taps the ride policy lets the driver make at `now`.
+    /// The stops of `vanID`'s rides in `day`, each with the taps the ride policy lets the driver
+    /// make at `now`: the van's run as the one reader of runs has it (``RoadRuns``: which stops,
+    /// in ``RunOrder`` as planned), with each ride's details and taps for the driver.
     static func stops(vanID: Int64, day: DateInterval, undoWindow: TimeInterval, rule: NoShowRule, now: Date, _ conn: PGConnection) throws -> [RunStop] {
-        let rides = try RunRides.all(vanID: vanID, day: day, conn)
-        let taps = try TapStore(conn, undoWindow: undoWindow).standing(rideIDs: rides.map(\.id))
-        let byRide = Dictionary(grouping: taps, by: \.rideID)
-        var stops: [RunStop] = []
-        for ride in rides {
-            let rideTaps = byRide[ride.id] ?? []
-            stops.append(stop(ride, .pickup, taps: rideTaps, rule: rule, now: now))
-            if ride.status != .noShow {
-                stops.append(stop(ride, .dropoff, taps: rideTaps, rule: rule, now: now))
-            }
-        }
-        // The plan's order (``RunOrder`` without arrivals): the run lists the day as planned.
-        return stops.sorted { a, b in
-            RunOrder.precedes(RunOrder.Key(rideID: a.rideID, kind: a.stop, plannedAt: a.plannedAt),
-                              RunOrder.Key(rideID: b.rideID, kind: b.stop, plannedAt: b.plannedAt))
+        guard let run = try RoadRuns.read(conn, span: day, vans: [vanID], rides: .ofTheDay)[vanID] else { return [] }
+        let details = Dictionary(try RunRides.all(vanID: vanID, day: day, conn).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let taps = Dictionary(grouping: try TapStore(conn, undoWindow: undoWindow).standing(rideIDs: Array(details.keys)), by: \.rideID)
+        return run.stops.compactMap { stop in
+            details[stop.ride.id].map { Self.stop($0, stop.kind, taps: taps[stop.ride.id] ?? [], rule: rule, now: now) }
         }
     }
 

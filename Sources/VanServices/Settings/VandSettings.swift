@@ -7,7 +7,7 @@ import Foundation
 public struct VandSettings: Sendable {
     /// How to reach PostgreSQL (`DATABASE_URL`, the `PG*` variables or `VAND_DATA_DIR`).
     public var database: DatabaseSettings
-    /// The zone every service day, time and word is in (`VAND_TIME_ZONE`).
+    /// The zone every service day, time and word is in (`VAND_TIMEZONE`).
     public var timeZone: TimeZone
     /// The office's phone number, shown to riders who must call (`VAND_HOTLINE`).
     public var hotline: String?
