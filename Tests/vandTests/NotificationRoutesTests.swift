@@ -101,6 +101,28 @@ struct NotificationRoutesTests {
         }
         await w.f.close()
     }
+
+    /// A message holding line breaks, quotes and a `</script>` (a note a rider typed comes back in
+    /// one) reaches the stream as one event whose data is the JSON of the whole message.
+    @Test func aMessageWithLineBreaksAndQuotesArrivesWholeInOneEvent() async throws {
+        let (w, _) = try await Self.world()
+        try await w.f.application().test(.live) { client in
+            let port = try #require(client.port)
+            let ann = try await client.token("ann1", "correct horse battery")
+            let message = ServerSentEventTests.awkward
+            try await w.f.database.pool.withConnection { conn in
+                try conn.execute("INSERT INTO notifications (net_id, kind, message) VALUES ('ann1', 'updated', \(message))")
+            }
+            let stream = try await EventStreamReader.open(port: port, token: ann, lastEventID: nil)
+            let event = try #require(try await stream.waitFor(count: 1).first)
+            let object = try ServerSentEventTests.object(event.data)
+            #expect(object["message"] as? String == message)
+            #expect(object["kind"] as? String == "updated" && (object["id"] as? NSNumber)?.int64Value == event.id)
+            #expect(object["created_at"] is String)
+            stream.close()
+        }
+        await w.f.close()
+    }
 }
 
 /// One `eta` event's JSON, carried out of a lock.

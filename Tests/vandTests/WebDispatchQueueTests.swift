@@ -445,15 +445,6 @@ struct WebDispatchQueueTests {
         await w.f.close()
     }
 
-    @Test func theStreamsEventsAreTheConsolesContract() {
-        let id = UUID(uuidString: "01890000-0000-7000-8000-000000000001")!
-        #expect(WebDispatchStream.event(.ride(id: id, kind: "approved", van: 2, day: try! LocalDate("2026-11-30")))
-                == "event: ride\ndata: {\"ride\":\"01890000-0000-7000-8000-000000000001\",\"kind\":\"approved\",\"van\":2,\"day\":\"2026-11-30\"}\n\n")
-        #expect(WebDispatchStream.event(.ride(id: id, kind: "created", van: nil, day: try! LocalDate("2026-11-30"))).contains("\"van\":null"))
-        #expect(WebDispatchStream.event(.van(3)) == "event: van\ndata: {\"van\":3}\n\n")
-        #expect(WebDispatchStream.event(.alert("late")) == "event: alert\ndata: {\"kind\":\"late\"}\n\n")
-    }
-
     @Test func aFlashRoundTripsThroughItsCookieAndForgedOnesAreIgnored() {
         let flash = WebDispatchFlash(warning: true, title: "Approved 1 ride. 1 could not be approved:", lines: ["K7M-3QX for Ann Rivera: does not fit"])
         let session = SessionToken.generate().rawValue, other = SessionToken.generate().rawValue

@@ -3,26 +3,33 @@ import Synchronization
 import VanDomain
 import VanServices
 
-/// One `eta` server-sent event: `{"ride_id": …, "eta": {…}}`, or `"eta": null` once the rider
-/// may no longer see it. No `id:` line, so `Last-Event-ID` keeps naming notifications.
+/// The data of one `eta` server-sent event: `{"ride_id": …, "eta": {…}}`, or `"eta": null` once
+/// the rider may no longer see it. Sent without an `id:`, so `Last-Event-ID` keeps naming notifications.
 struct ETAEventView: Encodable, Sendable {
+    /// The ride's id, lowercased.
     let ride_id: String
+    /// The van's ETA at her pickup, or nil: no longer shown.
     let eta: ETAView?
 
+    private enum CodingKeys: String, CodingKey { case ride_id, eta }
+
+    /// Both keys always: a nil ETA is written out as `null`, never left out.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ride_id, forKey: .ride_id)
+        try container.encode(eta, forKey: .eta)
+    }
+
+    /// `event: eta` with this as its data.
+    func serverSentEvent() throws -> ServerSentEvent {
+        try ServerSentEvent(.eta, payload: self)
+    }
+}
+
+extension ETAEventView {
+    /// The view of `update`, its time written by `clock`.
     init(_ update: RiderETAUpdate, clock: ServiceTime) {
-        ride_id = update.rideID.uuidString.lowercased()
-        eta = update.eta.map { ETAView($0, clock: clock) }
-    }
-
-    /// `event: eta` and `data:` the JSON (null written out, not left out).
-    func serverSentEvent() throws -> String {
-        "event: eta\ndata: \(try json())\n\n"
-    }
-
-    func json() throws -> String {
-        guard let eta else { return "{\"eta\":null,\"ride_id\":\"\(ride_id)\"}" }
-        struct Shown: Encodable { let eta: ETAView; let ride_id: String }
-        return try APIJSON.string(Shown(eta: eta, ride_id: ride_id))
+        self.init(ride_id: update.rideID.uuidString.lowercased(), eta: update.eta.map { ETAView($0, clock: clock) })
     }
 }
 

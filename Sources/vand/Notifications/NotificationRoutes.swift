@@ -83,27 +83,23 @@ struct NotificationRoutes: Sendable {
                         signal.finish()
                     }
                 }
-                try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
+                try await writer.write(ServerSentEvent.retry(.seconds(3)))
                 var last = after
                 try await withGracefulShutdownHandler {
                     signals: for await next in signals {
                         switch next {
                         case .beat:
-                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                            try await writer.write(ServerSentEvent.comment("keep-alive"))
                         case .end(let ending):
-                            try await writer.write(ByteBuffer(string: Self.closing(ending)))
+                            try await writer.write(StreamClosedView.event(ending))
                             break signals
                         case .eta:
-                            var text = ""
-                            for update in pendingETAs.take() { text += try ETAEventView(update, clock: clock).serverSentEvent() }
-                            if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
+                            try await writer.write(pendingETAs.take().map { try ETAEventView($0, clock: clock).serverSentEvent() })
                         case .wakeup:
                             while true {
                                 let items = try await inbox.list(netID, after: last, limit: 100)
                                 guard !items.isEmpty else { break }
-                                var text = ""
-                                for item in items { text += try NotificationView(item, clock: clock).serverSentEvent() }
-                                try await writer.write(ByteBuffer(string: text))
+                                try await writer.write(items.map { try NotificationView($0, clock: clock).serverSentEvent() })
                                 last = items.last!.id
                             }
                         }
@@ -127,15 +123,6 @@ struct NotificationRoutes: Sendable {
         case end(StreamSessions.Ending)
         /// ETAs wait in ``PendingETAs``.
         case eta
-    }
-
-    /// The last event of a stream that is ended for `ending`: `event: closed` with the reason. One
-    /// closed for a newer stream of the rider also asks the client to wait a minute before reconnecting.
-    static func closing(_ ending: StreamSessions.Ending) -> String {
-        switch ending {
-        case .sessionEnded: "event: closed\ndata: {\"reason\":\"session_ended\"}\n\n"
-        case .replaced: "retry: 60000\nevent: closed\ndata: {\"reason\":\"too_many_streams\"}\n\n"
-        }
     }
 
     private static func netID(_ context: AppRequestContext) throws -> String {

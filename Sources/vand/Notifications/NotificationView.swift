@@ -10,21 +10,17 @@ struct NotificationView: Encodable, Sendable {
     let message: String
     let created_at: String
 
+    /// One server-sent event: `id:` (the notification's id), `event: notification`, this as its data.
+    func serverSentEvent() throws -> ServerSentEvent {
+        try ServerSentEvent(.notification, id: id, payload: self)
+    }
+}
+
+extension NotificationView {
+    /// The view of `notification`, its time written by `clock`.
     init(_ notification: InboxNotification, clock: ServiceTime) {
-        id = notification.id
-        kind = notification.kind
-        ride_id = notification.rideID?.uuidString.lowercased()
-        message = notification.message
-        created_at = clock.format(notification.createdAt)
-    }
-
-    /// One server-sent event: `id:`, `event: notification`, `data:` the JSON.
-    func serverSentEvent() throws -> String {
-        "id: \(id)\nevent: notification\ndata: \(try json())\n\n"
-    }
-
-    func json() throws -> String {
-        try APIJSON.string(self)
+        self.init(id: notification.id, kind: notification.kind, ride_id: notification.rideID?.uuidString.lowercased(),
+                  message: notification.message, created_at: clock.format(notification.createdAt))
     }
 }
 

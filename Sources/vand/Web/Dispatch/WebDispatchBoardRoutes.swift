@@ -83,7 +83,7 @@ struct WebDispatchBoardRoutes: Sendable {
         let values = view.board(board, van: van)
         let heading = day == actions.today ? "Day board: today" : "Day board"
         var page = console.page("dispatch-board", title: (errors.isEmpty ? "" : "Error: ") + heading + ", " + Self.dayWords(day),
-                                nav: "board", styles: ["dispatch-board.css"], scripts: ["dispatch-board.js"])
+                                nav: "board", styles: ["dispatch-board.css"], scripts: ["dispatch-live.js", "dispatch-board.js"])
         // A van not on this day's board: the summary to choose from, answered 404.
         page.status = values["missingVan"] != nil && status == .ok ? .notFound : status
         page.values = WebDispatchBoardView.merge(values, WebPages.formValues(["day": dayText ?? day.description, "ref": refText], errors: errors))

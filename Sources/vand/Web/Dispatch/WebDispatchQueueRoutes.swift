@@ -50,7 +50,7 @@ struct WebDispatchQueueRoutes: Sendable {
     private func queuePage(_ request: Request, _ context: AppRequestContext, error: WebDispatchQueueView.RejectError? = nil,
                            status: HTTPResponse.Status = .ok) async throws -> Response {
         var page = console.page("dispatch-queue", title: error == nil ? "Queue" : "Error: Queue", nav: "queue",
-                                styles: ["dispatch-queue.css"], scripts: ["dispatch-queue.js"])
+                                styles: ["dispatch-queue.css"], scripts: ["dispatch-live.js", "dispatch-queue.js"])
         page.status = status
         page.values = try await queueValues(csrf: WebSession.csrfToken(request) ?? "",
                                             page: WebDispatchQueueView.page(request.uri.queryParameters["page"]), error: error)
@@ -164,7 +164,7 @@ struct WebDispatchQueueRoutes: Sendable {
 
     @Sendable func alerts(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try WebPages.session(context)
-        var page = console.page("dispatch-alerts", title: "Alerts", nav: "alerts", styles: ["dispatch-queue.css"], scripts: ["dispatch-queue.js"])
+        var page = console.page("dispatch-alerts", title: "Alerts", nav: "alerts", styles: ["dispatch-queue.css"], scripts: ["dispatch-live.js", "dispatch-queue.js"])
         page.values = try await alertsValues(csrf: WebSession.csrfToken(request) ?? "")
         flash(request, into: &page)
         return try await console.pages.render(page, request: request, context: context)

@@ -26,7 +26,7 @@ struct WebDispatchLive: Sendable {
 /// - `event: ride`  `{"ride": "<uuid>", "kind": "<ride event kind>", "van": <id or null>, "day": "YYYY-MM-DD"}`
 /// - `event: van`   `{"van": <id>}`
 /// - `event: alert` `{"kind": "late|no_show|parked|pending|unstaffed"}`
-/// It ends with `event: closed` (`session_ended`, or `too_many_streams` for the oldest past the cap).
+/// (the data's types are in WebDispatchStream+Events.swift). It ends with `event: closed` (`session_ended`, or `too_many_streams` for the oldest past the cap).
 struct WebDispatchStream: Sendable {
     let console: WebDispatchRoutes
 
@@ -61,17 +61,17 @@ struct WebDispatchStream: Sendable {
                         signal.finish()
                     }
                 }
-                try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
+                try await writer.write(ServerSentEvent.retry(.seconds(3)))
                 try await withGracefulShutdownHandler {
                     signals: for await next in signals {
                         switch next {
                         case .beat:
-                            try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                            try await writer.write(ServerSentEvent.comment("keep-alive"))
                         case .end(let ending):
-                            try await writer.write(ByteBuffer(string: NotificationRoutes.closing(ending)))
+                            try await writer.write(StreamClosedView.event(ending))
                             break signals
                         case .update(let update):
-                            try await writer.write(ByteBuffer(string: Self.event(update)))
+                            try await writer.write(Self.event(update))
                         }
                     }
                 } onGracefulShutdown: {
@@ -87,19 +87,5 @@ struct WebDispatchStream: Sendable {
         case update(DispatchUpdate)
         case beat
         case end(StreamSessions.Ending)
-    }
-
-    /// The server-sent event of `update`.
-    static func event(_ update: DispatchUpdate) -> String {
-        switch update {
-        case .ride(let id, let kind, let van, let day):
-            let kindJSON = kind.allSatisfy { $0.isLetter || $0 == "_" } ? kind : "updated"
-            return "event: ride\ndata: {\"ride\":\"\(id.uuidString.lowercased())\",\"kind\":\"\(kindJSON)\",\"van\":\(van.map(String.init) ?? "null"),\"day\":\"\(day)\"}\n\n"
-        case .van(let van):
-            return "event: van\ndata: {\"van\":\(van)}\n\n"
-        case .alert(let kind):
-            let kindJSON = kind.allSatisfy { $0.isLetter || $0 == "_" } ? kind : "pending"
-            return "event: alert\ndata: {\"kind\":\"\(kindJSON)\"}\n\n"
-        }
     }
 }
