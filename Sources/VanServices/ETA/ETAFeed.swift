@@ -35,6 +35,9 @@ public final class ETAFeed: Service, Sendable {
         var byRider: [String: Set<UUID>] = [:]
         var pendingVans: Set<Int64> = []
         var pendingEvents: Set<Int64> = []
+        /// Every van on a shift is to be looked at again (the periodic sweep, or a new LISTEN
+        /// that may have missed changes); the loop does it, so two sweeps never overlap.
+        var sweepDue = false
         /// What each van's riders were last shown: ride → (rider, ETA).
         var shown: [Int64: [UUID: (netID: String, eta: RiderETA)]] = [:]
     }
@@ -139,7 +142,7 @@ public final class ETAFeed: Service, Sendable {
                     let sweep = Duration.milliseconds(Int64(self.service.settings.etaSweep * 1_000))
                     while !Task.isCancelled {
                         try? await Task.sleep(for: sweep)
-                        await self.sweep()
+                        self.requestSweep()
                     }
                 }
                 await self.loop()
@@ -153,7 +156,7 @@ public final class ETAFeed: Service, Sendable {
     private func heard(_ event: PGListenEvent) {
         switch event {
         case .listening:
-            Task { await self.sweep() }  // changes may have been missed
+            requestSweep()  // changes may have been missed
         case .lost:
             break
         case .notification(let note):
@@ -169,19 +172,26 @@ public final class ETAFeed: Service, Sendable {
         }
     }
 
-    /// Queues every van with an open shift.
+    /// Asks the loop to sweep (``sweep()``) at its next turn.
+    private func requestSweep() {
+        state.withLock { $0.sweepDue = true }
+        wake.signal()
+    }
+
+    /// Queues every van with an open shift (the loop's own step: it then works them out).
     private func sweep() async {
         do {
             let vans = try await service.vansWithOpenShifts()
             state.withLock { $0.pendingVans.formUnion(vans) }
-            wake.signal()
         } catch {
             if !Task.isCancelled { logger.warning("cannot read the vans on the road; will retry", metadata: ["error": "\(error)"]) }
         }
     }
 
+    /// Works out the vans queued (by a NOTIFY or a sweep), one at a time, until cancelled.
     private func loop() async {
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            if state.withLock({ state in defer { state.sweepDue = false }; return state.sweepDue }) { await sweep() }
             let (vans, events) = state.withLock { state -> (Set<Int64>, Set<Int64>) in
                 defer { state.pendingVans = []; state.pendingEvents = [] }
                 return (state.pendingVans, state.pendingEvents)
