@@ -27,9 +27,22 @@ extension RoadError {
 extension StopTap {
     /// The tap as the ride policy reads it.
     var policyTap: RidePolicy.Tap { RidePolicy.Tap(stop: stop, action: action, at: at) }
+
+    /// What the standing `taps` of a ride say happened at `stop`, as ``VanRun`` holds it.
+    static func actual(_ taps: [StopTap], at stop: StopKind) -> VanRun.Actual {
+        let here = taps.filter { $0.stop == stop }
+        let outcome = here.first { $0.action.isOutcome }
+        return VanRun.Actual(arrivedAt: here.first { $0.action == .arrived }?.at, doneAt: outcome?.at, outcome: outcome?.action)
+    }
 }
 
 extension RunRides.Row {
+    /// The ride as the road model (``VanRun``) holds it.
+    var runRide: VanRun.Ride {
+        VanRun.Ride(id: id, ref: ref, netID: netID, status: status, promise: promise, pickupAt: pickupAt, dropoffAt: dropoffAt,
+                    pickup: pickup.coordinate, dropoff: dropoff.coordinate, wheelchair: wheelchair, companions: companions)
+    }
+
     /// What the tap rules read of this ride, with the taps `standing` on it.
     func roadState(standing: [StopTap]) -> RidePolicy.RoadState {
         RidePolicy.RoadState(status: status, standing: standing.map(\.policyTap),

@@ -10,6 +10,7 @@ enum RunRides {
     struct Row {
         let id: UUID
         let ref: RideRef
+        let netID: String
         let status: RideStatus
         let pickupAt: Date
         let dropoffAt: Date
@@ -35,7 +36,7 @@ enum RunRides {
     static let statuses = "{pending,approved,completed,no_show}"
 
     private static let select: SQLQuery = """
-        SELECT r.id, r.ref, r.status, r.pickup_at, r.estimated_dropoff_at, r.needs_wheelchair, r.companions, r.note,
+        SELECT r.id, r.ref, r.net_id, r.status, r.pickup_at, r.estimated_dropoff_at, r.needs_wheelchair, r.companions, r.note,
                r.promise, r.window_start, r.window_end,
                r.pickup_address, r.pickup_lat, r.pickup_lon, pp.name AS pickup_name, pp.aliases[1] AS pickup_alias,
                r.dropoff_address, r.dropoff_lat, r.dropoff_lon, dp.name AS dropoff_name, dp.aliases[1] AS dropoff_alias,
@@ -82,7 +83,8 @@ enum RunRides {
             return Row.End(address: address, coordinate: coordinate, placeName: name, placeShort: alias ?? name ?? address)
         }
         return Row(
-            id: try row.decode(UUID.self, "id"), ref: try RideRef(validating: try row.decode(String.self, "ref")), status: status,
+            id: try row.decode(UUID.self, "id"), ref: try RideRef(validating: try row.decode(String.self, "ref")),
+            netID: try row.decode(String.self, "net_id"), status: status,
             pickupAt: try row.decode(Date.self, "pickup_at"), dropoffAt: try row.decode(Date.self, "estimated_dropoff_at"),
             wheelchair: try row.decode(Bool.self, "needs_wheelchair"), companions: try row.decode(Int.self, "companions"),
             note: try row.decode(String?.self, "note"),

@@ -43,12 +43,17 @@ public struct RunService: Sendable {
     }
 
     /// The stops of `vanID`'s rides in `day`, each with the taps the ride policy lets the driver
-    /// make at `now`: the van's run as the one reader of runs has it (``RoadRuns``: which stops,
-    /// in ``RunOrder`` as planned), with each ride's details and taps for the driver.
+    /// make at `now`: the rides read in full for the driver (names, phones, places) with their
+    /// standing taps, made into the one road model (``VanRun``: which stops, in ``RunOrder`` as
+    /// planned, a no-show's drop-off none) in one read.
     static func stops(vanID: Int64, day: DateInterval, undoWindow: TimeInterval, rule: NoShowRule, now: Date, _ conn: PGConnection) throws -> [RunStop] {
-        guard let run = try RoadRuns.read(conn, span: day, vans: [vanID], rides: .ofTheDay)[vanID] else { return [] }
-        let details = Dictionary(try RunRides.all(vanID: vanID, day: day, conn).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let taps = Dictionary(grouping: try TapStore(conn, undoWindow: undoWindow).standing(rideIDs: Array(details.keys)), by: \.rideID)
+        let rides = try RunRides.all(vanID: vanID, day: day, conn)
+        let taps = Dictionary(grouping: try TapStore(conn, undoWindow: undoWindow).standing(rideIDs: rides.map(\.id)), by: \.rideID)
+        let details = Dictionary(rides.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let run = VanRun(vanID: vanID, rides: rides.map { ride in
+            let rideTaps = taps[ride.id] ?? []
+            return (ride.runRide, StopTap.actual(rideTaps, at: .pickup), StopTap.actual(rideTaps, at: .dropoff))
+        })
         return run.stops.compactMap { stop in
             details[stop.ride.id].map { Self.stop($0, stop.kind, taps: taps[stop.ride.id] ?? [], rule: rule, now: now) }
         }
