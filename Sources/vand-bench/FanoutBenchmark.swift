@@ -70,8 +70,8 @@ struct FanoutBenchmark {
         let pool = PGPool(configuration: PGConfiguration(connectionString: url), size: 4, logger: logger)
         // Rider n's ride and van.
         let rides = try await pool.withConnection { conn in
-            try conn.query("SELECT net_id, lower(id::text), van_id FROM rides WHERE net_id LIKE 'fan%' AND status = 'approved'").map {
-                (try $0.decode(String.self, at: 0), try $0.decode(String.self, at: 1), try $0.decode(Int64.self, at: 2))
+            try conn.query("SELECT net_id, lower(id::text) AS ride_id, van_id FROM rides WHERE net_id LIKE 'fan%' AND status = 'approved'").map {
+                (try $0.decode(String.self, "net_id"), try $0.decode(String.self, "ride_id"), try $0.decode(Int64.self, "van_id"))
             }
         }
         var vanOfRide: [String: Int64] = [:]

@@ -82,9 +82,9 @@ public struct MigrationRunner: Sendable {
         var applied: [Migration] = []
         var appliedVersions = Set<Int>()
         for row in try connection.query("SELECT version, name, checksum FROM schema_migrations ORDER BY version") {
-            let version: Int = try row.decode(at: 0)
-            let name: String = try row.decode(at: 1)
-            let checksum: String = try row.decode(at: 2)
+            let version = try row.decode(Int.self, "version")
+            let name = try row.decode(String.self, "name")
+            let checksum = try row.decode(String.self, "checksum")
             guard let known = migrations.first(where: { $0.version == version }) else {
                 throw MigrationError.unknownApplied(version: version, name: name)
             }

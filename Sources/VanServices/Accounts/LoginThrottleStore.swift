@@ -37,9 +37,9 @@ public struct LoginThrottleStore {
     /// keys), or nil when neither is blocked at `now`.
     public func blockedUntil(_ netID: NetID, from address: ClientAddress, now: Date) throws -> Date? {
         try connection.query("""
-            SELECT max(blocked_until) FROM login_throttle
+            SELECT max(blocked_until) AS blocked_until FROM login_throttle
             WHERE address = \(address.rawValue) AND net_id IN (\(netID.rawValue), \(Self.everyNetID)) AND blocked_until > \(now)
-            """).first?.decode(Date?.self, at: 0)
+            """).first?.decode(Date?.self, "blocked_until")
     }
 
     /// Counts a failed sign-in against both keys and blocks each that passed its free
@@ -60,7 +60,7 @@ public struct LoginThrottleStore {
                 failures = CASE WHEN t.last_failed_at <= \(forgetBefore) THEN 1 ELSE t.failures + 1 END,
                 last_failed_at = \(now)
             RETURNING failures
-            """).first!.decode(Int.self, at: 0)
+            """).first!.decode(Int.self, "failures")
         guard let until = limit.blockedUntil(failures: failures, now: now) else { return nil }
         try connection.execute("UPDATE login_throttle SET blocked_until = \(until) WHERE net_id = \(netID) AND address = \(address.rawValue)")
         return until

@@ -31,7 +31,7 @@ public struct SessionStore {
     public func authenticate(digest: Data, now: Date, idleTimeout: TimeInterval) throws -> AuthenticatedSession? {
         let check = SessionCheck(digest: digest, now: now, idleTimeout: idleTimeout)
         // Every authenticated request runs this: prepared once per connection.
-        let query: SQLQuery = "\(Self.checking(check)) SELECT net_id, must_change_password, expires_at, last_seen_at, role FROM session"
+        let query: SQLQuery = "\(Self.checking(check)) SELECT \(Self.sessionColumns) FROM session s"
         return try connection.query(query.prepared(), results: .binary) { row in try Self.session(row, digest: digest) }.first
     }
 
@@ -65,18 +65,23 @@ public struct SessionStore {
             """
     }
 
-    /// How many columns ``session(_:digest:)`` reads: a statement that reads on after them starts there.
-    public static let sessionColumns = 5
+    /// The select list ``session(_:digest:)`` reads, over `session` (``checking(_:)``) aliased `s`:
+    /// its columns named `session_…`, so a statement that reads a ride (``RideRecord``) beside
+    /// them shares no name with it.
+    public static let sessionColumns: SQLQuery = """
+        s.net_id AS session_net_id, s.must_change_password AS session_must_change_password, s.expires_at AS session_expires_at,
+        s.last_seen_at AS session_last_seen_at, s.role AS session_role
+        """
 
-    /// The session in a row whose first ``sessionColumns`` columns are `session`'s (``checking(_:)``).
+    /// The session in a row holding ``sessionColumns`` (among other columns, before or after).
     public static func session(_ row: some PGRowReading, digest: Data) throws -> AuthenticatedSession {
         AuthenticatedSession(
-            netID: try row.decode(NetID.self, at: 0),
+            netID: try row.decode(NetID.self, "session_net_id"),
             digest: digest,
-            mustChangePassword: try row.decode(Bool.self, at: 1),
-            expiresAt: try row.decode(Date.self, at: 2),
-            lastSeenAt: try row.decode(Date.self, at: 3),
-            role: try AccountRole(rawValue: row.decode(String.self, at: 4)) ?? .rider
+            mustChangePassword: try row.decode(Bool.self, "session_must_change_password"),
+            expiresAt: try row.decode(Date.self, "session_expires_at"),
+            lastSeenAt: try row.decode(Date.self, "session_last_seen_at"),
+            role: try AccountRole(rawValue: row.decode(String.self, "session_role")) ?? .rider
         )
     }
 

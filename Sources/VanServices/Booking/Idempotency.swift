@@ -97,10 +97,10 @@ enum IdempotencyStore {
             SELECT request_sha256, outcome, ride_id, series_id, reason, body
             FROM idempotency_keys WHERE net_id = \(key.netID.rawValue) AND key = \(key.key)
             """).first!
-        guard try row.decode(Data.self, at: 0) == key.requestHash else { throw IdempotencyKeyReused() }
-        let outcome = RememberedBooking.Outcome(rawValue: try row.decode(String?.self, at: 1) ?? "") ?? .refused
-        return RememberedBooking(outcome: outcome, rideID: try row.decode(at: 2), seriesID: try row.decode(at: 3),
-                                 reason: try row.decode(at: 4), answer: try row.decode(at: 5))
+        guard try row.decode(Data.self, "request_sha256") == key.requestHash else { throw IdempotencyKeyReused() }
+        let outcome = RememberedBooking.Outcome(rawValue: try row.decode(String?.self, "outcome") ?? "") ?? .refused
+        return RememberedBooking(outcome: outcome, rideID: try row.decode(UUID?.self, "ride_id"), seriesID: try row.decode(UUID?.self, "series_id"),
+                                 reason: try row.decode(String?.self, "reason"), answer: try row.decode(String?.self, "body"))
     }
 
     /// Records what a claimed key's request made, in the same transaction as the work.

@@ -84,24 +84,24 @@ enum RideRecord {
         }
         let query: SQLQuery = """
             SELECT id, van_id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon,
-                   needs_wheelchair, companions, promise, window_start, window_end, max_ride_seconds, van_pinned_by IS NOT NULL
+                   needs_wheelchair, companions, promise, window_start, window_end, max_ride_seconds, van_pinned_by IS NOT NULL AS van_pinned
             FROM rides
             WHERE ride_holds_van(status) AND \(vanFilter)
               AND pickup_at >= \(span.start.addingTimeInterval(-longestRide)) AND pickup_at < \(span.end)
               AND estimated_dropoff_at > \(span.start)
             """
         return try conn.query(query.prepared(), results: .binary) { row in
-            func coordinate(_ at: Int) throws -> Coordinate? {
-                guard let lat: Double = try row.decode(at: at), let lon: Double = try row.decode(at: at + 1) else { return nil }
+            func coordinate(_ end: String) throws -> Coordinate? {
+                guard let lat = try row.decode(Double?.self, end + "_lat"), let lon = try row.decode(Double?.self, end + "_lon") else { return nil }
                 return try Coordinate(latitude: lat, longitude: lon)
             }
-            let promise = RidePromise(kind: RidePromise.Kind(rawValue: try row.decode(at: 10)) ?? .pickup,
-                                      window: DateInterval(start: try row.decode(at: 11), end: try row.decode(at: 12)))
-            var ride = BookedRide(id: try row.decode(at: 0), vanID: try row.decode(at: 1), pickupAt: try row.decode(at: 2),
-                                  dropoffAt: try row.decode(at: 3), pickup: try coordinate(4), dropoff: try coordinate(6),
-                                  wheelchair: try row.decode(at: 8), companions: try row.decode(at: 9), promise: promise,
-                                  maxRideTime: TimeInterval(try row.decode(Int.self, at: 13)))
-            ride.vanPinned = try row.decode(at: 14)
+            let promise = RidePromise(kind: RidePromise.Kind(rawValue: try row.decode(String.self, "promise")) ?? .pickup,
+                                      window: DateInterval(start: try row.decode(Date.self, "window_start"), end: try row.decode(Date.self, "window_end")))
+            var ride = BookedRide(id: try row.decode(UUID.self, "id"), vanID: try row.decode(Int64.self, "van_id"), pickupAt: try row.decode(Date.self, "pickup_at"),
+                                  dropoffAt: try row.decode(Date.self, "estimated_dropoff_at"), pickup: try coordinate("pickup"), dropoff: try coordinate("dropoff"),
+                                  wheelchair: try row.decode(Bool.self, "needs_wheelchair"), companions: try row.decode(Int.self, "companions"), promise: promise,
+                                  maxRideTime: TimeInterval(try row.decode(Int.self, "max_ride_seconds")))
+            ride.vanPinned = try row.decode(Bool.self, "van_pinned")
             return ride
         }
     }

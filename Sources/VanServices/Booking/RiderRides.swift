@@ -74,7 +74,7 @@ public struct RiderRides: Sendable {
             // in order here, below, as the subquery's ORDER BY … LIMIT chose it.
             let query: SQLQuery = """
                 \(SessionStore.checking(check))
-                SELECT s.net_id, s.must_change_password, s.expires_at, s.last_seen_at, s.role, rides_page.*
+                SELECT \(SessionStore.sessionColumns), rides_page.*
                 FROM session s LEFT JOIN LATERAL (
                     \(RideRecord.select)
                     WHERE r.net_id = s.net_id AND NOT s.must_change_password AND s.role = 'rider'
@@ -199,8 +199,8 @@ public struct RiderRides: Sendable {
             guard let row = try conn.query("""
                 SELECT status, pickup_at FROM rides WHERE id = \(id) AND net_id = \(netID.rawValue) FOR UPDATE
                 """).first else { throw CancelError.notFound }
-            guard let status = RideStatus(rawValue: try row.decode(at: 0)) else { throw CancelError.notFound }
-            let pickupAt: Date = try row.decode(at: 1)
+            guard let status = RideStatus(rawValue: try row.decode(String.self, "status")) else { throw CancelError.notFound }
+            let pickupAt = try row.decode(Date.self, "pickup_at")
             // The one policy: the van may be early or late, so a rider it picked up is past
             // cancelling whatever the planned time says (on board, she tells the driver).
             switch RidePolicy.refusal(.cancel, by: .rider, status: status, pickupAt: pickupAt, progress: try RidePolicy.Progress.read(id, conn), now: now) {
@@ -249,7 +249,7 @@ public struct RiderRides: Sendable {
                   AND ride_holds_van(status) AND pickup_at > \(now)
                   AND NOT EXISTS (SELECT 1 FROM stop_taps t WHERE t.ride_id = rides.id AND t.undone_at IS NULL AND \(Self.pickedUp))
                 RETURNING pickup_at
-                """).map { try $0.decode(Date.self, at: 0) }
+                """).map { try $0.decode(Date.self, "pickup_at") }
         }
         for pickup in pickups { routeChanges.changed(around: pickup) }
         return pickups.count

@@ -56,12 +56,12 @@ enum VanDayRoutes {
         // Day numbers, not text dates: a day or two of every van's rows, read on every booking.
         var versions: [VanDay: Int64] = [:]
         let query: SQLQuery = """
-            SELECT van_id, day - DATE '1970-01-01', version FROM van_days
+            SELECT van_id, day - DATE '1970-01-01' AS day_number, version FROM van_days
             WHERE day BETWEEN \(span.start)::date - 1 AND \(span.end)::date + 1
             """
         for (key, version) in try conn.query(query.prepared(), results: .binary, rows: { row in
-            (VanDay(vanID: try row.decode(at: 0), day: LocalDate(dayNumber: Int(try row.decode(Int32.self, at: 1)))),
-             try row.decode(Int64.self, at: 2))
+            (VanDay(vanID: try row.decode(Int64.self, "van_id"), day: LocalDate(dayNumber: Int(try row.decode(Int32.self, "day_number")))),
+             try row.decode(Int64.self, "version"))
         }) {
             versions[key] = version
         }
@@ -191,12 +191,12 @@ enum VanDayRoutes {
             FROM generate_series(\(days.min()!), \(days.max()!)) d CROSS JOIN unnest(\(vans)::bigint[]) v
             ORDER BY d, v
             ON CONFLICT (van_id, day) DO UPDATE SET version = van_days.version + 1
-            RETURNING van_id, day - DATE '1970-01-01', version
+            RETURNING van_id, day - DATE '1970-01-01' AS day_number, version
             """
         let wanted = Set(vanDays)
         return try conn.query(query.prepared(), results: .binary, rows: { row in
-            (VanDay(vanID: try row.decode(at: 0), day: LocalDate(dayNumber: Int(try row.decode(Int32.self, at: 1)))),
-             try row.decode(Int64.self, at: 2))
+            (VanDay(vanID: try row.decode(Int64.self, "van_id"), day: LocalDate(dayNumber: Int(try row.decode(Int32.self, "day_number")))),
+             try row.decode(Int64.self, "version"))
         }).filter { wanted.contains($0.0) }
     }
 

@@ -78,8 +78,8 @@ public struct DispatchAlerts: Sendable {
                   AND r.pickup_at >= \(today.start) AND r.pickup_at < \(today.end)
                 ORDER BY a.raised_at, a.ride_id LIMIT \(Self.limit)
                 """).map { row in
-                (id: try row.decode(UUID.self, at: 0), stop: try row.decode(String.self, at: 1), eta: try row.decode(Date.self, at: 2),
-                 windowEnd: try row.decode(Date.self, at: 3), raisedAt: try row.decode(Date.self, at: 4))
+                (id: try row.decode(UUID.self, "ride_id"), stop: try row.decode(String.self, "stop"), eta: try row.decode(Date.self, "eta"),
+                 windowEnd: try row.decode(Date.self, "window_end"), raisedAt: try row.decode(Date.self, "raised_at"))
             }
             if !late.isEmpty {
                 let list = late.map(\.id).postgresArrayLiteral

@@ -124,10 +124,10 @@ public struct DispatchService: Sendable {
         let interval = day?.interval(in: timeZone)
         let ids = try await pool.withConnection { conn in
             try conn.query("""
-                SELECT id::text FROM rides WHERE status = 'pending' AND pickup_at > \(now)
+                SELECT id::text AS id FROM rides WHERE status = 'pending' AND pickup_at > \(now)
                   AND (\(interval?.start) IS NULL OR (pickup_at >= \(interval?.start) AND pickup_at < \(interval?.end)))
                 ORDER BY requested_at, created_at
-                """).map { try $0.decode(String.self, at: 0) }
+                """).map { try $0.decode(String.self, "id") }
         }
         var result = BulkResult()
         for id in ids {
@@ -269,11 +269,11 @@ public struct DispatchService: Sendable {
     /// at its pickup: "the rider is on board Van 1 (boarded 9:07 PM): …".
     static func underWay(_ rideID: UUID, timeZone: TimeZone, _ conn: PGConnection) throws -> String? {
         guard let row = try conn.query("""
-            SELECT t.action, t.at, v.name FROM stop_taps t JOIN shifts s ON s.id = t.shift_id JOIN vans v ON v.id = s.van_id
+            SELECT t.action, t.at, v.name AS van_name FROM stop_taps t JOIN shifts s ON s.id = t.shift_id JOIN vans v ON v.id = s.van_id
             WHERE t.ride_id = \(rideID) AND t.stop = 'pickup' AND t.undone_at IS NULL
             ORDER BY t.at DESC, t.id DESC LIMIT 1
             """).first else { return nil }
-        let (action, at, van) = (try row.decode(String.self, at: 0), try row.decode(Date.self, at: 1), try row.decode(String.self, at: 2))
+        let (action, at, van) = (try row.decode(String.self, "action"), try row.decode(Date.self, "at"), try row.decode(String.self, "van_name"))
         let time = ServiceTime(timeZone: timeZone).text(at, .clockTime)
         let what = switch action {
         case "boarded": "the rider is on board \(van) (boarded \(time))"

@@ -61,7 +61,7 @@ public struct Manifest: Sendable, Codable {
             return (try RideQueries.listings(conn, where: """
                 r.van_id = (SELECT id FROM vans WHERE name = \(van)) AND r.status IN ('pending', 'approved', 'completed', 'no_show')
                 AND r.pickup_at >= \(interval.start) AND r.pickup_at < \(interval.end)
-                """), (try row.decode(at: 0), try row.decode(at: 1)))
+                """), (try row.decode(Int.self, "seats"), try row.decode(Int.self, "wheelchair_positions")))
         }
         let estimator = try await ServiceCalendarStore(pool: pool, timeZone: timeZone).settings().estimator
         typealias Event = (at: Date, action: Stop.Action, listing: RideQueries.Listing)

@@ -91,10 +91,10 @@ public struct PendingQueue: Sendable {
                 )
                 SELECT id, action, before_id, before_action, after_id, after_action FROM ordered WHERE id = ANY(\(own)::uuid[])
                 """) {
-                let id: UUID = try row.decode(at: 0)
-                var shown: Set<RideStop> = [RideStop(ride: id, action: Self.action(try row.decode(String.self, at: 1)))]
-                if let before = try row.decode(UUID?.self, at: 2) { shown.insert(RideStop(ride: before, action: Self.action(try row.decode(String.self, at: 3)))) }
-                if let after = try row.decode(UUID?.self, at: 4) { shown.insert(RideStop(ride: after, action: Self.action(try row.decode(String.self, at: 5)))) }
+                let id = try row.decode(UUID.self, "id")
+                var shown: Set<RideStop> = [RideStop(ride: id, action: Self.action(try row.decode(String.self, "action")))]
+                if let before = try row.decode(UUID?.self, "before_id") { shown.insert(RideStop(ride: before, action: Self.action(try row.decode(String.self, "before_action")))) }
+                if let after = try row.decode(UUID?.self, "after_id") { shown.insert(RideStop(ride: after, action: Self.action(try row.decode(String.self, "after_action")))) }
                 neighbours[id, default: []].formUnion(shown)
             }
             let ids = Set(neighbours.values.flatMap { $0.map(\.ride) })
@@ -136,7 +136,7 @@ public struct PendingQueue: Sendable {
 
     /// How many rides wait for a decision.
     public func count() async throws -> Int {
-        try await pool.withConnection { try $0.query("SELECT count(*) FROM rides WHERE status = 'pending'").first!.decode(Int.self, at: 0) }
+        try await pool.withConnection { try $0.query("SELECT count(*) AS n FROM rides WHERE status = 'pending'").first!.decode(Int.self, "n") }
     }
 
     /// At most `limit` pending rides in the queue's order (``queueOrder(_:_:soonBefore:)``) after

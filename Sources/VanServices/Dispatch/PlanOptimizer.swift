@@ -110,7 +110,7 @@ extension PlanOptimizer {
         let ids = rides.map(\.id).postgresArrayLiteral
         let underWay = Set(try conn.query("""
             SELECT DISTINCT ride_id FROM stop_taps WHERE ride_id = ANY(\(ids)::uuid[]) AND stop = 'pickup' AND undone_at IS NULL
-            """ as SQLQuery) { try $0.decode(UUID.self, at: 0) })
+            """ as SQLQuery) { try $0.decode(UUID.self, "ride_id") })
         guard !underWay.isEmpty else { return rides }
         return rides.map { ride in
             var ride = ride

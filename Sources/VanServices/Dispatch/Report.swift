@@ -40,42 +40,44 @@ public struct Report: Sendable, Codable {
         let end = to.interval(in: timeZone).end
         return try await pool.withConnection { conn in
             let counts = try conn.query("""
-                SELECT count(*),
-                       count(*) FILTER (WHERE status = 'approved'),
-                       count(*) FILTER (WHERE status = 'rejected'),
-                       count(*) FILTER (WHERE status = 'cancelled' AND NOT cancelled_late),
-                       count(*) FILTER (WHERE status = 'cancelled' AND cancelled_late),
-                       count(*) FILTER (WHERE status = 'no_show'),
-                       count(*) FILTER (WHERE status = 'completed'),
+                SELECT count(*) AS requests,
+                       count(*) FILTER (WHERE status = 'approved') AS approved,
+                       count(*) FILTER (WHERE status = 'rejected') AS rejected,
+                       count(*) FILTER (WHERE status = 'cancelled' AND NOT cancelled_late) AS cancelled,
+                       count(*) FILTER (WHERE status = 'cancelled' AND cancelled_late) AS cancelled_late,
+                       count(*) FILTER (WHERE status = 'no_show') AS no_shows,
+                       count(*) FILTER (WHERE status = 'completed') AS completed,
                        percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM decided_at - requested_at) / 60)
-                           FILTER (WHERE decided_at IS NOT NULL),
-                       coalesce(avg(needs_wheelchair::int), 0)
+                           FILTER (WHERE decided_at IS NOT NULL) AS median_decision_minutes,
+                       coalesce(avg(needs_wheelchair::int), 0) AS wheelchair_share
                 FROM rides WHERE pickup_at >= \(start) AND pickup_at < \(end)
                 """).first!
             let denials = try conn.query("""
-                SELECT count(*) FROM booking_refusals WHERE requested_pickup_at >= \(start) AND requested_pickup_at < \(end)
-                """).first!.decode(Int.self, at: 0)
+                SELECT count(*) AS n FROM booking_refusals WHERE requested_pickup_at >= \(start) AND requested_pickup_at < \(end)
+                """).first!.decode(Int.self, "n")
             var vanHours: [String: Double] = [:]
             for row in try conn.query("""
-                SELECT v.name, sum(extract(epoch FROM r.estimated_dropoff_at - r.pickup_at)) / 3600
+                SELECT v.name AS van_name, sum(extract(epoch FROM r.estimated_dropoff_at - r.pickup_at)) / 3600 AS hours
                 FROM rides r JOIN vans v ON v.id = r.van_id
                 WHERE r.status IN ('pending', 'approved', 'completed') AND r.pickup_at >= \(start) AND r.pickup_at < \(end)
                 GROUP BY v.name ORDER BY v.name
                 """) {
-                vanHours[try row.decode(String.self, at: 0)] = (try row.decode(Double.self, at: 1) * 100).rounded() / 100
+                vanHours[try row.decode(String.self, "van_name")] = (try row.decode(Double.self, "hours") * 100).rounded() / 100
             }
             var noShows: [String: Int] = [:]
             for row in try conn.query("""
-                SELECT net_id, count(*) FROM rides WHERE status = 'no_show' AND pickup_at >= \(start) AND pickup_at < \(end)
+                SELECT net_id, count(*) AS no_shows FROM rides WHERE status = 'no_show' AND pickup_at >= \(start) AND pickup_at < \(end)
                 GROUP BY net_id HAVING count(*) >= 2
                 """) {
-                noShows[try row.decode(String.self, at: 0)] = try row.decode(Int.self, at: 1)
+                noShows[try row.decode(String.self, "net_id")] = try row.decode(Int.self, "no_shows")
             }
             return Report(
-                from: from, to: to, requests: try counts.decode(at: 0), approved: try counts.decode(at: 1), rejected: try counts.decode(at: 2),
-                cancelled: try counts.decode(at: 3), cancelledLate: try counts.decode(at: 4), noShows: try counts.decode(at: 5),
-                completed: try counts.decode(at: 6), denials: denials, medianDecisionMinutes: try counts.decode(Double?.self, at: 7),
-                wheelchairShare: try counts.decode(Double.self, at: 8), vanHours: vanHours, repeatedNoShows: noShows
+                from: from, to: to, requests: try counts.decode(Int.self, "requests"), approved: try counts.decode(Int.self, "approved"),
+                rejected: try counts.decode(Int.self, "rejected"), cancelled: try counts.decode(Int.self, "cancelled"),
+                cancelledLate: try counts.decode(Int.self, "cancelled_late"), noShows: try counts.decode(Int.self, "no_shows"),
+                completed: try counts.decode(Int.self, "completed"), denials: denials,
+                medianDecisionMinutes: try counts.decode(Double?.self, "median_decision_minutes"),
+                wheelchairShare: try counts.decode(Double.self, "wheelchair_share"), vanHours: vanHours, repeatedNoShows: noShows
             )
         }
     }

@@ -57,7 +57,7 @@ public struct RideQueries: Sendable {
     /// when the planner may move it (sql/0036).
     public func vanPinnedBy(_ id: UUID) async throws -> String? {
         try await pool.withConnection { conn in
-            try conn.query("SELECT van_pinned_by FROM rides WHERE id = \(id)").first?.decode(String?.self, at: 0)
+            try conn.query("SELECT van_pinned_by FROM rides WHERE id = \(id)").first?.decode(String?.self, "van_pinned_by")
         }
     }
 
@@ -66,12 +66,13 @@ public struct RideQueries: Sendable {
             let rideID = try Self.resolve(id, conn)
             guard let listing = try Self.listings(conn, where: "r.id = \(rideID)").first else { throw DispatchService.DispatchError.notFound(id) }
             let history = try conn.query("""
-                SELECT at, actor, action, details::text FROM audit_log WHERE subject = \(rideID.uuidString.lowercased())
+                SELECT at, actor, action, details::text AS details FROM audit_log WHERE subject = \(rideID.uuidString.lowercased())
                 UNION ALL
                 SELECT created_at, 'system', 'event.' || kind, payload::text FROM ride_events WHERE ride_id = \(rideID)
                 ORDER BY 1
                 """).map { row in
-                HistoryEntry(at: try row.decode(at: 0), actor: try row.decode(at: 1), action: try row.decode(at: 2), details: try row.decode(at: 3))
+                HistoryEntry(at: try row.decode(Date.self, "at"), actor: try row.decode(String.self, "actor"), action: try row.decode(String.self, "action"),
+                             details: try row.decode(String.self, "details"))
             }
             return (listing, history)
         }
@@ -105,7 +106,7 @@ public struct RideQueries: Sendable {
             UNION
             SELECT id FROM rides WHERE \(isPrefix) AND id::text LIKE \(prefix + "%")
             LIMIT 2
-            """).map { try $0.decode(UUID.self, at: 0) }
+            """).map { try $0.decode(UUID.self, "id") }
         guard let first = matches.first else { throw DispatchService.DispatchError.notFound(text) }
         guard matches.count == 1 else { throw DispatchService.DispatchError.ambiguous(text) }
         return first

@@ -43,7 +43,7 @@ public struct ETAService: Sendable {
     /// Vans with an open shift (the ones that may be on the road).
     public func vansWithOpenShifts() async throws -> [Int64] {
         try await pool.withConnection { conn in
-            try conn.query("SELECT van_id FROM shifts WHERE ended_at IS NULL ORDER BY van_id").map { try $0.decode(Int64.self, at: 0) }
+            try conn.query("SELECT van_id FROM shifts WHERE ended_at IS NULL ORDER BY van_id").map { try $0.decode(Int64.self, "van_id") }
         }
     }
 
@@ -55,7 +55,7 @@ public struct ETAService: Sendable {
                 SELECT DISTINCT r.van_id FROM ride_events e JOIN rides r ON r.id = e.ride_id
                 JOIN shifts s ON s.van_id = r.van_id AND s.ended_at IS NULL
                 WHERE e.id = ANY(\(list)::bigint[])
-                """).map { try $0.decode(Int64.self, at: 0) }
+                """).map { try $0.decode(Int64.self, "van_id") }
         }
     }
 

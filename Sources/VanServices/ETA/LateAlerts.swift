@@ -65,10 +65,10 @@ public struct LateAlerts: Sendable {
                     WHERE ride_alerts.cleared_at IS NOT NULL OR ride_alerts.van_id IS DISTINCT FROM EXCLUDED.van_id
                        OR ride_alerts.stop <> EXCLUDED.stop OR ride_alerts.window_end <> EXCLUDED.window_end
                        OR vand_late_minutes(ride_alerts.eta, ride_alerts.window_end) <> vand_late_minutes(EXCLUDED.eta, EXCLUDED.window_end)
-                    RETURNING ride_id, COALESCE((SELECT o.cleared_at IS NULL FROM ride_alerts o WHERE o.ride_id = ride_alerts.ride_id AND o.kind = 'late'), false)
+                    RETURNING ride_id, COALESCE((SELECT o.cleared_at IS NULL FROM ride_alerts o WHERE o.ride_id = ride_alerts.ride_id AND o.kind = 'late'), false) AS was_open
                     """) {
-                    let id = try row.decode(UUID.self, at: 0)
-                    if try row.decode(Bool.self, at: 1) { changes.updated.append(id) } else { changes.raised.append(id) }
+                    let id = try row.decode(UUID.self, "ride_id")
+                    if try row.decode(Bool.self, "was_open") { changes.updated.append(id) } else { changes.raised.append(id) }
                 }
             }
             let open = late.map(\.rideID).postgresArrayLiteral
@@ -82,7 +82,7 @@ public struct LateAlerts: Sendable {
                 WHERE r.id = a.ride_id AND a.kind = 'late' AND a.van_id = \(vanID) AND a.cleared_at IS NULL
                   AND a.ride_id <> ALL(\(open)::uuid[])
                 RETURNING a.ride_id
-                """).map { try $0.decode(UUID.self, at: 0) }
+                """).map { try $0.decode(UUID.self, "ride_id") }
             return changes
         }
     }
@@ -94,8 +94,8 @@ public struct LateAlerts: Sendable {
                 SELECT ride_id, van_id, stop, eta, window_end, raised_at FROM ride_alerts
                 WHERE kind = 'late' AND raised_at >= \(since) ORDER BY raised_at, ride_id
                 """).map { row in
-                Alert(rideID: try row.decode(UUID.self, at: 0), vanID: try row.decode(Int64?.self, at: 1), stop: try row.decode(String.self, at: 2),
-                      eta: try row.decode(Date.self, at: 3), windowEnd: try row.decode(Date.self, at: 4), raisedAt: try row.decode(Date.self, at: 5))
+                Alert(rideID: try row.decode(UUID.self, "ride_id"), vanID: try row.decode(Int64?.self, "van_id"), stop: try row.decode(String.self, "stop"),
+                      eta: try row.decode(Date.self, "eta"), windowEnd: try row.decode(Date.self, "window_end"), raisedAt: try row.decode(Date.self, "raised_at"))
             }
         }
     }

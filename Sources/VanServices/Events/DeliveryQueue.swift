@@ -58,9 +58,10 @@ public struct DeliveryQueue: Sendable {
                 WHERE d.event_id = picked.event_id AND d.sink = 'webhook' AND e.id = d.event_id
                 RETURNING d.event_id, e.ride_id, d.attempts,
                     (jsonb_build_object('id', e.id, 'kind', e.kind, 'ride_id', e.ride_id, 'net_id', e.net_id,
-                                        'occurred_at', e.created_at) || e.payload)::text
+                                        'occurred_at', e.created_at) || e.payload)::text AS body
                 """).map { row in
-                ClaimedWebhook(eventID: try row.decode(at: 0), rideID: try row.decode(at: 1), attempts: try row.decode(at: 2), body: try row.decode(at: 3))
+                ClaimedWebhook(eventID: try row.decode(Int64.self, "event_id"), rideID: try row.decode(UUID.self, "ride_id"),
+                               attempts: try row.decode(Int.self, "attempts"), body: try row.decode(String.self, "body"))
             }.sorted { $0.eventID < $1.eventID }
         }
     }
@@ -106,9 +107,9 @@ public struct DeliveryQueue: Sendable {
     public func nextDue(after now: Date) async throws -> Date? {
         try await pool.withConnection { conn in
             try conn.query("""
-                SELECT min(greatest(next_attempt_at, coalesce(claimed_until, '-infinity'), \(now)))
+                SELECT min(greatest(next_attempt_at, coalesce(claimed_until, '-infinity'), \(now))) AS due_at
                 FROM deliveries WHERE delivered_at IS NULL AND parked_at IS NULL
-                """).first?.decode(Date?.self, at: 0)
+                """).first?.decode(Date?.self, "due_at")
         }
     }
 
@@ -117,16 +118,17 @@ public struct DeliveryQueue: Sendable {
         try await pool.withConnection { conn in
             try conn.query("""
                 SELECT d.event_id, e.kind, e.ride_id, d.attempts, d.parked_at,
-                       CASE WHEN d.next_attempt_at = '-infinity' THEN NULL ELSE d.next_attempt_at END, d.last_error,
-                       e.payload -> 'ride' ->> 'ref'
+                       CASE WHEN d.next_attempt_at = '-infinity' THEN NULL ELSE d.next_attempt_at END AS next_attempt_at, d.last_error,
+                       e.payload -> 'ride' ->> 'ref' AS ride_ref
                 FROM deliveries d JOIN ride_events e ON e.id = d.event_id
                 WHERE d.sink = 'webhook' AND d.delivered_at IS NULL
                   AND (d.parked_at IS NOT NULL OR (\(includeRetrying) AND d.attempts > 0))
                 ORDER BY d.event_id
                 """).map { row in
-                FailedDelivery(eventID: try row.decode(at: 0), kind: try row.decode(at: 1), rideID: try row.decode(at: 2), rideRef: try row.decode(at: 7),
-                               attempts: try row.decode(at: 3), parkedAt: try row.decode(at: 4), nextAttemptAt: try row.decode(at: 5),
-                               lastError: try row.decode(at: 6))
+                FailedDelivery(eventID: try row.decode(Int64.self, "event_id"), kind: try row.decode(String.self, "kind"),
+                               rideID: try row.decode(UUID.self, "ride_id"), rideRef: try row.decode(String?.self, "ride_ref"),
+                               attempts: try row.decode(Int.self, "attempts"), parkedAt: try row.decode(Date?.self, "parked_at"),
+                               nextAttemptAt: try row.decode(Date?.self, "next_attempt_at"), lastError: try row.decode(String?.self, "last_error"))
             }
         }
     }

@@ -154,15 +154,15 @@ public final class DispatchFeed: Service, Sendable {
                 SELECT EXISTS (SELECT 1 FROM rides WHERE status = 'pending'
                                  AND ((requested_at > \(since.addingTimeInterval(-pendingAfter)) AND requested_at <= \(now.addingTimeInterval(-pendingAfter)))
                                       OR (pickup_at >= \(since.addingTimeInterval(PendingQueue.soon)) AND pickup_at < \(now.addingTimeInterval(PendingQueue.soon)))
-                                      OR (requested_at > \(since) AND requested_at <= \(now) AND pickup_at < \(now.addingTimeInterval(PendingQueue.soon))))),
-                       EXISTS (SELECT 1 FROM deliveries WHERE parked_at > \(since) AND parked_at <= \(now) AND delivered_at IS NULL),
+                                      OR (requested_at > \(since) AND requested_at <= \(now) AND pickup_at < \(now.addingTimeInterval(PendingQueue.soon))))) AS pending,
+                       EXISTS (SELECT 1 FROM deliveries WHERE parked_at > \(since) AND parked_at <= \(now) AND delivered_at IS NULL) AS parked,
                        EXISTS (SELECT 1 FROM rides r WHERE \(DispatchAlerts.unstaffed(before: now.addingTimeInterval(DispatchAlerts.unstaffedWithin)))
-                                 AND r.pickup_at >= \(since.addingTimeInterval(DispatchAlerts.unstaffedWithin)))
+                                 AND r.pickup_at >= \(since.addingTimeInterval(DispatchAlerts.unstaffedWithin))) AS unstaffed
                 """).first!
             var updates: [DispatchUpdate] = []
-            if try row.decode(Bool.self, at: 0) { updates.append(.alert("pending")) }
-            if try row.decode(Bool.self, at: 1) { updates.append(.alert("parked")) }
-            if try row.decode(Bool.self, at: 2) { updates.append(.alert("unstaffed")) }
+            if try row.decode(Bool.self, "pending") { updates.append(.alert("pending")) }
+            if try row.decode(Bool.self, "parked") { updates.append(.alert("parked")) }
+            if try row.decode(Bool.self, "unstaffed") { updates.append(.alert("unstaffed")) }
             return updates
         }
     }
@@ -175,7 +175,7 @@ public final class DispatchFeed: Service, Sendable {
                 SELECT e.ride_id, e.kind, r.van_id, r.pickup_at FROM ride_events e JOIN rides r ON r.id = e.ride_id
                 WHERE e.id = ANY(\(list)::bigint[]) ORDER BY e.id
                 """).map { row in
-                (try row.decode(UUID.self, at: 0), try row.decode(String.self, at: 1), try row.decode(Int64?.self, at: 2), try row.decode(Date.self, at: 3))
+                (try row.decode(UUID.self, "ride_id"), try row.decode(String.self, "kind"), try row.decode(Int64?.self, "van_id"), try row.decode(Date.self, "pickup_at"))
             }
         }
         var updates: [DispatchUpdate] = []

@@ -29,8 +29,8 @@ public struct Inbox: Sendable {
                 SELECT id, kind, ride_id, message, created_at FROM notifications
                 WHERE net_id = \(netID) AND id > \(after) ORDER BY id LIMIT \(limit)
                 """).map { row in
-                InboxNotification(id: try row.decode(at: 0), kind: try row.decode(at: 1), rideID: try row.decode(at: 2),
-                                  message: try row.decode(at: 3), createdAt: try row.decode(at: 4))
+                InboxNotification(id: try row.decode(Int64.self, "id"), kind: try row.decode(String.self, "kind"), rideID: try row.decode(UUID?.self, "ride_id"),
+                                  message: try row.decode(String.self, "message"), createdAt: try row.decode(Date.self, "created_at"))
             }
         }
     }

@@ -49,7 +49,7 @@ public struct Reminders: Sendable {
                         FOR UPDATE SKIP LOCKED)
                       AND status = 'approved' AND reminded_at IS NULL
                     RETURNING id
-                    """).map { try $0.decode(UUID.self, at: 0) }
+                    """).map { try $0.decode(UUID.self, "id") }
             }
             fired += ids
             if ids.count < batch { return fired }
@@ -73,7 +73,7 @@ public struct Reminders: Sendable {
                     FOR UPDATE SKIP LOCKED)
                   AND r.status = 'approved' AND r.reminded_at IS NULL
                 RETURNING r.id
-                """).map { try $0.decode(UUID.self, at: 0) }
+                """).map { try $0.decode(UUID.self, "id") }
         }
     }
 
@@ -83,9 +83,9 @@ public struct Reminders: Sendable {
         let offRoadRides = offRoad(now: now)
         return try await pool.withConnection { conn in
             try conn.query("""
-                SELECT min(pickup_at) FROM rides
+                SELECT min(pickup_at) AS next_pickup_at FROM rides
                 WHERE status = 'approved' AND reminded_at IS NULL AND pickup_at > \(now) AND \(offRoadRides)
-                """).first?.decode(Date?.self, at: 0)?.addingTimeInterval(-lead)
+                """).first?.decode(Date?.self, "next_pickup_at")?.addingTimeInterval(-lead)
         }
     }
 

@@ -143,7 +143,7 @@ public struct RideEventStore: Sendable {
     /// The highest event id so far (0 when none).
     public func latestID() async throws -> Int64 {
         try await pool.withConnection { conn in
-            try conn.query("SELECT coalesce(max(id), 0) FROM ride_events").first!.decode(Int64.self, at: 0)
+            try conn.query("SELECT coalesce(max(id), 0) AS id FROM ride_events").first!.decode(Int64.self, "id")
         }
     }
 }

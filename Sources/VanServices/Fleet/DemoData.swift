@@ -42,7 +42,7 @@ public enum DemoData {
         try await pool.withTransaction { conn in
             // Two concurrent loaders: the second waits, then sees the first one's rows.
             try conn.execute("LOCK TABLE vans, places IN SHARE ROW EXCLUSIVE MODE")
-            let existing = try conn.query("SELECT (SELECT count(*) FROM vans) + (SELECT count(*) FROM places)").first!.decode(Int.self, at: 0)
+            let existing = try conn.query("SELECT (SELECT count(*) FROM vans) + (SELECT count(*) FROM places) AS n").first!.decode(Int.self, "n")
             guard existing == 0 else { return .skippedNotEmpty }
             for (name, seats, wheelchair) in vans {
                 try conn.execute("INSERT INTO vans (name, seats, wheelchair_positions) VALUES (\(name), \(seats), \(wheelchair))")

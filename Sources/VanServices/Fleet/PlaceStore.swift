@@ -65,10 +65,10 @@ public struct PlaceStore: Sendable {
         return try await pool.withTransaction { conn in
             var summary = ImportSummary()
             for place in valid {
-                if let row = try conn.query("SELECT array_to_json(aliases)::text, lat, lon FROM places WHERE name = \(place.name) FOR UPDATE").first {
-                    let aliases = try JSONDecoder().decode([String].self, from: Data(try row.decode(String.self, at: 0).utf8))
-                    let same = try row.decode(Double.self, at: 1) == place.coordinate.latitude
-                        && row.decode(Double.self, at: 2) == place.coordinate.longitude
+                if let row = try conn.query("SELECT array_to_json(aliases)::text AS aliases, lat, lon FROM places WHERE name = \(place.name) FOR UPDATE").first {
+                    let aliases = try JSONDecoder().decode([String].self, from: Data(try row.decode(String.self, "aliases").utf8))
+                    let same = try row.decode(Double.self, "lat") == place.coordinate.latitude
+                        && row.decode(Double.self, "lon") == place.coordinate.longitude
                         && aliases == place.aliases
                     if same { summary.unchanged += 1; continue }
                     try conn.execute("""
@@ -114,10 +114,10 @@ public struct PlaceStore: Sendable {
 
     static func list(_ conn: PGConnection) throws -> [Place] {
         let decoder = JSONDecoder()  // one for all rows: building one per row showed in the booking profile
-        return try conn.query(("SELECT id, name, array_to_json(aliases)::text, lat, lon FROM places ORDER BY name" as SQLQuery).prepared()).map { row in
-            let aliases = try decoder.decode([String].self, from: Data(try row.decode(String.self, at: 2).utf8))
-            return Place(id: try row.decode(at: 0), name: try row.decode(at: 1), aliases: aliases,
-                         coordinate: try Coordinate(latitude: row.decode(at: 3), longitude: row.decode(at: 4)))
+        return try conn.query(("SELECT id, name, array_to_json(aliases)::text AS aliases, lat, lon FROM places ORDER BY name" as SQLQuery).prepared()).map { row in
+            let aliases = try decoder.decode([String].self, from: Data(try row.decode(String.self, "aliases").utf8))
+            return Place(id: try row.decode(Int64.self, "id"), name: try row.decode(String.self, "name"), aliases: aliases,
+                         coordinate: try Coordinate(latitude: row.decode(Double.self, "lat"), longitude: row.decode(Double.self, "lon")))
         }
     }
 
@@ -126,7 +126,7 @@ public struct PlaceStore: Sendable {
             INSERT INTO places (name, aliases, lat, lon)
             VALUES (\(place.name), \(arrayLiteral(place.aliases))::text[], \(place.coordinate.latitude), \(place.coordinate.longitude))
             RETURNING id
-            """).first!.decode(Int64.self, at: 0)
+            """).first!.decode(Int64.self, "id")
     }
 
     static func validated(_ place: Place) throws(ValidationError) -> Place {

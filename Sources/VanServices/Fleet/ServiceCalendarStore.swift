@@ -134,23 +134,23 @@ public struct ServiceCalendarStore: Sendable {
 
     static func hours(_ conn: PGConnection, timeZone: TimeZone) throws -> ServiceHours {
         let windows = try conn.query("""
-            SELECT weekday, to_char(start_time, 'HH24:MI'), to_char(end_time, 'HH24:MI') FROM service_hours ORDER BY weekday, start_time
+            SELECT weekday, to_char(start_time, 'HH24:MI') AS start_text, to_char(end_time, 'HH24:MI') AS end_text FROM service_hours ORDER BY weekday, start_time
             """).map { row in
-            try ServiceWindow(weekday: row.decode(at: 0), start: row.decode(String.self, at: 1), end: row.decode(String.self, at: 2))
+            try ServiceWindow(weekday: row.decode(Int.self, "weekday"), start: row.decode(String.self, "start_text"), end: row.decode(String.self, "end_text"))
         }
         return ServiceHours(timeZone: timeZone, windows: windows)
     }
 
     static func closures(_ conn: PGConnection, from: LocalDate?) throws -> [Closure] {
         try conn.query("""
-            SELECT to_char(day, 'YYYY-MM-DD'), reason FROM closures
+            SELECT to_char(day, 'YYYY-MM-DD') AS day_text, reason FROM closures
             WHERE \(from?.description)::date IS NULL OR day >= \(from?.description)::date ORDER BY day
-            """).map { Closure(day: try LocalDate(try $0.decode(String.self, at: 0)), reason: try $0.decode(String?.self, at: 1)) }
+            """).map { Closure(day: try LocalDate(try $0.decode(String.self, "day_text")), reason: try $0.decode(String?.self, "reason")) }
     }
 
     static func settings(_ conn: PGConnection) throws -> SchedulerSettings {
         guard let row = try conn.query("SELECT value FROM settings WHERE key = 'scheduler'").first else { return SchedulerSettings() }
-        return try row.decode(PGJSON<SchedulerSettings>.self, at: 0).value
+        return try row.decode(PGJSON<SchedulerSettings>.self, "value").value
     }
 }
 

@@ -67,12 +67,12 @@ public struct VanStore: Sendable {
             guard let row = try conn.query("UPDATE vans SET active = false WHERE name = \(name) RETURNING id").first else {
                 throw FleetError.unknownVan(name)
             }
-            let id = try row.decode(Int64.self, at: 0)
+            let id = try row.decode(Int64.self, "id")
             try AuditLog.record(conn, actor: actor, action: "van.retire", subject: name)
             return try conn.query("""
                 SELECT ref FROM rides WHERE van_id = \(id) AND ride_holds_van(status) AND pickup_at >= \(now)
                 ORDER BY pickup_at
-                """).map { try RideRef(validating: try $0.decode(String.self, at: 0)) }
+                """).map { try RideRef(validating: try $0.decode(String.self, "ref")) }
         }
     }
 
@@ -85,8 +85,8 @@ public struct VanStore: Sendable {
     }
 
     static func van(_ row: PGRow) throws -> Van {
-        try Van(id: row.decode(at: 0), name: row.decode(at: 1), seats: row.decode(at: 2),
-                wheelchairPositions: row.decode(at: 3), active: row.decode(at: 4))
+        try Van(id: row.decode(Int64.self, "id"), name: row.decode(String.self, "name"), seats: row.decode(Int.self, "seats"),
+                wheelchairPositions: row.decode(Int.self, "wheelchair_positions"), active: row.decode(Bool.self, "active"))
     }
 
     static func validName(_ name: String) throws(ValidationError) -> String {

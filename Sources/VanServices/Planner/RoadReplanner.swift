@@ -130,7 +130,7 @@ public struct RoadReplanner: Sendable {
             let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: interval.start)
             // The vans on shift now; without a driver a van is not on the road.
             let onShift = Set(try conn.query("SELECT van_id FROM shifts WHERE ended_at IS NULL" as SQLQuery) { row in
-                try row.decode(Int64.self, at: 0)
+                try row.decode(Int64.self, "van_id")
             })
             let vans = try VanStore.list(conn, includeRetired: false).filter { $0.active && onShift.contains($0.id) }
             let snapshot = try VanDayRoutes.snapshot(conn, span: interval)
@@ -140,8 +140,8 @@ public struct RoadReplanner: Sendable {
                 SELECT ride_id, arrived_at, departed_at, outcome FROM stop_actuals
                 WHERE ride_id = ANY(\(ids)::uuid[]) AND stop = 'pickup'
                 """ as SQLQuery, rows: { row in
-                    (try row.decode(UUID.self, at: 0), try row.decode(Date?.self, at: 1), try row.decode(Date?.self, at: 2),
-                     try row.decode(String?.self, at: 3))
+                    (try row.decode(UUID.self, "ride_id"), try row.decode(Date?.self, "arrived_at"), try row.decode(Date?.self, "departed_at"),
+                     try row.decode(String?.self, "outcome"))
                 }) {
                 pickups[id] = (arrived, outcome == "boarded" ? departed : nil)
             }
@@ -153,19 +153,19 @@ public struct RoadReplanner: Sendable {
             // Where each van is: its position while fresh, else the place of its last standing tap today.
             var starts: [Int64: VanStart] = [:]
             for (van, at, lat, lon) in try conn.query("SELECT van_id, at, lat, lon FROM van_positions" as SQLQuery, rows: { row in
-                (try row.decode(Int64.self, at: 0), try row.decode(Date.self, at: 1), try row.decode(Double.self, at: 2), try row.decode(Double.self, at: 3))
+                (try row.decode(Int64.self, "van_id"), try row.decode(Date.self, "at"), try row.decode(Double.self, "lat"), try row.decode(Double.self, "lon"))
             }) where at >= now.addingTimeInterval(-stale) {
                 starts[van] = VanStart(place: try Coordinate(latitude: lat, longitude: lon), at: now)
             }
             for (van, lat, lon) in try conn.query("""
                 SELECT DISTINCT ON (s.van_id) s.van_id,
-                       CASE WHEN t.stop = 'pickup' THEN r.pickup_lat ELSE r.dropoff_lat END,
-                       CASE WHEN t.stop = 'pickup' THEN r.pickup_lon ELSE r.dropoff_lon END
+                       CASE WHEN t.stop = 'pickup' THEN r.pickup_lat ELSE r.dropoff_lat END AS lat,
+                       CASE WHEN t.stop = 'pickup' THEN r.pickup_lon ELSE r.dropoff_lon END AS lon
                 FROM stop_taps t JOIN shifts s ON s.id = t.shift_id JOIN rides r ON r.id = t.ride_id
                 WHERE t.undone_at IS NULL AND t.at >= \(interval.start) AND t.at < \(interval.end) AND t.at <= \(now)
                 ORDER BY s.van_id, t.at DESC, t.id DESC
                 """ as SQLQuery, rows: { row in
-                    (try row.decode(Int64.self, at: 0), try row.decode(Double?.self, at: 1), try row.decode(Double?.self, at: 2))
+                    (try row.decode(Int64.self, "van_id"), try row.decode(Double?.self, "lat"), try row.decode(Double?.self, "lon"))
                 }) where starts[van] == nil {
                 let place = try lat.flatMap { lat in try lon.map { try Coordinate(latitude: lat, longitude: $0) } }
                 starts[van] = VanStart(place: place, at: now)

@@ -8,7 +8,7 @@ extension RidePolicy.Progress {
         let action = try conn.query("""
             SELECT action FROM stop_taps WHERE ride_id = \(rideID) AND stop = 'pickup' AND undone_at IS NULL
             ORDER BY at DESC, id DESC LIMIT 1
-            """).first?.decode(String.self, at: 0)
+            """).first?.decode(String.self, "action")
         return switch action {
         case "boarded": .boarded
         case "no_show": .noShow

@@ -62,7 +62,7 @@ public struct TapCorrection: Sendable {
         return try await pool.withTransaction { conn in
             let rideID = try RideQueries.resolve(id, conn)  // DispatchError.notFound or ambiguous
             // The ride's lock first, as taps and the driver's undo take it.
-            guard let statusText = try conn.query("SELECT status FROM rides WHERE id = \(rideID) FOR UPDATE").first?.decode(String.self, at: 0),
+            guard let statusText = try conn.query("SELECT status FROM rides WHERE id = \(rideID) FOR UPDATE").first?.decode(String.self, "status"),
                   var status = RideStatus(rawValue: statusText) else { throw Failure.notFound(id) }
             // The window plays no part here; the store's undo window is irrelevant to a correction.
             let taps = TapStore(conn, undoWindow: 0)

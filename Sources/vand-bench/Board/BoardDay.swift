@@ -40,8 +40,8 @@ struct BoardDay {
                 """)
             try conn.execute("UPDATE rides SET status = 'approved', decided_by = 'vand-bench', decided_at = \(now) WHERE status = 'pending'")
             let count = try conn.query("""
-                SELECT count(*) FROM rides WHERE status = 'approved' AND pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
-                """).first!.decode(Int.self, at: 0)
+                SELECT count(*) AS n FROM rides WHERE status = 'approved' AND pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
+                """).first!.decode(Int.self, "n")
             try conn.execute("""
                 INSERT INTO riders (net_id, name, password_hash, must_change_password, role)
                 VALUES ('benchdee', 'Bench Dispatcher', 'x', false, 'dispatcher')
@@ -49,7 +49,7 @@ struct BoardDay {
             try SessionStore(conn).insert(token, netID: try NetID("benchdee"), now: now, expiresAt: now.addingTimeInterval(86_400))
             let vans = try conn.query("""
                 SELECT v.id FROM vans v WHERE EXISTS (SELECT 1 FROM rides r WHERE r.van_id = v.id) ORDER BY v.name LIMIT \(vansOnRoad)
-                """).map { try $0.decode(Int64.self, at: 0) }
+                """).map { try $0.decode(Int64.self, "id") }
             var tapped = 0, noShows = 0
             var driverToken: SessionToken?
             for (index, van) in vans.enumerated() {
@@ -62,16 +62,17 @@ struct BoardDay {
                 }
                 let shift = try conn.query("""
                     INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES (\(driver), \(van), \(interval.start)) RETURNING id
-                    """).first!.decode(Int64.self, at: 0)
+                    """).first!.decode(Int64.self, "id")
                 typealias Stop = (ride: UUID, kind: String, at: Date, lat: Double, lon: Double)
                 var stops: [Stop] = []
                 for row in try conn.query("""
                     SELECT id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon FROM rides
                     WHERE van_id = \(van) AND status = 'approved' AND pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
                     """) {
-                    let id: UUID = try row.decode(at: 0)
-                    stops.append((id, "pickup", try row.decode(at: 1), try row.decode(at: 3), try row.decode(at: 4)))
-                    stops.append((id, "dropoff", try row.decode(at: 2), try row.decode(at: 5), try row.decode(at: 6)))
+                    let id = try row.decode(UUID.self, "id")
+                    stops.append((id, "pickup", try row.decode(Date.self, "pickup_at"), try row.decode(Double.self, "pickup_lat"), try row.decode(Double.self, "pickup_lon")))
+                    stops.append((id, "dropoff", try row.decode(Date.self, "estimated_dropoff_at"), try row.decode(Double.self, "dropoff_lat"),
+                                  try row.decode(Double.self, "dropoff_lon")))
                 }
                 stops.sort { a, b in a.at != b.at ? a.at < b.at : (a.kind == "dropoff" && b.kind == "pickup") }
                 guard let first = stops.first else { continue }
@@ -127,8 +128,8 @@ struct BoardDay {
                 WHERE status = 'approved' AND pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
                 """)
             return try conn.query("""
-                SELECT count(*) FROM rides WHERE pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
-                """).first!.decode(Int.self, at: 0)
+                SELECT count(*) AS n FROM rides WHERE pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
+                """).first!.decode(Int.self, "n")
         }
     }
 

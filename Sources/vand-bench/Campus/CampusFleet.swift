@@ -46,9 +46,9 @@ struct CampusFleet: Sendable {
             }
             var byName: [String: Site] = [:]
             for row in try conn.query("SELECT id, name, lat, lon FROM places") {
-                let name: String = try row.decode(at: 1)
-                byName[name] = Site(placeID: try row.decode(at: 0), name: name,
-                                    coordinate: try Coordinate(latitude: try row.decode(at: 2), longitude: try row.decode(at: 3)))
+                let name = try row.decode(String.self, "name")
+                byName[name] = Site(placeID: try row.decode(Int64.self, "id"), name: name,
+                                    coordinate: try Coordinate(latitude: try row.decode(Double.self, "lat"), longitude: try row.decode(Double.self, "lon")))
             }
             return try DemoData.places.map { place in
                 guard let site = byName[place.0] else { throw CampusBenchError("demo place \(place.0) is missing") }

@@ -167,7 +167,7 @@ extension RoadSimulation {
         log.netIDs[id] = try CampusFleet.netID(request.index)
         log.windows[id] = RidePromise(kind: promised.kind, asked: promised.asked, width: windowWidth).window
         log.plannedPickups[id] = try await database.pool.withConnection { conn in
-            try conn.query("SELECT pickup_at FROM rides WHERE id = \(id)" as SQLQuery) { row in try row.decode(Date.self, at: 0) }.first
+            try conn.query("SELECT pickup_at FROM rides WHERE id = \(id)" as SQLQuery) { row in try row.decode(Date.self, "pickup_at") }.first
         }
         return id
     }
@@ -177,8 +177,8 @@ extension RoadSimulation {
         let service = day.interval(in: timeZone)
         return try await database.pool.withConnection { conn in
             try conn.query("""
-                SELECT count(*) FROM rides WHERE ride_holds_van(status) AND pickup_at >= \(service.start) AND pickup_at < \(service.end)
-                """ as SQLQuery) { row in try row.decode(Int.self, at: 0) }.first ?? 0
+                SELECT count(*) AS n FROM rides WHERE ride_holds_van(status) AND pickup_at >= \(service.start) AND pickup_at < \(service.end)
+                """ as SQLQuery) { row in try row.decode(Int.self, "n") }.first ?? 0
         }
     }
 }

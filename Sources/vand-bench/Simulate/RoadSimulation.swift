@@ -121,7 +121,7 @@ struct RoadSimulation {
         if options.etaTrace, !outcome.moved.isEmpty {
             let vans = try await database.pool.withConnection { conn in
                 try conn.query("SELECT id, van_id FROM rides WHERE id = ANY(\("{" + outcome.moved.map(\.uuidString).joined(separator: ",") + "}")::uuid[])"
-                               as SQLQuery) { row in (try row.decode(UUID.self, at: 0), try row.decode(Int64?.self, at: 1)) }
+                               as SQLQuery) { row in (try row.decode(UUID.self, "id"), try row.decode(Int64?.self, "van_id")) }
             }
             for (id, van) in vans { log.moves[id, default: []].append((now, van)) }
         }
@@ -166,7 +166,7 @@ struct RoadSimulation {
         clock.set(start)
         var vans: [SimulatedVan] = []
         let fleet = try await database.pool.withConnection { conn in
-            try conn.query("SELECT id FROM vans WHERE active ORDER BY id" as SQLQuery) { row in try row.decode(Int64.self, at: 0) }
+            try conn.query("SELECT id FROM vans WHERE active ORDER BY id" as SQLQuery) { row in try row.decode(Int64.self, "id") }
         }
         for (index, van) in fleet.enumerated() {
             let driver = try NetID("driver\(index + 1)")
@@ -241,7 +241,7 @@ struct RoadSimulation {
     /// road (`RoadReplan.plannedRoutes`, the later of the stop's time and the window's start), counted apart.
     func takeETA(of ride: UUID, etas: ETAService, replanner: RoadReplanner, now: Date, log: inout Log) async throws {
         let vanID = try await database.pool.withConnection { conn in
-            try conn.query("SELECT van_id FROM rides WHERE id = \(ride)" as SQLQuery) { row in try row.decode(Int64?.self, at: 0) }.first ?? nil
+            try conn.query("SELECT van_id FROM rides WHERE id = \(ride)" as SQLQuery) { row in try row.decode(Int64?.self, "van_id") }.first ?? nil
         }
         if let vanID, let road = try await etas.van(vanID, now: now) {
             if let shown = road.rider(ride, lead: .infinity) {

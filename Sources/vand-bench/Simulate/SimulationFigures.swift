@@ -58,17 +58,18 @@ struct SimulationFigures: Sendable {
         let rows = try await database.pool.withConnection { conn in
             try conn.query("""
                 SELECT r.id, r.promise, r.window_start, r.window_end, r.status, r.pickup_lat, r.pickup_lon, r.dropoff_lat, r.dropoff_lon,
-                       p.arrived_at, p.departed_at, d.arrived_at
+                       p.arrived_at AS pickup_arrived_at, p.departed_at AS pickup_departed_at, d.arrived_at AS dropoff_arrived_at
                 FROM rides r
                 LEFT JOIN stop_actuals p ON p.ride_id = r.id AND p.stop = 'pickup'
                 LEFT JOIN stop_actuals d ON d.ride_id = r.id AND d.stop = 'dropoff'
                 WHERE r.pickup_at >= \(day.start) AND r.pickup_at < \(day.end) AND r.status IN ('approved', 'pending', 'completed', 'no_show')
                 """ as SQLQuery) { row in
-                (id: try row.decode(UUID.self, at: 0), promise: try row.decode(String.self, at: 1), start: try row.decode(Date.self, at: 2),
-                 end: try row.decode(Date.self, at: 3), status: try row.decode(String.self, at: 4),
-                 from: try Coordinate(latitude: try row.decode(at: 5), longitude: try row.decode(at: 6)),
-                 to: try Coordinate(latitude: try row.decode(at: 7), longitude: try row.decode(at: 8)),
-                 arrived: try row.decode(Date?.self, at: 9), boarded: try row.decode(Date?.self, at: 10), droppedAt: try row.decode(Date?.self, at: 11))
+                (id: try row.decode(UUID.self, "id"), promise: try row.decode(String.self, "promise"), start: try row.decode(Date.self, "window_start"),
+                 end: try row.decode(Date.self, "window_end"), status: try row.decode(String.self, "status"),
+                 from: try Coordinate(latitude: try row.decode(Double.self, "pickup_lat"), longitude: try row.decode(Double.self, "pickup_lon")),
+                 to: try Coordinate(latitude: try row.decode(Double.self, "dropoff_lat"), longitude: try row.decode(Double.self, "dropoff_lon")),
+                 arrived: try row.decode(Date?.self, "pickup_arrived_at"), boarded: try row.decode(Date?.self, "pickup_departed_at"),
+                 droppedAt: try row.decode(Date?.self, "dropoff_arrived_at"))
             }
         }
         for row in rows {

@@ -28,7 +28,7 @@ extension WebDispatchActions {
     /// The active vans' names, for the move form.
     func vanNames() async throws -> [String] {
         try await pool.withConnection { conn in
-            try conn.query("SELECT name FROM vans WHERE active ORDER BY name").map { try $0.decode(String.self, at: 0) }
+            try conn.query("SELECT name FROM vans WHERE active ORDER BY name").map { try $0.decode(String.self, "name") }
         }
     }
 
