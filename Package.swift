@@ -119,7 +119,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "VanDomainTests", dependencies: ["VanDomain", "VanTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "VanSchedulerTests", dependencies: ["VanScheduler", "VanDomain", "VanTestSupport"], exclude: ["Routing/Fixtures"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "VanSchedulerTests", dependencies: ["VanScheduler", "VanDomain", "VanTestSupport"], exclude: ["Routing/Fixtures"],
+            swiftSettings: swiftSettings),
         .target(
             name: "VanTestSupport",
             dependencies: ["VanDomain", "VanServices", "VanPostgres"],

@@ -34,8 +34,8 @@ public struct LocalDate: Hashable, Sendable, Codable, Comparable, CustomStringCo
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let parts = trimmed.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+            parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else {
             throw ValidationError(field: field, reason: "\"\(trimmed)\" is not a date; use \"yyyy-MM-dd\", e.g. \"2026-11-26\"")
         }
@@ -65,7 +65,6 @@ public struct LocalDate: Hashable, Sendable, Codable, Comparable, CustomStringCo
 
     /// Orders dates chronologically.
     public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool { lhs.dayNumber < rhs.dayNumber }
-
 
     // MARK: Day numbers (days since 1970-01-01, as `ZoneCalendar` counts them)
 

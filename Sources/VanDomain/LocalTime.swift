@@ -38,9 +38,9 @@ public struct LocalTime: Hashable, Sendable, Codable, Comparable, CustomStringCo
         let parts = trimmed.split(separator: ":", omittingEmptySubsequences: false)
         let expected = "use 24-hour \"HH:MM\", e.g. \"07:30\" or \"18:00\""
         guard parts.count == 2,
-              (1...2).contains(parts[0].count), parts[1].count == 2,
-              parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
-              let hour = Int(parts[0]), let minute = Int(parts[1])
+            (1...2).contains(parts[0].count), parts[1].count == 2,
+            parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
+            let hour = Int(parts[0]), let minute = Int(parts[1])
         else {
             throw ValidationError(field: field, reason: "\"\(trimmed)\" is not a time of day; \(expected)")
         }

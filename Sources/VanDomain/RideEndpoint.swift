@@ -41,7 +41,8 @@ public struct RideEndpoint: Hashable, Sendable, Codable {
         // bridges through NSString and was a tenth of the CPU time of listing rides).
         if text.hasVisibleASCIIEnds { return text }
         if let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
-           !first.properties.isWhitespace, !last.properties.isWhitespace {
+            !first.properties.isWhitespace, !last.properties.isWhitespace
+        {
             return text
         }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

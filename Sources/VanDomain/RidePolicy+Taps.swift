@@ -90,7 +90,8 @@ extension RidePolicy {
     /// The taps to offer the driver at `stop` now, in the order a page shows them, each with its
     /// refusal: nil (a button), or ``TapRefusal/noShowTooEarly(allowedFrom:)`` (a no-show she
     /// will be able to tap once the wait is over). Nothing once the stop or the ride has ended.
-    public static func offeredTaps(at stop: StopKind, _ state: RoadState, rule: NoShowRule, now: Date) -> [(action: TapAction, refusal: TapRefusal?)] {
+    public static func offeredTaps(at stop: StopKind, _ state: RoadState, rule: NoShowRule, now: Date) -> [(action: TapAction, refusal: TapRefusal?)]
+    {
         let here = state.standing(at: stop)
         guard !here.contains(where: { $0.action.isOutcome }) else { return [] }
         return TapAction.allCases.compactMap { action in

@@ -84,16 +84,18 @@ public enum RidePolicy {
     public static func sentence(_ refusal: Refusal, _ action: Action, by actor: Actor) -> String {
         switch (refusal, action, actor) {
         case (.status(let status), _, _):
-            let verb = switch action {
-            case .cancel: "cancelled"
-            case .noShow: "marked a no-show"
-            case .complete: "marked completed"
-            }
+            let verb =
+                switch action {
+                case .cancel: "cancelled"
+                case .noShow: "marked a no-show"
+                case .complete: "marked completed"
+                }
             return "the ride is \(status.rawValue.replacingOccurrences(of: "_", with: " ")) and cannot be \(verb)"
         case (.onBoard, .cancel, .rider):
             return "you are on board the van; to change where you get off, tell the driver"
         case (.onBoard, .cancel, _):
-            return "the rider is on board: a ride under way is not cancelled; the driver's drop-off ends it (call the driver to change where she gets off)"
+            return
+                "the rider is on board: a ride under way is not cancelled; the driver's drop-off ends it (call the driver to change where she gets off)"
         case (.onBoard, _, _):
             return "the driver tapped On board: a rider who boarded is not a no-show; if the tap was a mistake, the driver undoes it"
         case (.afterPickup, _, _):

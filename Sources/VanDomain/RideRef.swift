@@ -35,7 +35,8 @@ public struct RideRef: Hashable, Sendable, ValidatedString {
             case "O": symbols.append("0")
             default:
                 guard Self.alphabet.contains(character) else {
-                    throw ValidationError(field: "ref", reason: "\"\(character)\" is not used in ride references (digits and letters except I, L, O, U)")
+                    throw ValidationError(
+                        field: "ref", reason: "\"\(character)\" is not used in ride references (digits and letters except I, L, O, U)")
                 }
                 symbols.append(character)
             }

@@ -27,7 +27,7 @@ public struct ServiceHours: Sendable, Hashable, Codable {
         let morning = LocalTime(checkedHour: 7, minute: 30)
         let evening = LocalTime(checkedHour: 18, minute: 0)
         var windows = (2...6).map { ServiceWindow(checkedWeekday: $0, start: midnight, end: .endOfDay) }
-        windows.append(ServiceWindow(checkedWeekday: 7, start: midnight, end: morning)) // Friday night's tail
+        windows.append(ServiceWindow(checkedWeekday: 7, start: midnight, end: morning))  // Friday night's tail
         windows.append(ServiceWindow(checkedWeekday: 7, start: evening, end: morning))  // Saturday night
         windows.append(ServiceWindow(checkedWeekday: 1, start: evening, end: morning))  // Sunday night
         return ServiceHours(timeZone: timeZone, windows: windows)

@@ -58,7 +58,8 @@ public struct ServiceTime: Sendable, Hashable {
     /// ``format(_:)`` for a year outside 1…9999, which its fixed-width path does not hold.
     private static func interpolated(_ civil: LocalDate, secondOfDay: Int, offset: Int) -> String {
         func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
-        var text = "\(civil.year)-\(two(civil.month))-\(two(civil.day))T\(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
+        var text =
+            "\(civil.year)-\(two(civil.month))-\(two(civil.day))T\(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))"
         if offset == 0 {
             text += "Z"
         } else {
@@ -78,7 +79,8 @@ public struct ServiceTime: Sendable, Hashable {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let date = parseFast(trimmed) { return date }
         if let date = parseWithFormatters(trimmed) { return date }
-        throw ValidationError(field: field, reason: "'\(trimmed.prefix(40))' is not a time; use 2026-11-23T15:00 (service time) or ISO 8601 with an offset")
+        throw ValidationError(
+            field: field, reason: "'\(trimmed.prefix(40))' is not a time; use 2026-11-23T15:00 (service time) or ISO 8601 with an offset")
     }
 
     /// `YYYY-MM-DDTHH:MM:SS` with `Z` or `±HH:MM`, or a local `YYYY-MM-DD[T ]HH:MM[:SS]`, read
@@ -96,9 +98,10 @@ public struct ServiceTime: Sendable, Hashable {
             return value
         }
         guard bytes.count >= 16, bytes[4] == 45, bytes[7] == 45, bytes[13] == 58,
-              let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), let minute = number(14, 2),
-              year >= 1900, (1...12).contains(month), hour < 24, minute < 60 else { return nil }
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            let hour = number(11, 2), let minute = number(14, 2),
+            year >= 1900, (1...12).contains(month), hour < 24, minute < 60
+        else { return nil }
         guard (1...LocalDate.daysIn(month: month, year: year)).contains(day) else { return nil }
         var index = 16
         var second = 0
@@ -111,7 +114,9 @@ public struct ServiceTime: Sendable, Hashable {
         if index == bytes.count {
             guard bytes[10] == 84 || bytes[10] == 32 else { return nil }  // 'T' or ' '
             // In the service zone: the offset must be the same three hours either side.
-            let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(local - timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(local))))))
+            let offset = timeZone.secondsFromGMT(
+                for: Date(timeIntervalSince1970: TimeInterval(local - timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(local)))))
+            )
             let instant = local - offset
             for probe in [instant - 10_800, instant, instant + 10_800]
             where timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(probe))) != offset {
@@ -125,8 +130,9 @@ public struct ServiceTime: Sendable, Hashable {
             return Date(timeIntervalSince1970: TimeInterval(local))
         }
         guard index + 6 == bytes.count, bytes[index] == 43 || bytes[index] == 45, bytes[index + 3] == 58,
-              let offsetHours = number(index + 1, 2), let offsetMinutes = number(index + 4, 2),
-              offsetHours <= 14, offsetMinutes < 60 else { return nil }
+            let offsetHours = number(index + 1, 2), let offsetMinutes = number(index + 4, 2),
+            offsetHours <= 14, offsetMinutes < 60
+        else { return nil }
         let offset = (offsetHours * 3_600 + offsetMinutes * 60) * (bytes[index] == 45 ? -1 : 1)
         return Date(timeIntervalSince1970: TimeInterval(local - offset))
     }

@@ -19,12 +19,13 @@ extension UUID {
         let milliseconds = UInt64(max(0, (date.timeIntervalSince1970 * 1_000).rounded(.down))) & 0xFFFF_FFFF_FFFF
         let random = (generator.next() as UInt64, generator.next() as UInt64)
         func byte(_ value: UInt64, _ shift: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: value >> shift) }
-        return UUID(uuid: (
-            byte(milliseconds, 40), byte(milliseconds, 32), byte(milliseconds, 24),
-            byte(milliseconds, 16), byte(milliseconds, 8), byte(milliseconds, 0),
-            0x70 | (byte(random.0, 8) & 0x0F), byte(random.0, 0),                  // version 7, 12 random bits
-            0x80 | (byte(random.1, 56) & 0x3F), byte(random.1, 48),                // variant 10, then random
-            byte(random.1, 40), byte(random.1, 32), byte(random.1, 24), byte(random.1, 16), byte(random.1, 8), byte(random.1, 0)
-        ))
+        return UUID(
+            uuid: (
+                byte(milliseconds, 40), byte(milliseconds, 32), byte(milliseconds, 24),
+                byte(milliseconds, 16), byte(milliseconds, 8), byte(milliseconds, 0),
+                0x70 | (byte(random.0, 8) & 0x0F), byte(random.0, 0),  // version 7, 12 random bits
+                0x80 | (byte(random.1, 56) & 0x3F), byte(random.1, 48),  // variant 10, then random
+                byte(random.1, 40), byte(random.1, 32), byte(random.1, 24), byte(random.1, 16), byte(random.1, 8), byte(random.1, 0)
+            ))
     }
 }

@@ -40,8 +40,8 @@ public struct ZoneCalendar: Sendable {
             return Date(timeIntervalSince1970: Double(earliest))
         }
         // In a spring-forward gap: find the transition, when `after` comes into force.
-        var low = wall - after   // still on the old offset
-        var high = wall - before // already on the new offset
+        var low = wall - after  // still on the old offset
+        var high = wall - before  // already on the new offset
         while high - low > 1 {
             let mid = low + (high - low) / 2
             if offset(at: mid) == after { high = mid } else { low = mid }

@@ -75,10 +75,11 @@ extension Assignment {
             rides[index].pickupAt = planned.pickupAt
             rides[index].dropoffAt = planned.dropoffAt
         }
-        rides.append(BookedRide(
-            id: id, vanID: vanID, pickupAt: pickupAt, dropoffAt: dropoffAt, pickup: request.pickup, dropoff: request.dropoff,
-            wheelchair: request.wheelchair, companions: request.companions, promise: promise, maxRideTime: maxRideTime
-        ))
+        rides.append(
+            BookedRide(
+                id: id, vanID: vanID, pickupAt: pickupAt, dropoffAt: dropoffAt, pickup: request.pickup, dropoff: request.dropoff,
+                wheelchair: request.wheelchair, companions: request.companions, promise: promise, maxRideTime: maxRideTime
+            ))
         return rides
     }
 }

@@ -32,7 +32,8 @@ extension Scheduler {
         for (id, planned) in day.plannedStops(of: improved, in: problem) {
             let ride = day.rides.first { $0.id == id }!
             if planned.vanID != ride.vanID || planned.stops.pickupAt != ride.pickupAt || planned.stops.dropoffAt != ride.dropoffAt
-                || old[id] == nil {
+                || old[id] == nil
+            {
                 changes[id] = planned
             }
         }

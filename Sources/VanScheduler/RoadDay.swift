@@ -69,9 +69,11 @@ struct RoadDay {
             let leaves = seconds(starts[index].at)
             nodes.append(RouteNode(window: TimeWindow(earliest: leaves, latest: .infinity)))
             nodeLocations.append(location(starts[index].place, anywhere: true))
-            vehicles.append(RouteVehicle(capacity: Capacity(seats: van.seats, wheelchairs: van.wheelchairPositions),
-                                         startDepot: index + 1, endDepot: 0,
-                                         availability: TimeWindow(earliest: leaves, latest: .infinity)))
+            vehicles.append(
+                RouteVehicle(
+                    capacity: Capacity(seats: van.seats, wheelchairs: van.wheelchairPositions),
+                    startDepot: index + 1, endDepot: 0,
+                    availability: TimeWindow(earliest: leaves, latest: .infinity)))
         }
         var requests: [RouteRequest] = []
         var strictPickup: [TimeWindow] = [], strictDropoff: [TimeWindow] = [], strictRide: [Double] = []
@@ -87,8 +89,9 @@ struct RoadDay {
             // The engine measures ride time from the end of boarding to the start of alighting; the
             // database measures planned drop-off minus planned pickup. A second absorbs rounding.
             var rideLimit = ride.maxRideTime.isFinite ? max(0, ride.maxRideTime - boarding - 1) : .infinity
-            let load = Capacity(seats: Ride.seats(wheelchair: ride.wheelchair, companions: ride.companions),
-                                wheelchairs: ride.wheelchair ? 1 : 0)
+            let load = Capacity(
+                seats: Ride.seats(wheelchair: ride.wheelchair, companions: ride.companions),
+                wheelchairs: ride.wheelchair ? 1 : 0)
             switch road.progress {
             case .aboard:
                 // Picked up: the rider is in the van at its start. The planned pickup stays, so the
@@ -111,8 +114,10 @@ struct RoadDay {
                 if case .waiting = road.progress { return road.ride.vanPinned }  // a dispatcher's van stays
                 return true
             }()
-            requests.append(RouteRequest(pickup: nodes.count - 2, dropoff: nodes.count - 1, load: load,
-                                         maxRideTime: rideLimit, locked: locked))
+            requests.append(
+                RouteRequest(
+                    pickup: nodes.count - 2, dropoff: nodes.count - 1, load: load,
+                    maxRideTime: rideLimit, locked: locked))
             strictPickup.append(pickupWindow)
             strictDropoff.append(dropoffWindow)
             strictRide.append(rideLimit)
@@ -173,8 +178,10 @@ struct RoadDay {
     /// forward by `spare` seconds (never before the window's start): the slack it must keep; and
     /// then its pickup's latest time brought forward to `held` (nil: not held; never before the
     /// pickup's earliest time): the time a told rider was given.
-    func problem(latestPickup: [Double?] = [], latestDropoff: [Double?] = [], maxRide: [Double?] = [], spare: [Double] = [],
-                 held: [Double?] = []) -> RoutingProblem {
+    func problem(
+        latestPickup: [Double?] = [], latestDropoff: [Double?] = [], maxRide: [Double?] = [], spare: [Double] = [],
+        held: [Double?] = []
+    ) -> RoutingProblem {
         var nodes = baseNodes
         var requests = self.requests
         for index in requests.indices {

@@ -46,8 +46,10 @@ public struct RoadETA: Sendable {
         public var arrivedAt: Date?
 
         /// A stop; see the properties.
-        public init(rideID: UUID, kind: StopKind, location: Coordinate?, wheelchair: Bool = false, plannedAt: Date,
-                    opensAt: Date? = nil, windowEnd: Date? = nil, arrivedAt: Date? = nil) {
+        public init(
+            rideID: UUID, kind: StopKind, location: Coordinate?, wheelchair: Bool = false, plannedAt: Date,
+            opensAt: Date? = nil, windowEnd: Date? = nil, arrivedAt: Date? = nil
+        ) {
             self.rideID = rideID
             self.kind = kind
             self.location = location

@@ -18,8 +18,10 @@ enum RoadPlannedTimes {
     }
 
     /// With `holdingArriveBy`, arrive-by pickups aim at their old planned times, else at the projected ones.
-    private static func assign(_ route: VehicleRoute, projected: [Double], fixed: (Int) -> Bool, day: RoadDay,
-                               holdingArriveBy: Bool) -> [Int: PlannedStops]? {
+    private static func assign(
+        _ route: VehicleRoute, projected: [Double], fixed: (Int) -> Bool, day: RoadDay,
+        holdingArriveBy: Bool
+    ) -> [Int: PlannedStops]? {
         struct Slot {
             var request: Int
             var pickup: Bool
@@ -40,7 +42,8 @@ enum RoadPlannedTimes {
                 guard !fixed(stop.request) else { continue }
                 var time = (origin + projected[position]).rounded()
                 if ride.promise.kind == .pickup {
-                    time = min(max(time, ride.promise.window.start.timeIntervalSinceReferenceDate), ride.promise.window.end.timeIntervalSinceReferenceDate)
+                    time = min(
+                        max(time, ride.promise.window.start.timeIntervalSinceReferenceDate), ride.promise.window.end.timeIntervalSinceReferenceDate)
                 }
                 planned[stop.request, default: (nil, nil)].pickup = time
                 continue
@@ -50,12 +53,15 @@ enum RoadPlannedTimes {
             // An arrive-by rider's planned pickup is when the driver may take her (she was told it):
             // it stays where it was unless the order needs it later, so a passing delay does not
             // push it, and the slack before her arrival, later for good.
-            let target = holdingArriveBy && pickup && ride.promise.kind == .arriveBy ? old.timeIntervalSinceReferenceDate : (origin + projected[position]).rounded()
-            slots.append(Slot(
-                request: stop.request, pickup: pickup, fixed: fixed(stop.request) ? old.timeIntervalSinceReferenceDate : nil,
-                lo: promised ? ride.promise.window.start.timeIntervalSinceReferenceDate : -.infinity,
-                hi: promised ? ride.promise.window.end.timeIntervalSinceReferenceDate : .infinity,
-                projected: target))
+            let target =
+                holdingArriveBy && pickup && ride.promise.kind == .arriveBy
+                ? old.timeIntervalSinceReferenceDate : (origin + projected[position]).rounded()
+            slots.append(
+                Slot(
+                    request: stop.request, pickup: pickup, fixed: fixed(stop.request) ? old.timeIntervalSinceReferenceDate : nil,
+                    lo: promised ? ride.promise.window.start.timeIntervalSinceReferenceDate : -.infinity,
+                    hi: promised ? ride.promise.window.end.timeIntervalSinceReferenceDate : .infinity,
+                    projected: target))
         }
         // Latest each stop may be planned: its window, and a second before the next stop's latest.
         var upper = [Double](repeating: .infinity, count: slots.count)
@@ -87,7 +93,11 @@ enum RoadPlannedTimes {
                 }
             }
             if slot.fixed == nil {
-                if slot.pickup { planned[slot.request, default: (nil, nil)].pickup = time } else { planned[slot.request, default: (nil, nil)].dropoff = time }
+                if slot.pickup {
+                    planned[slot.request, default: (nil, nil)].pickup = time
+                } else {
+                    planned[slot.request, default: (nil, nil)].dropoff = time
+                }
             }
             previous = time
             previousFixed = slot.fixed != nil

@@ -90,8 +90,10 @@ public struct RoadReplan: Sendable {
     public var plannedRoutes: [Int64: [RoadStop]]
 
     /// An empty re-plan: nothing changes.
-    public init(changes: [UUID: (vanID: Int64, stops: PlannedStops)] = [:], moved: Set<UUID> = [], unkept: Set<UUID> = [],
-                routes: [Int64: [RoadStop]] = [:], lateAsPlanned: Set<UUID> = [], plannedRoutes: [Int64: [RoadStop]] = [:]) {
+    public init(
+        changes: [UUID: (vanID: Int64, stops: PlannedStops)] = [:], moved: Set<UUID> = [], unkept: Set<UUID> = [],
+        routes: [Int64: [RoadStop]] = [:], lateAsPlanned: Set<UUID> = [], plannedRoutes: [Int64: [RoadStop]] = [:]
+    ) {
         self.changes = changes
         self.moved = moved
         self.unkept = unkept

@@ -90,21 +90,26 @@ struct RouteDay {
             let pinned = ride.underWay || ride.pickupAt < stretch.start || (lockBefore.map { ride.pickupAt < $0 } ?? false)
             let boarding = Self.boarding(estimator, wheelchair: ride.wheelchair)
             // A pinned stop keeps its planned time, give or take the second planned times are rounded to.
-            let pickupWindow = pinned ? TimeWindow(earliest: seconds(ride.pickupAt), latest: seconds(ride.pickupAt) + 1)
+            let pickupWindow =
+                pinned
+                ? TimeWindow(earliest: seconds(ride.pickupAt), latest: seconds(ride.pickupAt) + 1)
                 : ride.promise.kind == .pickup ? window(ride.promise.window) : whole
-            let dropoffWindow = pinned ? TimeWindow(earliest: seconds(ride.dropoffAt), latest: seconds(ride.dropoffAt) + 1)
+            let dropoffWindow =
+                pinned
+                ? TimeWindow(earliest: seconds(ride.dropoffAt), latest: seconds(ride.dropoffAt) + 1)
                 : ride.promise.kind == .arriveBy ? window(ride.promise.window) : whole
             nodes.append(RouteNode(serviceDuration: boarding, window: pickupWindow))
             nodes.append(RouteNode(serviceDuration: Self.alighting(estimator, wheelchair: ride.wheelchair), window: dropoffWindow))
             nodeLocations.append(location(ride.pickup))
             nodeLocations.append(location(ride.dropoff))
             if ride.pickup == nil, ride.dropoff == nil { partner[nodeLocations[nodeLocations.count - 2]] = nodeLocations[nodeLocations.count - 1] }
-            requests.append(RouteRequest(
-                pickup: nodes.count - 2, dropoff: nodes.count - 1,
-                load: Capacity(seats: Ride.seats(wheelchair: ride.wheelchair, companions: ride.companions), wheelchairs: ride.wheelchair ? 1 : 0),
-                maxRideTime: pinned ? .infinity : Self.engineRideTime(ride.maxRideTime, boarding: boarding),
-                locked: pinned || ride.vanPinned
-            ))
+            requests.append(
+                RouteRequest(
+                    pickup: nodes.count - 2, dropoff: nodes.count - 1,
+                    load: Capacity(seats: Ride.seats(wheelchair: ride.wheelchair, companions: ride.companions), wheelchairs: ride.wheelchair ? 1 : 0),
+                    maxRideTime: pinned ? .infinity : Self.engineRideTime(ride.maxRideTime, boarding: boarding),
+                    locked: pinned || ride.vanPinned
+                ))
         }
         // The new ride, with an open window until a promise is given (see `problem(placing:…)`).
         if let newRide {
@@ -112,11 +117,15 @@ struct RouteDay {
             nodes.append(RouteNode(serviceDuration: Self.alighting(estimator, wheelchair: newRide.wheelchair), window: whole))
             nodeLocations.append(location(newRide.pickup))
             nodeLocations.append(location(newRide.dropoff))
-            if newRide.pickup == nil, newRide.dropoff == nil { partner[nodeLocations[nodeLocations.count - 2]] = nodeLocations[nodeLocations.count - 1] }
-            requests.append(RouteRequest(
-                pickup: nodes.count - 2, dropoff: nodes.count - 1,
-                load: Capacity(seats: Ride.seats(wheelchair: newRide.wheelchair, companions: newRide.companions), wheelchairs: newRide.wheelchair ? 1 : 0)
-            ))
+            if newRide.pickup == nil, newRide.dropoff == nil {
+                partner[nodeLocations[nodeLocations.count - 2]] = nodeLocations[nodeLocations.count - 1]
+            }
+            requests.append(
+                RouteRequest(
+                    pickup: nodes.count - 2, dropoff: nodes.count - 1,
+                    load: Capacity(
+                        seats: Ride.seats(wheelchair: newRide.wheelchair, companions: newRide.companions), wheelchairs: newRide.wheelchair ? 1 : 0)
+                ))
         }
 
         let unknown = estimator.unknownDeadhead, unknownLeg = estimator.unknownLegDuration
@@ -140,8 +149,9 @@ struct RouteDay {
         let metric = points.count <= Self.metricCheckLimit && TravelMatrix.isMetric(count: points.count, from: 1, time: time)
         let travel = TravelMatrix(locations: nodeLocations, locationCount: points.count, time: time, triangleInequality: metric)
         let vehicles = vans.map { van in
-            RouteVehicle(capacity: Capacity(seats: van.seats, wheelchairs: van.wheelchairPositions),
-                         startDepot: 0, endDepot: 1, maxDuration: .infinity, availability: all)
+            RouteVehicle(
+                capacity: Capacity(seats: van.seats, wheelchairs: van.wheelchairPositions),
+                startDepot: 0, endDepot: 1, maxDuration: .infinity, availability: all)
         }
 
         var routes = vans.indices.map { VehicleRoute(vehicle: $0) }
@@ -186,8 +196,9 @@ struct RouteDay {
         precondition(prepared != nil, "RouteDay has no new ride to place")
         let request = problem.requests[newRequest]
         let whole = TimeWindow(earliest: stretch.start.timeIntervalSince(origin), latest: stretch.end.timeIntervalSince(origin))
-        let promised = whole.intersection(TimeWindow(
-            earliest: promise.window.start.timeIntervalSince(origin), latest: promise.window.end.timeIntervalSince(origin)))
+        let promised = whole.intersection(
+            TimeWindow(
+                earliest: promise.window.start.timeIntervalSince(origin), latest: promise.window.end.timeIntervalSince(origin)))
         let earliest = notBefore.map { TimeWindow(earliest: $0.timeIntervalSince(origin), latest: .infinity) } ?? .unbounded
         return problem.replacingPromise(
             of: newRequest,
@@ -209,7 +220,11 @@ struct RouteDay {
         var times: [Int: (pickup: Date?, dropoff: Date?)] = [:]
         for (position, stop) in route.stops.enumerated() {
             let at = origin.addingTimeInterval(schedule.serviceStart[position].rounded())
-            if stop.kind == .pickup { times[stop.request, default: (nil, nil)].pickup = at } else { times[stop.request, default: (nil, nil)].dropoff = at }
+            if stop.kind == .pickup {
+                times[stop.request, default: (nil, nil)].pickup = at
+            } else {
+                times[stop.request, default: (nil, nil)].dropoff = at
+            }
         }
         for (request, planned) in times {
             guard let pickup = planned.pickup, let dropoff = planned.dropoff else { continue }
@@ -244,7 +259,11 @@ struct RouteDay {
             var times: [Int: (pickup: Date?, dropoff: Date?)] = [:]
             for (position, stop) in route.stops.enumerated() where stop.request < rides.count {
                 let at = origin.addingTimeInterval(schedule.serviceStart[position].rounded())
-                if stop.kind == .pickup { times[stop.request, default: (nil, nil)].pickup = at } else { times[stop.request, default: (nil, nil)].dropoff = at }
+                if stop.kind == .pickup {
+                    times[stop.request, default: (nil, nil)].pickup = at
+                } else {
+                    times[stop.request, default: (nil, nil)].dropoff = at
+                }
             }
             for (request, planned) in times {
                 guard let pickup = planned.pickup, let dropoff = planned.dropoff else { continue }
@@ -261,7 +280,8 @@ struct RouteDay {
         var busy = 0.0
         for route in plan.routes where !route.stops.isEmpty {
             if case .success(let schedule) = evaluator.schedule(for: route, earliest: true), let first = schedule.serviceStart.first,
-               let last = schedule.serviceStart.last {
+                let last = schedule.serviceStart.last
+            {
                 busy += last - first
             }
         }

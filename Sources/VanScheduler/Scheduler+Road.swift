@@ -39,8 +39,10 @@ extension Scheduler {
     /// check counts them (planned times; a late ride at its old ones): a van whose written plan
     /// would fail it keeps its old plan. `rides` are the rides holding vans (not completed, not
     /// shown); rides on vans not in `vans` are left alone. Pure: `now` is time zero, no clock read.
-    public func replanFromRoad(vans: [Van], starts: [Int64: VanStart], rides: [RoadRide], now: Date, margin: TimeInterval = 0,
-                               atRisk: TimeInterval = 0, frozen: TimeInterval = 0) -> RoadReplan {
+    public func replanFromRoad(
+        vans: [Van], starts: [Int64: VanStart], rides: [RoadRide], now: Date, margin: TimeInterval = 0,
+        atRisk: TimeInterval = 0, frozen: TimeInterval = 0
+    ) -> RoadReplan {
         let day = RoadDay(vans: vans, starts: starts, rides: rides, now: now, estimator: estimator)
         let count = day.rides.count
         guard count > 0 else { return RoadReplan() }
@@ -159,7 +161,8 @@ extension Scheduler {
         var unsayable = Set<Int64>()
         for (vehicle, route) in plan.routes.enumerated() {
             guard let schedule = final.schedules[vehicle],
-                  let times = RoadPlannedTimes.assign(route, projected: schedule.serviceStart, fixed: { unkept.contains($0) }, day: day) else {
+                let times = RoadPlannedTimes.assign(route, projected: schedule.serviceStart, fixed: { unkept.contains($0) }, day: day)
+            else {
                 unsayable.insert(day.vans[vehicle].id)
                 continue
             }
@@ -272,7 +275,8 @@ extension Scheduler {
     /// Each request's service times and vehicle in `plan` (nil on a route that cannot run), and
     /// whether each vehicle's route runs.
     private static func times(of plan: RoutePlan, in problem: RoutingProblem)
-        -> (times: [(pickup: Double, dropoff: Double)?], vehicle: [Int], runs: [Bool], schedules: [RouteSchedule?]) {
+        -> (times: [(pickup: Double, dropoff: Double)?], vehicle: [Int], runs: [Bool], schedules: [RouteSchedule?])
+    {
         let evaluator = RouteEvaluator(problem: problem)
         var times = [(pickup: Double, dropoff: Double)?](repeating: nil, count: problem.requests.count)
         var vehicle = [Int](repeating: -1, count: problem.requests.count)
@@ -296,8 +300,10 @@ extension Scheduler {
     }
 
     /// Whether service at these times keeps request `request`'s windows and (with `rideTime`) its ride-time limit.
-    private static func keeps(_ day: RoadDay, _ request: Int, pickup: Double, dropoff: Double, problem: RoutingProblem,
-                              rideTime: Bool = true) -> Bool {
+    private static func keeps(
+        _ day: RoadDay, _ request: Int, pickup: Double, dropoff: Double, problem: RoutingProblem,
+        rideTime: Bool = true
+    ) -> Bool {
         let slack = 1e-6
         let boarding = problem.nodes[problem.requests[request].pickup].serviceDuration
         return pickup >= day.strictPickup[request].earliest - slack && pickup <= day.strictPickup[request].latest + slack

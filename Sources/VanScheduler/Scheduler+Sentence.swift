@@ -31,11 +31,12 @@ extension Scheduler {
                 if promise == .arriveBy { return "No van can get you there by \(clock.string(from: requested)). \(offer)" }
                 return "The van is occupied at \(clock.string(from: requested)). \(offer)"
             case .outsideServiceHours, .closed:
-                let nearest = switch times.count {
-                case 0: none
-                case 1: "The nearest time is \(times[0])."
-                default: "The nearest times are \(times.joined(separator: " and "))."
-                }
+                let nearest =
+                    switch times.count {
+                    case 0: none
+                    case 1: "The nearest time is \(times[0])."
+                    default: "The nearest times are \(times.joined(separator: " and "))."
+                    }
                 if case .closed(let day) = reason {
                     let dayName = ServiceTime.formatter(.weekdayAndDate, zone).string(from: day.interval(in: zone).start)
                     return "The van does not run on \(dayName). \(nearest)"

@@ -79,8 +79,9 @@ public struct Scheduler: Hashable, Sendable {
         case .failure(let failure): return .infeasible(reason: failure.reason, earlier: nil, later: nil)
         }
         let window = max(0, searchWindow.isFinite ? searchWindow : 0)
-        let search = Search(scheduler: self, request: request, vans: candidates,
-                            rides: rides.filter { $0.id != request.excludingRideID }, window: window)
+        let search = Search(
+            scheduler: self, request: request, vans: candidates,
+            rides: rides.filter { $0.id != request.excludingRideID }, window: window)
         let result = search.evaluate(asked: request.pickupAt)
         guard case .infeasible(let reason, _, _) = result else { return result }
         return .infeasible(reason: reason, earlier: search.nearest(direction: -1), later: search.nearest(direction: 1))
@@ -160,11 +161,13 @@ private final class Search {
         guard let stretch = context.stretches.first(where: { $0.start <= trip.start && trip.end <= $0.end }) else {
             return .infeasible(reason: .outsideServiceHours, earlier: nil, later: nil)
         }
-        let day = days[stretch.start] ?? RouteDay(
-            stretch: stretch, vans: vans, rides: rides,
-            newRide: .init(pickup: request.pickup, dropoff: request.dropoff, wheelchair: request.wheelchair, companions: request.companions),
-            estimator: scheduler.estimator, lockBefore: request.notBefore?.addingTimeInterval(scheduler.lockLead)
-        )
+        let day =
+            days[stretch.start]
+            ?? RouteDay(
+                stretch: stretch, vans: vans, rides: rides,
+                newRide: .init(pickup: request.pickup, dropoff: request.dropoff, wheelchair: request.wheelchair, companions: request.companions),
+                estimator: scheduler.estimator, lockBefore: request.notBefore?.addingTimeInterval(scheduler.lockLead)
+            )
         days[stretch.start] = day
         guard var assignment = day.placement(promise: promise, maxRideTime: maxRideTime, notBefore: request.notBefore) else {
             return .infeasible(reason: .occupied, earlier: nil, later: nil)
@@ -175,7 +178,8 @@ private final class Search {
         // first or last on its van's route drives from or to a stop not seen.
         let margin = scheduler.routeReach / 2
         let cutStart = stretch.start <= context.range.start, cutEnd = stretch.end >= context.range.end
-        assignment.nearRouteEdge = (cutStart && (assignment.opensRoute || assignment.changes.start < stretch.start.addingTimeInterval(margin)))
+        assignment.nearRouteEdge =
+            (cutStart && (assignment.opensRoute || assignment.changes.start < stretch.start.addingTimeInterval(margin)))
             || (cutEnd && (assignment.closesRoute || assignment.changes.end > stretch.end.addingTimeInterval(-margin)))
         return .feasible(assignment)
     }

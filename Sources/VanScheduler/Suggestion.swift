@@ -21,8 +21,10 @@ public struct Suggestion: Hashable, Sendable, Codable {
     public var minutesFromRequested: Int
 
     /// Creates a suggestion.
-    public init(pickupAt: Date, dropoffAt: Date, vanID: Int64, withinADAWindow: Bool, minutesFromRequested: Int,
-                asked: Date? = nil, promise: RidePromise.Kind = .pickup) {
+    public init(
+        pickupAt: Date, dropoffAt: Date, vanID: Int64, withinADAWindow: Bool, minutesFromRequested: Int,
+        asked: Date? = nil, promise: RidePromise.Kind = .pickup
+    ) {
         self.pickupAt = pickupAt
         self.dropoffAt = dropoffAt
         self.asked = asked ?? pickupAt

@@ -131,16 +131,21 @@ struct SchedulerCommand: AsyncParsableCommand {
                 let settings = try await ServiceCalendarStore(pool: db.pool, timeZone: zone).settings()
                 if json { return try printJSON(settings) }
                 let e = settings.estimator
-                printTable(["FIGURE", "VALUE"], [
-                    ["boarding", "\(e.boarding / 60) min (\(e.wheelchairBoarding / 60) with a wheelchair)"],
-                    ["alighting", "\(e.alighting / 60) min (\(e.wheelchairAlighting / 60) with a wheelchair)"],
-                    ["detour factor", "\(e.detourFactor)"],
-                    ["average speed", "\(e.averageSpeedKmh) km/h"],
-                    ["unknown leg / deadhead", "\(e.unknownLegDuration / 60) / \(e.unknownDeadhead / 60) min"],
-                    ["search window", "±\(settings.searchWindowMinutes) min, every \(settings.stepMinutes) min"],
-                    ["promised window", "\(settings.windowMinutes) min"],
-                    ["longest ride", "the longer of \(settings.maxRideFactor) × the direct ride and the direct ride + \(settings.maxRideExtraMinutes) min"],
-                ])
+                printTable(
+                    ["FIGURE", "VALUE"],
+                    [
+                        ["boarding", "\(e.boarding / 60) min (\(e.wheelchairBoarding / 60) with a wheelchair)"],
+                        ["alighting", "\(e.alighting / 60) min (\(e.wheelchairAlighting / 60) with a wheelchair)"],
+                        ["detour factor", "\(e.detourFactor)"],
+                        ["average speed", "\(e.averageSpeedKmh) km/h"],
+                        ["unknown leg / deadhead", "\(e.unknownLegDuration / 60) / \(e.unknownDeadhead / 60) min"],
+                        ["search window", "±\(settings.searchWindowMinutes) min, every \(settings.stepMinutes) min"],
+                        ["promised window", "\(settings.windowMinutes) min"],
+                        [
+                            "longest ride",
+                            "the longer of \(settings.maxRideFactor) × the direct ride and the direct ride + \(settings.maxRideExtraMinutes) min",
+                        ],
+                    ])
             }
         }
     }

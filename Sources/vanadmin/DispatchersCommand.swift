@@ -14,7 +14,8 @@ struct DispatchersCommand: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create a dispatcher login with a temporary password (shown once).",
-            discussion: "The dispatcher signs in on the same page as riders, chooses her own password, and lands on /dispatch. Her actions there are audited with her name."
+            discussion:
+                "The dispatcher signs in on the same page as riders, chooses her own password, and lands on /dispatch. Her actions there are audited with her name."
         )
         @Argument(help: "The dispatcher's net ID.") var netID: String
         @Option(help: "The dispatcher's name (the audit log records it).") var name: String
@@ -37,9 +38,11 @@ struct DispatchersCommand: AsyncParsableCommand {
             try await AccountsTools.run { tools in
                 let dispatchers = try await DispatcherAdministration(riders: tools.riders).list()
                 if json { return try printJSON(dispatchers.map(StaffOutput.init)) }
-                printTable(["NET ID", "NAME", "PHONE", "STATUS"], dispatchers.map {
-                    [$0.netID.rawValue, $0.name ?? "", $0.phone?.rawValue ?? "", StaffOutput.status($0)]
-                })
+                printTable(
+                    ["NET ID", "NAME", "PHONE", "STATUS"],
+                    dispatchers.map {
+                        [$0.netID.rawValue, $0.name ?? "", $0.phone?.rawValue ?? "", StaffOutput.status($0)]
+                    })
             }
         }
     }

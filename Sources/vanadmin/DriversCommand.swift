@@ -37,11 +37,15 @@ struct DriversCommand: AsyncParsableCommand {
             try await AccountsTools.run { tools in
                 let drivers = try await DriverAdministration(riders: tools.riders).list()
                 if json { return try printJSON(drivers.map(DriverOutput.init)) }
-                printTable(["NET ID", "NAME", "PHONE", "STATUS", "ON SHIFT"], drivers.map {
-                    [$0.account.netID.rawValue, $0.account.name ?? "", $0.account.phone?.rawValue ?? "",
-                     StaffOutput.status($0.account),
-                     $0.shift?.vanName ?? "-"]
-                })
+                printTable(
+                    ["NET ID", "NAME", "PHONE", "STATUS", "ON SHIFT"],
+                    drivers.map {
+                        [
+                            $0.account.netID.rawValue, $0.account.name ?? "", $0.account.phone?.rawValue ?? "",
+                            StaffOutput.status($0.account),
+                            $0.shift?.vanName ?? "-",
+                        ]
+                    })
             }
         }
     }

@@ -31,10 +31,15 @@ struct EventsFailed: AsyncParsableCommand {
                 return
             }
             let zone = try serviceTimeZone()
-            printTable(["EVENT", "KIND", "RIDE", "ATTEMPTS", "STATE", "LAST ERROR"], failed.map { item in
-                let state = item.parkedAt.map { "parked \(format($0, zone))" } ?? item.nextAttemptAt.map { "retry \(format($0, zone))" } ?? "due"
-                return ["\(item.eventID)", item.kind, item.rideRef ?? item.rideID.uuidString.lowercased(), "\(item.attempts)", state, item.lastError ?? ""]
-            })
+            printTable(
+                ["EVENT", "KIND", "RIDE", "ATTEMPTS", "STATE", "LAST ERROR"],
+                failed.map { item in
+                    let state = item.parkedAt.map { "parked \(format($0, zone))" } ?? item.nextAttemptAt.map { "retry \(format($0, zone))" } ?? "due"
+                    return [
+                        "\(item.eventID)", item.kind, item.rideRef ?? item.rideID.uuidString.lowercased(), "\(item.attempts)", state,
+                        item.lastError ?? "",
+                    ]
+                })
         }
     }
 }

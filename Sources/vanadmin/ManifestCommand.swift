@@ -30,7 +30,9 @@ struct ManifestCommand: AsyncParsableCommand {
             let manifest = try await Manifest.load(pool: db.pool, van: van, day: day, timeZone: clock.timeZone)
             if json { return try printJSON(ManifestJSON(manifest, clock: clock)) }
             say("RUN SHEET — \(manifest.van) — \(day) (\(clock.timeZone.identifier))")
-            say("\(manifest.rideCount) rides, \(manifest.stops.count) stops; \(manifest.seats) seats, \(manifest.wheelchairPositions) wheelchair positions; * = pending approval, (done) and (no-show) as the driver tapped\n")
+            say(
+                "\(manifest.rideCount) rides, \(manifest.stops.count) stops; \(manifest.seats) seats, \(manifest.wheelchairPositions) wheelchair positions; * = pending approval, (done) and (no-show) as the driver tapped\n"
+            )
             for (index, stop) in manifest.stops.enumerated() {
                 let r = stop.ride
                 let end = stop.action == .pickup ? r.pickup : r.dropoff
@@ -49,9 +51,13 @@ struct ManifestCommand: AsyncParsableCommand {
                 if stop.action == .pickup, let note = r.note { say("   note:     \(note)") }
                 if stop.action == .pickup {
                     let promise = r.promise.kind == .pickup ? "pickup between" : "arrive between"
-                    say("   promised: \(promise) \(clock.display(r.promise.window.start, withDay: false)) and \(clock.display(r.promise.window.end, withDay: false))")
+                    say(
+                        "   promised: \(promise) \(clock.display(r.promise.window.start, withDay: false)) and \(clock.display(r.promise.window.end, withDay: false))"
+                    )
                 }
-                say("   aboard after: \(stop.seatsAboard) of \(manifest.seats) seats, \(stop.wheelchairsAboard) of \(manifest.wheelchairPositions) wheelchairs")
+                say(
+                    "   aboard after: \(stop.seatsAboard) of \(manifest.seats) seats, \(stop.wheelchairsAboard) of \(manifest.wheelchairPositions) wheelchairs"
+                )
                 say("")
             }
         }

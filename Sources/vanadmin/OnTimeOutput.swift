@@ -9,32 +9,40 @@ enum OnTimeTables {
     static func print(_ report: OnTimeReport) {
         let all = report.overall
         say("\nON-TIME PERFORMANCE (from drivers' taps; docs/on-time.md)\n")
-        printTable(["MEASURE", "VALUE"], [
-            ["pickups inside their window", share(all.pickupOnTimeShare, all.pickupsOnTime, all.pickupsRecorded)],
-            ["early pickups (min before the window)", spread(all.pickupsEarly)],
-            ["late pickups (min after the window)", spread(all.pickupsLate)],
-            ["pickups not recorded", "\(all.pickupsNotRecorded)"],
-            ["arrive-by drop-offs on time", share(all.arriveByOnTimeShare, all.arriveByOnTime, all.arriveByRecorded)],
-            ["late arrive-by drop-offs (min after)", spread(all.arriveByLate)],
-            ["arrive-by drop-offs not recorded", "\(all.arriveByNotRecorded)"],
-            ["ride time within its limit", share(all.rideTimeWithinLimitShare, all.rideTimesWithinLimit, all.rideTimesRecorded)],
-            ["rides over their limit (min over)", spread(all.rideTimesOverLimit)],
-            ["ride time / direct ride", ratio(all.rideTimeOverDirect)],
-            ["wait at the stop (min, arrived to on board)", spread(all.waits)],
-            ["no-shows (tapped)", "\(all.noShows)"],
-            ["stops not recorded (all)", "\(all.stopsNotRecorded)"],
-            ["stops still upcoming", "\(all.stopsUpcoming)"],
-        ])
+        printTable(
+            ["MEASURE", "VALUE"],
+            [
+                ["pickups inside their window", share(all.pickupOnTimeShare, all.pickupsOnTime, all.pickupsRecorded)],
+                ["early pickups (min before the window)", spread(all.pickupsEarly)],
+                ["late pickups (min after the window)", spread(all.pickupsLate)],
+                ["pickups not recorded", "\(all.pickupsNotRecorded)"],
+                ["arrive-by drop-offs on time", share(all.arriveByOnTimeShare, all.arriveByOnTime, all.arriveByRecorded)],
+                ["late arrive-by drop-offs (min after)", spread(all.arriveByLate)],
+                ["arrive-by drop-offs not recorded", "\(all.arriveByNotRecorded)"],
+                ["ride time within its limit", share(all.rideTimeWithinLimitShare, all.rideTimesWithinLimit, all.rideTimesRecorded)],
+                ["rides over their limit (min over)", spread(all.rideTimesOverLimit)],
+                ["ride time / direct ride", ratio(all.rideTimeOverDirect)],
+                ["wait at the stop (min, arrived to on board)", spread(all.waits)],
+                ["no-shows (tapped)", "\(all.noShows)"],
+                ["stops not recorded (all)", "\(all.stopsNotRecorded)"],
+                ["stops still upcoming", "\(all.stopsUpcoming)"],
+            ])
         for (title, groups) in [("DAY", report.byDay), ("VAN", report.byVan), ("DRIVER", report.byDriver)] where !groups.isEmpty {
             say("")
-            printTable([title, "PICKUPS ON TIME", "EARLY", "LATE", "NOT RECORDED", "ARRIVE-BY ON TIME", "RIDE WITHIN LIMIT", "RIDE/DIRECT", "WAIT", "NO-SHOWS"],
-                       groups.map { group in
-                let f = group.figures
-                return [group.key, share(f.pickupOnTimeShare, f.pickupsOnTime, f.pickupsRecorded), spread(f.pickupsEarly), spread(f.pickupsLate),
+            printTable(
+                [
+                    title, "PICKUPS ON TIME", "EARLY", "LATE", "NOT RECORDED", "ARRIVE-BY ON TIME", "RIDE WITHIN LIMIT", "RIDE/DIRECT", "WAIT",
+                    "NO-SHOWS",
+                ],
+                groups.map { group in
+                    let f = group.figures
+                    return [
+                        group.key, share(f.pickupOnTimeShare, f.pickupsOnTime, f.pickupsRecorded), spread(f.pickupsEarly), spread(f.pickupsLate),
                         "\(f.stopsNotRecorded)", share(f.arriveByOnTimeShare, f.arriveByOnTime, f.arriveByRecorded),
                         share(f.rideTimeWithinLimitShare, f.rideTimesWithinLimit, f.rideTimesRecorded), ratio(f.rideTimeOverDirect),
-                        spread(f.waits), "\(f.noShows)"]
-            })
+                        spread(f.waits), "\(f.noShows)",
+                    ]
+                })
         }
     }
 
@@ -60,8 +68,10 @@ enum OnTimeTables {
 /// `vanadmin report --csv`: every stop of the period, one row a stop, for a spreadsheet.
 enum OnTimeCSV {
     /// The header row's columns.
-    static let header = ["ride_ref", "day", "van", "driver", "stop", "place", "promise", "window_start", "window_end",
-                         "planned", "arrived", "departed", "outcome", "on_time", "minutes_late"]
+    static let header = [
+        "ride_ref", "day", "van", "driver", "stop", "place", "promise", "window_start", "window_end",
+        "planned", "arrived", "departed", "outcome", "on_time", "minutes_late",
+    ]
 
     /// The whole file: the header, then a row per stop. Times carry the service zone's offset;
     /// `minutes_late` is after the window's end (negative: minutes early for a pickup), empty

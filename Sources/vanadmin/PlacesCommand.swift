@@ -23,7 +23,8 @@ struct PlacesCommand: AsyncParsableCommand {
             let coordinate: Coordinate
             do { coordinate = try Coordinate(latitude: lat, longitude: lon) } catch { throw CLIError("\(error)") }
             try await withDatabase { db in
-                let place = try await PlaceStore(pool: db.pool).add(Place(name: name, aliases: aliases, coordinate: coordinate), actor: try actor.resolved())
+                let place = try await PlaceStore(pool: db.pool).add(
+                    Place(name: name, aliases: aliases, coordinate: coordinate), actor: try actor.resolved())
                 say("added \(place.name)")
             }
         }
@@ -54,9 +55,14 @@ struct PlacesCommand: AsyncParsableCommand {
             try await withDatabase { db in
                 let places = try await PlaceStore(pool: db.pool).list()
                 if json { return try printJSON(places) }
-                printTable(["NAME", "ALIASES", "LAT", "LON"], places.map {
-                    [$0.name, $0.aliases.joined(separator: ", "), String(format: "%.5f", $0.coordinate.latitude), String(format: "%.5f", $0.coordinate.longitude)]
-                })
+                printTable(
+                    ["NAME", "ALIASES", "LAT", "LON"],
+                    places.map {
+                        [
+                            $0.name, $0.aliases.joined(separator: ", "), String(format: "%.5f", $0.coordinate.latitude),
+                            String(format: "%.5f", $0.coordinate.longitude),
+                        ]
+                    })
             }
         }
     }

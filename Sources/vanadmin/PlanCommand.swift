@@ -41,7 +41,8 @@ struct PlanCommand: AsyncParsableCommand {
                         let day: String, rides_changed: Int
                         let before: PlanMeasures, after: PlanMeasures
                     }
-                    return try printJSON(View(day: day.description, rides_changed: outcome.ridesChanged, before: outcome.before, after: outcome.after))
+                    return try printJSON(
+                        View(day: day.description, rides_changed: outcome.ridesChanged, before: outcome.before, after: outcome.after))
                 }
                 func row(_ name: String, _ m: PlanMeasures) -> [String] {
                     [name, String(format: "%.1f", m.driving / 60), "\(m.vansUsed)", String(format: "%.2f", m.ridesPerVanHour)]

@@ -40,13 +40,15 @@ struct ReportCommand: AsyncParsableCommand {
             let report = try await Report.load(pool: db.pool, from: first, to: last, timeZone: clock.timeZone)
             if json { return try printJSON(ReportJSON(report: report, onTime: onTime)) }
             say("REPORT \(first) to \(last)\n")
-            printTable(["MEASURE", "VALUE"], [
-                ["requests", "\(report.requests)"], ["approved (upcoming)", "\(report.approved)"], ["rejected", "\(report.rejected)"],
-                ["cancelled", "\(report.cancelled)"], ["cancelled late", "\(report.cancelledLate)"], ["no-shows", "\(report.noShows)"],
-                ["completed", "\(report.completed)"], ["denials (refused bookings)", "\(report.denials)"],
-                ["median minutes to decision", report.medianDecisionMinutes.map { String(format: "%.1f", $0) } ?? "-"],
-                ["wheelchair share", String(format: "%.0f%%", report.wheelchairShare * 100)],
-            ])
+            printTable(
+                ["MEASURE", "VALUE"],
+                [
+                    ["requests", "\(report.requests)"], ["approved (upcoming)", "\(report.approved)"], ["rejected", "\(report.rejected)"],
+                    ["cancelled", "\(report.cancelled)"], ["cancelled late", "\(report.cancelledLate)"], ["no-shows", "\(report.noShows)"],
+                    ["completed", "\(report.completed)"], ["denials (refused bookings)", "\(report.denials)"],
+                    ["median minutes to decision", report.medianDecisionMinutes.map { String(format: "%.1f", $0) } ?? "-"],
+                    ["wheelchair share", String(format: "%.0f%%", report.wheelchairShare * 100)],
+                ])
             if !report.vanHours.isEmpty {
                 say("")
                 printTable(["VAN", "HOURS BOOKED"], report.vanHours.sorted { $0.key < $1.key }.map { [$0.key, String(format: "%.2f", $0.value)] })

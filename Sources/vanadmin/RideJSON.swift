@@ -56,8 +56,10 @@ struct ManifestJSON: Encodable {
         seats = manifest.seats
         wheelchairPositions = manifest.wheelchairPositions
         stops = manifest.stops.map { stop in
-            Stop(action: stop.action.rawValue, at: stop.at, ride: RideJSON(stop.ride, riderName: stop.riderName, riderPhone: stop.riderPhone, clock: clock),
-                 seatsAboard: stop.seatsAboard, wheelchairsAboard: stop.wheelchairsAboard, driveMinutes: stop.driveMinutes)
+            Stop(
+                action: stop.action.rawValue, at: stop.at,
+                ride: RideJSON(stop.ride, riderName: stop.riderName, riderPhone: stop.riderPhone, clock: clock),
+                seatsAboard: stop.seatsAboard, wheelchairsAboard: stop.wheelchairsAboard, driveMinutes: stop.driveMinutes)
         }
     }
 }

@@ -151,24 +151,31 @@ struct RidersList: AsyncParsableCommand {
                 return "active"
             }
             if json {
-                try printJSON(summaries.map {
-                    Item(net_id: $0.rider.netID.rawValue, name: $0.rider.name, email: $0.rider.email?.rawValue, phone: $0.rider.phone?.rawValue,
-                         status: status($0.rider), whitelisted: $0.eligibility.isEligible, whitelisted_until: $0.eligibility.until?.description,
-                         live_sessions: $0.liveSessions, created_at: $0.rider.createdAt)
-                })
+                try printJSON(
+                    summaries.map {
+                        Item(
+                            net_id: $0.rider.netID.rawValue, name: $0.rider.name, email: $0.rider.email?.rawValue, phone: $0.rider.phone?.rawValue,
+                            status: status($0.rider), whitelisted: $0.eligibility.isEligible, whitelisted_until: $0.eligibility.until?.description,
+                            live_sessions: $0.liveSessions, created_at: $0.rider.createdAt)
+                    })
                 return
             }
             guard !summaries.isEmpty else {
                 say("no rider accounts yet; create one with: vanadmin riders invite NETID")
                 return
             }
-            printTable(["NET ID", "NAME", "STATUS", "WHITELISTED", "SESSIONS", "CREATED"], summaries.map { summary in
-                let whitelisted = summary.eligibility.isEligible
-                    ? (summary.eligibility.until.map { "until \($0)" } ?? "yes")
-                    : (summary.eligibility.until.map { "expired \($0)" } ?? "no")
-                return [summary.rider.netID.rawValue, summary.rider.name ?? "-", status(summary.rider), whitelisted,
-                        String(summary.liveSessions), tools.format(summary.rider.createdAt)]
-            })
+            printTable(
+                ["NET ID", "NAME", "STATUS", "WHITELISTED", "SESSIONS", "CREATED"],
+                summaries.map { summary in
+                    let whitelisted =
+                        summary.eligibility.isEligible
+                        ? (summary.eligibility.until.map { "until \($0)" } ?? "yes")
+                        : (summary.eligibility.until.map { "expired \($0)" } ?? "no")
+                    return [
+                        summary.rider.netID.rawValue, summary.rider.name ?? "-", status(summary.rider), whitelisted,
+                        String(summary.liveSessions), tools.format(summary.rider.createdAt),
+                    ]
+                })
         }
     }
 }

@@ -51,7 +51,10 @@ extension RidesCommand {
             let request = BookingRequest(
                 kind: now ? .onDemand : .scheduled, pickupAt: try iso(at, "--at"), arriveBy: try iso(arriveBy, "--arrive-by"),
                 pickup: .init(place: from), dropoff: .init(place: to), needsWheelchair: wheelchair, companions: companions, note: note,
-                repeats: every.map { BookingRequest.Repeat(weekdays: $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }, until: until ?? "") }
+                repeats: every.map {
+                    BookingRequest.Repeat(
+                        weekdays: $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }, until: until ?? "")
+                }
             )
             // The services as vand builds them (VandServices): the phone booking books by the same
             // rules (VAND_AUTO_APPROVE, the horizon, the service area, the on-demand lead).

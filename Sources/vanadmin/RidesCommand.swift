@@ -35,15 +35,20 @@ struct RidesCommand: AsyncParsableCommand {
             let day = try date.map { text in try DispatchContext.date(text) }
             let netID = try rider.map { text in try DispatchContext.netID(text) }
             try await withDatabase { db in
-                let listings = try await RideQueries(pool: db.pool).list(status: parsedStatus, day: day, van: van, rider: netID, timeZone: clock.timeZone)
+                let listings = try await RideQueries(pool: db.pool).list(
+                    status: parsedStatus, day: day, van: van, rider: netID, timeZone: clock.timeZone)
                 if json { return try printJSON(listings.map { RideJSON($0, clock: clock) }) }
                 let now = adminClock.now
-                printTable(["", "REF", "PICKUP", "RIDER", "FROM → TO", "WC", "VAN", "STATUS", "ASKED"], listings.map { l in
-                    [l.ride.status == .pending ? "*" : "", l.ride.ref.rawValue, clock.display(l.ride.pickupAt),
-                     l.ride.netID.rawValue + (l.riderName.map { " (\($0))" } ?? ""),
-                     "\(l.ride.pickup.displayName) → \(l.ride.dropoff.displayName)", l.ride.needsWheelchair ? "yes" : "",
-                     l.ride.vanName ?? "", l.ride.status.rawValue, DispatchContext.age(of: l.ride.requestedAt, now: now)]
-                })
+                printTable(
+                    ["", "REF", "PICKUP", "RIDER", "FROM → TO", "WC", "VAN", "STATUS", "ASKED"],
+                    listings.map { l in
+                        [
+                            l.ride.status == .pending ? "*" : "", l.ride.ref.rawValue, clock.display(l.ride.pickupAt),
+                            l.ride.netID.rawValue + (l.riderName.map { " (\($0))" } ?? ""),
+                            "\(l.ride.pickup.displayName) → \(l.ride.dropoff.displayName)", l.ride.needsWheelchair ? "yes" : "",
+                            l.ride.vanName ?? "", l.ride.status.rawValue, DispatchContext.age(of: l.ride.requestedAt, now: now),
+                        ]
+                    })
                 let pending = listings.filter { $0.ride.status == .pending }.count
                 if pending > 0 { say("\n\(pending) pending: approve with `vanadmin rides approve REF` or `rides approve --all-feasible`") }
             }
@@ -76,16 +81,22 @@ struct RidesCommand: AsyncParsableCommand {
                     if let c = e.coordinate { parts.append(String(format: "%.5f, %.5f", c.latitude, c.longitude)) }
                     return parts.joined(separator: " — ")
                 }
-                printTable(["FIELD", "VALUE"], [
-                    ["ref", r.ref.rawValue], ["id", r.id.uuidString.lowercased()], ["status", r.status.rawValue], ["kind", r.kind.rawValue],
-                    ["rider", r.netID.rawValue + (listing.riderName.map { " (\($0))" } ?? "") + (listing.riderPhone.map { ", \($0)" } ?? "")],
-                    ["pickup", clock.display(r.pickupAt) + " at " + place(r.pickup)],
-                    ["drop-off", "~" + clock.display(r.estimatedDropoffAt, withDay: false) + " at " + place(r.dropoff)],
-                    ["wheelchair", r.needsWheelchair ? "yes" : "no"], ["companions", "\(r.companions)"],
-                    ["van", (listing.ride.vanName ?? "-") + (pinnedBy.map { " (kept there by \($0); `vanadmin rides unpin` lets the planner move it)" } ?? "")],
-                    ["note", r.note ?? "-"], ["reason", r.reason ?? "-"],
-                    ["requested", clock.display(r.requestedAt)],
-                ])
+                printTable(
+                    ["FIELD", "VALUE"],
+                    [
+                        ["ref", r.ref.rawValue], ["id", r.id.uuidString.lowercased()], ["status", r.status.rawValue], ["kind", r.kind.rawValue],
+                        ["rider", r.netID.rawValue + (listing.riderName.map { " (\($0))" } ?? "") + (listing.riderPhone.map { ", \($0)" } ?? "")],
+                        ["pickup", clock.display(r.pickupAt) + " at " + place(r.pickup)],
+                        ["drop-off", "~" + clock.display(r.estimatedDropoffAt, withDay: false) + " at " + place(r.dropoff)],
+                        ["wheelchair", r.needsWheelchair ? "yes" : "no"], ["companions", "\(r.companions)"],
+                        [
+                            "van",
+                            (listing.ride.vanName ?? "-")
+                                + (pinnedBy.map { " (kept there by \($0); `vanadmin rides unpin` lets the planner move it)" } ?? ""),
+                        ],
+                        ["note", r.note ?? "-"], ["reason", r.reason ?? "-"],
+                        ["requested", clock.display(r.requestedAt)],
+                    ])
                 say("\nhistory:")
                 for entry in history { say("  \(clock.display(entry.at))  \(entry.actor)  \(entry.action)  \(entry.details)") }
             }
@@ -95,7 +106,8 @@ struct RidesCommand: AsyncParsableCommand {
     struct Approve: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Approve a pending ride (re-checked against the schedule), or every one that still fits.",
-            discussion: "--at and --van change the time or van, checked like a booking; if it does not fit, nothing changes and other times are offered."
+            discussion:
+                "--at and --van change the time or van, checked like a booking; if it does not fit, nothing changes and other times are offered."
         )
         @Argument(help: "The ride: its reference (K7M-3QX), id, or a unique id prefix.") var id: String?
         @Option(help: "New pickup time: 15:30 (same day), or 2026-11-23 15:30.") var at: String?
@@ -139,7 +151,9 @@ struct RidesCommand: AsyncParsableCommand {
         @OptionGroup var actor: ActorOptions
 
         func run() async throws {
-            try await DispatchContext.decide("rejected") { dispatch, now in try await dispatch.reject(id, reason: reason, actor: try actor.resolved(), now: now) }
+            try await DispatchContext.decide("rejected") { dispatch, now in
+                try await dispatch.reject(id, reason: reason, actor: try actor.resolved(), now: now)
+            }
         }
     }
 
@@ -150,7 +164,9 @@ struct RidesCommand: AsyncParsableCommand {
         @OptionGroup var actor: ActorOptions
 
         func run() async throws {
-            try await DispatchContext.decide("cancelled") { dispatch, now in try await dispatch.cancel(id, reason: reason, actor: try actor.resolved(), now: now) }
+            try await DispatchContext.decide("cancelled") { dispatch, now in
+                try await dispatch.cancel(id, reason: reason, actor: try actor.resolved(), now: now)
+            }
         }
     }
 

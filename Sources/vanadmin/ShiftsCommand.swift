@@ -20,9 +20,11 @@ struct ShiftsCommand: AsyncParsableCommand {
                 let shifts = try await ShiftService(pool: db.pool, clock: adminClock).open()
                 if json { return try printJSON(shifts.map(ShiftOutput.init)) }
                 let zone = try serviceTimeZone()
-                printTable(["VAN", "DRIVER", "SINCE"], shifts.map {
-                    [$0.vanName, $0.driverNetID.rawValue, ServiceTime(timeZone: zone).text($0.startedAt, .record)]
-                })
+                printTable(
+                    ["VAN", "DRIVER", "SINCE"],
+                    shifts.map {
+                        [$0.vanName, $0.driverNetID.rawValue, ServiceTime(timeZone: zone).text($0.startedAt, .record)]
+                    })
             }
         }
     }

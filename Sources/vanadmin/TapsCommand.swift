@@ -40,7 +40,9 @@ struct TapsCommand: AsyncParsableCommand {
                     throw CLIError(error.description)
                 }
                 let now = outcome.standing.map { "\"\($0.action.phrase)\" stands" } ?? "no tap stands"
-                say("corrected \(id): \"\(outcome.undone.action.phrase)\" at the \(stop == .pickup ? "pickup" : "drop-off") undone; \(now); the ride is \(outcome.rideStatus.rawValue.replacingOccurrences(of: "_", with: " "))")
+                say(
+                    "corrected \(id): \"\(outcome.undone.action.phrase)\" at the \(stop == .pickup ? "pickup" : "drop-off") undone; \(now); the ride is \(outcome.rideStatus.rawValue.replacingOccurrences(of: "_", with: " "))"
+                )
             }
         }
     }

@@ -52,7 +52,8 @@ private func withDatabase(_ settings: DatabaseSettings, migrate: Bool, _ body: (
     logger.logLevel = .warning
     let database: Database
     do {
-        database = migrate
+        database =
+            migrate
             ? try await Database.open(settings: settings, logger: logger)
             : try await Database.connect(settings: settings, logger: logger)
     } catch {

@@ -20,7 +20,8 @@ struct VansCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await withDatabase { db in
-                let van = try await VanStore(pool: db.pool).add(name: name, seats: seats, wheelchairPositions: wheelchair, actor: try actor.resolved())
+                let van = try await VanStore(pool: db.pool).add(
+                    name: name, seats: seats, wheelchairPositions: wheelchair, actor: try actor.resolved())
                 say("added \(van.name) (\(van.seats) seats, \(van.wheelchairPositions) wheelchair)")
             }
         }
@@ -34,9 +35,11 @@ struct VansCommand: AsyncParsableCommand {
             try await withDatabase { db in
                 let vans = try await VanStore(pool: db.pool).list()
                 if json { return try printJSON(vans) }
-                printTable(["NAME", "SEATS", "WHEELCHAIR", "STATUS"], vans.map {
-                    [$0.name, "\($0.seats)", "\($0.wheelchairPositions)", $0.active ? "active" : "retired"]
-                })
+                printTable(
+                    ["NAME", "SEATS", "WHEELCHAIR", "STATUS"],
+                    vans.map {
+                        [$0.name, "\($0.seats)", "\($0.wheelchairPositions)", $0.active ? "active" : "retired"]
+                    })
             }
         }
     }
@@ -50,12 +53,15 @@ struct VansCommand: AsyncParsableCommand {
         @OptionGroup var actor: ActorOptions
 
         func validate() throws {
-            if rename == nil && seats == nil && wheelchair == nil { throw ValidationError("nothing to change: give --rename, --seats or --wheelchair") }
+            if rename == nil && seats == nil && wheelchair == nil {
+                throw ValidationError("nothing to change: give --rename, --seats or --wheelchair")
+            }
         }
 
         func run() async throws {
             try await withDatabase { db in
-                let van = try await VanStore(pool: db.pool).update(name: name, newName: rename, seats: seats, wheelchairPositions: wheelchair, actor: try actor.resolved())
+                let van = try await VanStore(pool: db.pool).update(
+                    name: name, newName: rename, seats: seats, wheelchairPositions: wheelchair, actor: try actor.resolved())
                 say("updated \(van.name) (\(van.seats) seats, \(van.wheelchairPositions) wheelchair)")
             }
         }

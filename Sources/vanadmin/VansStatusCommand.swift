@@ -23,21 +23,24 @@ struct VansStatusCommand: AsyncParsableCommand {
         let clock = try DispatchContext.clock()
         let now = adminClock.now
         try await withServices { services in
-            let vans = try await VanStatusBoard.load(pool: services.pool, eta: services.eta, timeZone: clock.timeZone, now: now,
-                                                     stale: services.settings.events.positionStale)
+            let vans = try await VanStatusBoard.load(
+                pool: services.pool, eta: services.eta, timeZone: clock.timeZone, now: now,
+                stale: services.settings.events.positionStale)
             if json { return try printJSON(vans) }
-            printTable(["VAN", "DRIVER", "POSITION", "NEXT STOP", "PLANNED", "RIDER", "LATE", "BEHIND PLAN"], vans.map { van in
-                let next = van.nextStop
-                return [
-                    van.van, van.driver.map { driver in van.driverName.map { "\(driver) (\($0))" } ?? driver } ?? "-",
-                    VanStatusWords.age(van),
-                    next.map { "\($0.stop == .pickup ? "pick up" : "drop off") \($0.rideRef) at \($0.place)" } ?? "-",
-                    next.map { clock.display($0.plannedAt, withDay: false) } ?? "-",
-                    next?.rider ?? "-",
-                    next.map { $0.minutesLate.map { $0 == 0 ? "on time" : "\($0) min" } ?? "-" } ?? "-",
-                    next.map { "\($0.minutesBehindPlan) min" } ?? "-",
-                ]
-            })
+            printTable(
+                ["VAN", "DRIVER", "POSITION", "NEXT STOP", "PLANNED", "RIDER", "LATE", "BEHIND PLAN"],
+                vans.map { van in
+                    let next = van.nextStop
+                    return [
+                        van.van, van.driver.map { driver in van.driverName.map { "\(driver) (\($0))" } ?? driver } ?? "-",
+                        VanStatusWords.age(van),
+                        next.map { "\($0.stop == .pickup ? "pick up" : "drop off") \($0.rideRef) at \($0.place)" } ?? "-",
+                        next.map { clock.display($0.plannedAt, withDay: false) } ?? "-",
+                        next?.rider ?? "-",
+                        next.map { $0.minutesLate.map { $0 == 0 ? "on time" : "\($0) min" } ?? "-" } ?? "-",
+                        next.map { "\($0.minutesBehindPlan) min" } ?? "-",
+                    ]
+                })
         }
     }
 }

@@ -42,7 +42,7 @@ struct WatchCommand: AsyncParsableCommand {
                             last = newest
                         }
                     }
-                } catch where Task.isCancelled {
+                } catch  where Task.isCancelled {
                     // Ctrl-C while reading: a clean stop.
                 }
             }
@@ -73,7 +73,9 @@ enum WatchLine {
     /// the road's events as ``RoadWatchLine`` words them; every part escaped (``Swift/String/escapingControlCharacters``).
     static func text(_ event: RideEvent, zone: TimeZone) -> String {
         let details = event.details
-        var parts = ["#\(event.id)", clock(event.createdAt, zone), event.kind, "ride \(details.ref ?? String(event.rideID.uuidString.lowercased().prefix(8)))"]
+        var parts = [
+            "#\(event.id)", clock(event.createdAt, zone), event.kind, "ride \(details.ref ?? String(event.rideID.uuidString.lowercased().prefix(8)))",
+        ]
         if let netID = event.netID { parts.append(netID) }
         if let road = RoadWatchLine.parts(event, zone: zone) {
             return (parts + road).map(\.escapingControlCharacters).joined(separator: " ")

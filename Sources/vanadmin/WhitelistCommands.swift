@@ -91,22 +91,28 @@ struct WhitelistList: AsyncParsableCommand {
         try await AccountsTools.run { tools in
             let listings = try await tools.whitelist.list()
             if json {
-                try printJSON(listings.map {
-                    Item(net_id: $0.entry.netID.rawValue, name: $0.entry.name, email: $0.entry.email?.rawValue, note: $0.entry.note,
-                         valid_until: $0.entry.validUntil?.description, active: $0.isActive, has_account: $0.hasAccount,
-                         added_by: $0.entry.addedBy, added_at: $0.entry.addedAt)
-                })
+                try printJSON(
+                    listings.map {
+                        Item(
+                            net_id: $0.entry.netID.rawValue, name: $0.entry.name, email: $0.entry.email?.rawValue, note: $0.entry.note,
+                            valid_until: $0.entry.validUntil?.description, active: $0.isActive, has_account: $0.hasAccount,
+                            added_by: $0.entry.addedBy, added_at: $0.entry.addedAt)
+                    })
                 return
             }
             guard !listings.isEmpty else {
                 say("the whitelist is empty; add people with: vanadmin whitelist add NETID, or import the office's CSV")
                 return
             }
-            printTable(["NET ID", "NAME", "EMAIL", "UNTIL", "STATUS", "ACCOUNT", "ADDED BY", "NOTE"], listings.map { listing in
-                let entry = listing.entry
-                return [entry.netID.rawValue, entry.name ?? "-", entry.email?.rawValue ?? "-", entry.validUntil?.description ?? "-",
-                        listing.isActive ? "active" : "expired", listing.hasAccount ? "yes" : "no", entry.addedBy, entry.note ?? ""]
-            })
+            printTable(
+                ["NET ID", "NAME", "EMAIL", "UNTIL", "STATUS", "ACCOUNT", "ADDED BY", "NOTE"],
+                listings.map { listing in
+                    let entry = listing.entry
+                    return [
+                        entry.netID.rawValue, entry.name ?? "-", entry.email?.rawValue ?? "-", entry.validUntil?.description ?? "-",
+                        listing.isActive ? "active" : "expired", listing.hasAccount ? "yes" : "no", entry.addedBy, entry.note ?? "",
+                    ]
+                })
             let expired = listings.filter { !$0.isActive }.count
             say("\(listings.count) entries, \(listings.count - expired) active, \(expired) expired")
         }

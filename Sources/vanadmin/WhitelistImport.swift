@@ -5,7 +5,7 @@ import VanDomain
 import VanServices
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `vanadmin whitelist import FILE.csv [--replace] [--invite OUT.csv]`.
@@ -22,7 +22,9 @@ struct WhitelistImport: AsyncParsableCommand {
 
     @Argument(help: "The CSV file.") var file: String
     @Flag(help: "Make the whitelist exactly the file: remove every net ID it does not list.") var replace = false
-    @Option(help: ArgumentHelp("Create an account for every new entry and write net_id,temporary_password to this new file (mode 0600).", valueName: "OUT.csv"))
+    @Option(
+        help: ArgumentHelp(
+            "Create an account for every new entry and write net_id,temporary_password to this new file (mode 0600).", valueName: "OUT.csv"))
     var invite: String?
     @Flag(help: "Print JSON for scripts instead of a summary.") var json = false
     @OptionGroup var actor: ActorOptions
@@ -39,14 +41,20 @@ struct WhitelistImport: AsyncParsableCommand {
     func run() async throws {
         let who = try actor.resolved()
         guard let data = FileManager.default.contents(atPath: file) else { throw CLIError("cannot read \(file); check the path and permissions") }
-        guard let text = String(data: data, encoding: .utf8) else { throw CLIError("\(file) is not UTF-8 text; save it from the spreadsheet as \"CSV UTF-8\"") }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CLIError("\(file) is not UTF-8 text; save it from the spreadsheet as \"CSV UTF-8\"")
+        }
         let parsed: WhitelistFile
         do {
             parsed = try WhitelistFile(parsing: text)
         } catch {
-            for problem in error.problems { FileHandle.standardError.write(Data("\(file):\(problem.line): \(problem.reason)".escapingControlCharacters.utf8 + [0x0A])) }
+            for problem in error.problems {
+                FileHandle.standardError.write(Data("\(file):\(problem.line): \(problem.reason)".escapingControlCharacters.utf8 + [0x0A]))
+            }
             let count = error.problems.count
-            throw CLIError("\(file) has \(count) bad line\(count == 1 ? "" : "s"); nothing was imported. Fix \(count == 1 ? "it" : "them") and run the import again.")
+            throw CLIError(
+                "\(file) has \(count) bad line\(count == 1 ? "" : "s"); nothing was imported. Fix \(count == 1 ? "it" : "them") and run the import again."
+            )
         }
         let output = try invite.map { try SecretFile(creating: $0) }
         let source = URL(fileURLWithPath: file).lastPathComponent
@@ -66,10 +74,11 @@ struct WhitelistImport: AsyncParsableCommand {
 
     private func printReport(_ report: WhitelistImportReport, tools: AccountsTools) {
         if json {
-            try? printJSON(Summary(
-                added: report.added.map(\.rawValue), updated: report.updated.map(\.rawValue), removed: report.removed.map(\.rawValue),
-                unchanged: report.unchanged.count, invited: report.invited.map(\.netID.rawValue), invite_file: invite
-            ))
+            try? printJSON(
+                Summary(
+                    added: report.added.map(\.rawValue), updated: report.updated.map(\.rawValue), removed: report.removed.map(\.rawValue),
+                    unchanged: report.unchanged.count, invited: report.invited.map(\.netID.rawValue), invite_file: invite
+                ))
             return
         }
         say("added \(report.added.count), updated \(report.updated.count), removed \(report.removed.count), unchanged \(report.unchanged.count)")
@@ -92,7 +101,8 @@ final class SecretFile: Sendable {
         self.path = path
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            let reason = errno == EEXIST ? "it already exists; choose a new name so no earlier passwords are overwritten" : String(cString: strerror(errno))
+            let reason =
+                errno == EEXIST ? "it already exists; choose a new name so no earlier passwords are overwritten" : String(cString: strerror(errno))
             throw CLIError("cannot create \(path): \(reason)")
         }
         // The mode given to open() is filtered by the umask; make sure it is exactly 0600.

@@ -33,7 +33,8 @@ struct EventsBenchmark {
         let rideID = UUID()
         try await database.pool.withConnection { conn in
             try conn.execute("INSERT INTO riders (net_id, password_hash) VALUES ('bench1', 'x') ON CONFLICT DO NOTHING")
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO rides (id, net_id, kind, pickup_address, dropoff_address, requested_at, pickup_at, estimated_dropoff_at)
                 VALUES (\(rideID), 'bench1', 'scheduled', 'A', 'B', now(), now() + interval '2 days', now() + interval '2 days 10 minutes')
                 """)
@@ -58,9 +59,11 @@ struct EventsBenchmark {
         print("trigger latency: commit of a ride change → signed webhook at a local receiver (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
         print("  events \(count), arrived \(latencies.count), bad signatures \(receiver.badSignatures), duplicates \(receiver.duplicates)")
         if !latencies.isEmpty {
-            print(String(format: "  p50 %.2f ms   p90 %.2f ms   p99 %.2f ms   max %.2f ms",
-                         percentile(latencies, 0.5) * 1_000, percentile(latencies, 0.9) * 1_000,
-                         percentile(latencies, 0.99) * 1_000, latencies.last! * 1_000))
+            print(
+                String(
+                    format: "  p50 %.2f ms   p90 %.2f ms   p99 %.2f ms   max %.2f ms",
+                    percentile(latencies, 0.5) * 1_000, percentile(latencies, 0.9) * 1_000,
+                    percentile(latencies, 0.99) * 1_000, latencies.last! * 1_000))
         }
 
         // 2. Reminders: approved rides whose reminder falls due 1–3 s from now.
@@ -71,7 +74,8 @@ struct EventsBenchmark {
             for index in 0..<reminders {
                 let id = UUID()
                 let pickup = now.addingTimeInterval(settings.reminderLead + 1 + Double(index) * 0.1)
-                try conn.execute("""
+                try conn.execute(
+                    """
                     INSERT INTO rides (id, net_id, kind, pickup_address, dropoff_address, requested_at, pickup_at, estimated_dropoff_at, status)
                     VALUES (\(id), 'bench1', 'scheduled', 'A', 'B', \(now), \(pickup), \(pickup.addingTimeInterval(600)), 'approved')
                     """)
@@ -101,17 +105,22 @@ struct EventsBenchmark {
             _ = try await MigrationRunner(directory: sql, logger: logger).migrate(pool: database.pool)
             return (database, {})
         }
-        let cluster = EmbeddedPostgres(directory: "/tmp/vand-bench-\(ProcessInfo.processInfo.processIdentifier)", ephemeral: true, port: 55_432, logger: logger)
+        let cluster = EmbeddedPostgres(
+            directory: "/tmp/vand-bench-\(ProcessInfo.processInfo.processIdentifier)", ephemeral: true, port: 55_432, logger: logger)
         try await NIOThreadPool.singleton.runIfActive {
             try cluster.start()
             try cluster.createDatabase("bench")
         }
-        let database = Database(pool: PGPool(configuration: PGConfiguration(connectionString: cluster.connectionString(database: "bench")), size: 4, logger: logger))
+        let database = Database(
+            pool: PGPool(configuration: PGConfiguration(connectionString: cluster.connectionString(database: "bench")), size: 4, logger: logger))
         _ = try await MigrationRunner(directory: sql, logger: logger).migrate(pool: database.pool)
-        return (database, {
-            try? cluster.forceStop(mode: "fast")
-            try? FileManager.default.removeItem(atPath: cluster.directory)
-        })
+        return (
+            database,
+            {
+                try? cluster.forceStop(mode: "fast")
+                try? FileManager.default.removeItem(atPath: cluster.directory)
+            }
+        )
     }
 }
 
@@ -176,7 +185,9 @@ final class Receiver: Sendable {
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
-            logger: { var quiet = logger; quiet.logLevel = .critical; return quiet }()
+            logger: {
+                var quiet = logger; quiet.logLevel = .critical; return quiet
+            }()
         )
         let task = Task { try await app.run() }
         var iterator = portStream.makeAsyncIterator()

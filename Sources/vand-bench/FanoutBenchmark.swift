@@ -121,7 +121,9 @@ struct FanoutBenchmark {
         let deadline = ContinuousClock.now + .seconds(60)
         while rounds.opened.load(ordering: .relaxed) < tokens.count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
         let open = rounds.opened.load(ordering: .relaxed)
-        print("fan-out: \(open) of \(tokens.count) notification streams open on vand; \(vans.count) vans post a position every \(interval) s for \(Int(seconds)) s (\(ProcessInfo.processInfo.activeProcessorCount) cores)")
+        print(
+            "fan-out: \(open) of \(tokens.count) notification streams open on vand; \(vans.count) vans post a position every \(interval) s for \(Int(seconds)) s (\(ProcessInfo.processInfo.activeProcessorCount) cores)"
+        )
         if let failure = rounds.failure.withLock({ $0 }) { print("  a stream could not open: \(failure)") }
         try await Task.sleep(for: .seconds(2))
         rounds.latencies.withLock { $0 = [] }
@@ -138,7 +140,8 @@ struct FanoutBenchmark {
                 if due > ContinuousClock.now { try await Task.sleep(until: due) }
                 let lat = 41.3 + Double(index) * 0.001 + Double(round) * 0.0001
                 try await pool.withConnection { conn in
-                    try conn.execute("""
+                    try conn.execute(
+                        """
                         INSERT INTO van_positions (van_id, at, lat, lon, source) VALUES (\(van), now(), \(lat), -72.925, 'tracker')
                         ON CONFLICT (van_id) DO UPDATE SET at = EXCLUDED.at, lat = EXCLUDED.lat, lon = EXCLUDED.lon
                         """)
@@ -157,11 +160,18 @@ struct FanoutBenchmark {
             guard !latencies.isEmpty else { return "-" }
             return String(format: "%.0f ms", latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1_000)
         }
-        print("  positions written \(written); eta events read \(rounds.events.load(ordering: .relaxed)); position → rider's stream counted \(latencies.count) (about \(expected) expected)")
-        print("  latency p50 \(ms(0.5))   p90 \(ms(0.9))   p99 \(ms(0.99))   max \(latencies.last.map { String(format: "%.0f ms", $0 * 1_000) } ?? "-")")
+        print(
+            "  positions written \(written); eta events read \(rounds.events.load(ordering: .relaxed)); position → rider's stream counted \(latencies.count) (about \(expected) expected)"
+        )
+        print(
+            "  latency p50 \(ms(0.5))   p90 \(ms(0.9))   p99 \(ms(0.99))   max \(latencies.last.map { String(format: "%.0f ms", $0 * 1_000) } ?? "-")"
+        )
         let p99 = latencies.isEmpty ? .infinity : latencies[min(latencies.count - 1, Int(Double(latencies.count) * 0.99))]
         let ok = open == tokens.count && p99 <= 1 && latencies.count * 100 >= expected * 95
-        print(ok ? "  bar met: p99 ≤ 1 s, every stream open, at least 95% of the updates counted" : "  BAR MISSED: p99 ≤ 1 s with every stream open and at least 95% of the updates counted")
+        print(
+            ok
+                ? "  bar met: p99 ≤ 1 s, every stream open, at least 95% of the updates counted"
+                : "  BAR MISSED: p99 ≤ 1 s with every stream open and at least 95% of the updates counted")
         streams.cancel()
         try await client.shutdown()
         await pool.shutdown()

@@ -52,7 +52,9 @@ struct SchedulerBenchmark {
         }
         func request() -> RideRequest {
             // Most rides between 07:00 and 23:00, on the minute; a tenth at night.
-            let minute = Int.random(in: 0..<10, using: &rng) == 0 ? Int.random(in: 0..<(24 * 60), using: &rng)
+            let minute =
+                Int.random(in: 0..<10, using: &rng) == 0
+                ? Int.random(in: 0..<(24 * 60), using: &rng)
                 : Int.random(in: (7 * 60)..<(23 * 60), using: &rng)
             var pickup = campus.randomElement(using: &rng)!, dropoff = campus.randomElement(using: &rng)!
             while dropoff == pickup { dropoff = campus.randomElement(using: &rng)!; pickup = campus.randomElement(using: &rng)! }

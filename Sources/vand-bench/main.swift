@@ -41,18 +41,22 @@ switch which {
 case "scheduler":
     let requests = arguments.dropFirst().first.flatMap(Int.init) ?? 1_000
     let sizes = arguments.dropFirst(2).first.map { $0.split(separator: ",").compactMap { Int($0) } } ?? [300, 3_000]
-    print("one booking decision (Scheduler.check) on a day of shared routes, 30 vans of 8 seats (\(requests) requests per size; \(ProcessInfo.processInfo.activeProcessorCount) cores)")
+    print(
+        "one booking decision (Scheduler.check) on a day of shared routes, 30 vans of 8 seats (\(requests) requests per size; \(ProcessInfo.processInfo.activeProcessorCount) cores)"
+    )
     print("rides  longest route  fill      insertion: n   p50        p99        with suggestions: n   p50        p99")
     for rides in sizes {
         let result = try SchedulerBenchmark(vans: 30, rides: rides, requests: requests).run()
         func ms(_ value: Double) -> String { String(format: "%8.3f ms", value * 1_000) }
-        print([
-            String(result.booked).padding(toLength: 6, withPad: " ", startingAt: 0),
-            String(result.longestRoute).padding(toLength: 14, withPad: " ", startingAt: 0),
-            String(format: "%6.1f s", result.fillSeconds),
-            String(format: "%14d", result.insertions.count), ms(result.insertions.percentile(0.5)), ms(result.insertions.percentile(0.99)),
-            String(format: "%21d", result.withSuggestions.count), ms(result.withSuggestions.percentile(0.5)), ms(result.withSuggestions.percentile(0.99)),
-        ].joined(separator: " "))
+        print(
+            [
+                String(result.booked).padding(toLength: 6, withPad: " ", startingAt: 0),
+                String(result.longestRoute).padding(toLength: 14, withPad: " ", startingAt: 0),
+                String(format: "%6.1f s", result.fillSeconds),
+                String(format: "%14d", result.insertions.count), ms(result.insertions.percentile(0.5)), ms(result.insertions.percentile(0.99)),
+                String(format: "%21d", result.withSuggestions.count), ms(result.withSuggestions.percentile(0.5)),
+                ms(result.withSuggestions.percentile(0.99)),
+            ].joined(separator: " "))
     }
 case "fixed-json":
     let rest = Array(arguments.dropFirst())

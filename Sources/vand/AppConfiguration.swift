@@ -82,7 +82,8 @@ struct AppConfiguration: Sendable {
             return (String(host), number)
         }
         guard let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":"), colon != text.startIndex,
-              let number = port(text[text.index(after: colon)...]) else { return nil }
+            let number = port(text[text.index(after: colon)...])
+        else { return nil }
         return (String(text[..<colon]), number)
     }
 }

@@ -110,8 +110,9 @@ func buildRoutes(
     // ETAs from the road: worked out once per van on each position and tap, carried to riders' streams.
     let etaFeed = ETAFeed(
         configuration: database.pool.configuration, service: services.eta,
-        reminders: Reminders(pool: database.pool, lead: configuration.events.reminderLead, positionStale: configuration.events.positionStale,
-                             timeZone: configuration.timeZone),
+        reminders: Reminders(
+            pool: database.pool, lead: configuration.events.reminderLead, positionStale: configuration.events.positionStale,
+            timeZone: configuration.timeZone),
         alerts: LateAlerts(pool: database.pool), clock: clock, routeChanges: routeChanges
     )
     let riderAuth = RiderAuth(accounts: services.accounts(), pages: pages)
@@ -151,6 +152,7 @@ func buildRoutes(
         settings: configuration.web, accounts: configuration.accounts, hotline: configuration.hotline, notifications: notifications
     ).register(on: router)
     routeMethods.load(from: router)
-    return VandRoutes(router: router, services: [riderChanges, feed, streams, etaFeed, dispatchLive.feed, dispatchLive.streams],
-                      etaFeed: etaFeed, dispatchLive: dispatchLive)
+    return VandRoutes(
+        router: router, services: [riderChanges, feed, streams, etaFeed, dispatchLive.feed, dispatchLive.streams],
+        etaFeed: etaFeed, dispatchLive: dispatchLive)
 }

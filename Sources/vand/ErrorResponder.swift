@@ -24,7 +24,8 @@ struct ErrorResponder<Context: RequestContext>: RouterMiddleware {
         } catch {
             let problem: Problem
             if let error = error as? HTTPError, error.status == .notFound,
-               case let allowed = routeMethods.allowed(for: request.uri.path), !allowed.isEmpty, !allowed.contains(request.method) {
+                case let allowed = routeMethods.allowed(for: request.uri.path), !allowed.isEmpty, !allowed.contains(request.method)
+            {
                 problem = .methodNotAllowed(request.method, allowed: allowed)
             } else if let known = Problem(error, hotline: hotline, now: clock.now, timeZone: timeZone) {
                 problem = known

@@ -14,7 +14,9 @@ struct HealthRoutes: Sendable {
         }
         router.get("readyz") { _, _ -> Response in
             guard await database.isReady(within: deadline) else { throw Problem.databaseUnavailable() }
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ready","database":"ok"}"#)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: #"{"status":"ready","database":"ok"}"#)))
         }
     }
 }

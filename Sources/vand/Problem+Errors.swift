@@ -26,7 +26,9 @@ extension Problem {
         case let error as PGError where error.isConnectionProblem: self = .databaseUnavailable()
         case let error as HTTPError:
             if error.status == .notFound { self = .notFound(); return }
-            self = Problem(status: error.status, slug: "http-\(error.status.code)", title: error.status.reasonPhrase, detail: error.body ?? error.status.reasonPhrase)
+            self = Problem(
+                status: error.status, slug: "http-\(error.status.code)", title: error.status.reasonPhrase,
+                detail: error.body ?? error.status.reasonPhrase)
         default: return nil
         }
     }
@@ -42,7 +44,8 @@ extension Problem {
         }
         switch error {
         case .notADriver: return problem(.forbidden, "not-a-driver", "Not a driver account")
-        case .unknownVan: return .invalidFields([ValidationError(field: "van", reason: "is not an active van; see GET /v1/driver/shift for the vans")])
+        case .unknownVan:
+            return .invalidFields([ValidationError(field: "van", reason: "is not an active van; see GET /v1/driver/shift for the vans")])
         case .vanHasShift, .driverHasShift: return problem(.conflict, "shift-conflict", "Already on shift")
         case .noOpenShift: return problem(.conflict, "no-open-shift", "No open shift")
         case .vanHasNoShift: return problem(.conflict, "no-open-shift", "No open shift")
@@ -67,14 +70,19 @@ extension Problem {
         case .notYourVan, .trackerNotForVan: return problem(.forbidden, "not-your-van", "Not your van")
         case .fixInFuture: return .invalidFields([ValidationError(field: "at", reason: "is in the future; send the time the fix was taken")])
         case .fixTooOld(let stale):
-            return .invalidFields([ValidationError(field: "at", reason: "is more than \(Int(stale)) seconds ago (VAND_POSITION_STALE): the position would be stale; send fixes as they are taken")])
+            return .invalidFields([
+                ValidationError(
+                    field: "at",
+                    reason: "is more than \(Int(stale)) seconds ago (VAND_POSITION_STALE): the position would be stale; send fixes as they are taken")
+            ])
         }
     }
 
     /// 500: something unexpected; nothing was changed.
     static func internalError() -> Problem {
-        Problem(status: .internalServerError, slug: "internal", title: "Internal error",
-                detail: "Something went wrong on our side; nothing was changed. Please try again or call the office.")
+        Problem(
+            status: .internalServerError, slug: "internal", title: "Internal error",
+            detail: "Something went wrong on our side; nothing was changed. Please try again or call the office.")
     }
 
     /// 422 naming each field that broke a rule.
@@ -88,8 +96,9 @@ extension Problem {
 
     /// 400 for a body that is not JSON at all, saying where the parser stopped when known.
     static func malformedJSON(_ position: String? = nil) -> Problem {
-        Problem(status: .badRequest, slug: "malformed-json", title: "The body is not valid JSON",
-                detail: "The body is not valid JSON\(position.map { " (\($0))" } ?? ""). Send a JSON object with Content-Type: application/json.")
+        Problem(
+            status: .badRequest, slug: "malformed-json", title: "The body is not valid JSON",
+            detail: "The body is not valid JSON\(position.map { " (\($0))" } ?? ""). Send a JSON object with Content-Type: application/json.")
     }
 
     /// 401: no token, or one that is unknown, expired or revoked.
@@ -109,51 +118,64 @@ extension Problem {
         let extras = hotline.map { ["hotline": $0] } ?? [:]
         switch error {
         case .invalidCredentials:
-            return Problem(status: .unauthorized, slug: "invalid-credentials", title: "Wrong net ID or password",
-                           detail: "The net ID or the password is wrong. Check both and try again; after 5 failed tries from one address, sign-in waits a minute, then longer.",
-                           headers: [.wwwAuthenticate: #"Bearer realm="vand""#])
+            return Problem(
+                status: .unauthorized, slug: "invalid-credentials", title: "Wrong net ID or password",
+                detail:
+                    "The net ID or the password is wrong. Check both and try again; after 5 failed tries from one address, sign-in waits a minute, then longer.",
+                headers: [.wwwAuthenticate: #"Bearer realm="vand""#])
         case .lockedOut(let until):
             let seconds = max(1, Int(until.timeIntervalSince(now).rounded(.up)))
             let minutes = (seconds + 59) / 60
-            return Problem(status: .tooManyRequests, slug: "locked-out", title: "Too many failed sign-ins",
-                           detail: "Too many failed sign-ins from this address. Try again in \(minutes) minute\(minutes == 1 ? "" : "s"), or \(call) to reset your password.",
-                           headers: [.retryAfter: String(seconds)], extensions: extras)
+            return Problem(
+                status: .tooManyRequests, slug: "locked-out", title: "Too many failed sign-ins",
+                detail:
+                    "Too many failed sign-ins from this address. Try again in \(minutes) minute\(minutes == 1 ? "" : "s"), or \(call) to reset your password.",
+                headers: [.retryAfter: String(seconds)], extensions: extras)
         case .disabled:
-            return Problem(status: .forbidden, slug: "account-disabled", title: "Account disabled",
-                           detail: "This account is disabled. Please \(call).", extensions: extras)
+            return Problem(
+                status: .forbidden, slug: "account-disabled", title: "Account disabled",
+                detail: "This account is disabled. Please \(call).", extensions: extras)
         case .temporaryPasswordExpired:
-            return Problem(status: .forbidden, slug: "temporary-password-expired", title: "Temporary password expired",
-                           detail: "Your temporary password has expired. Please \(call) for a new one.", extensions: extras)
+            return Problem(
+                status: .forbidden, slug: "temporary-password-expired", title: "Temporary password expired",
+                detail: "Your temporary password has expired. Please \(call) for a new one.", extensions: extras)
         case .notAuthenticated:
             return .unauthorized(tokenGiven: true)
         case .passwordChangeRequired:
-            return Problem(status: .forbidden, slug: "password-change-required", title: "Choose your own password first",
-                           detail: "You logged in with a temporary password. Choose your own with POST /v1/password {\"current\", \"new\"}; then this works.")
+            return Problem(
+                status: .forbidden, slug: "password-change-required", title: "Choose your own password first",
+                detail: "You logged in with a temporary password. Choose your own with POST /v1/password {\"current\", \"new\"}; then this works.")
         case .notEligible(let until):
-            let why = until.map { "Your eligibility ended on \($0)." } ?? "Your net ID is not on the list of riders cleared by the disabilities office."
-            return Problem(status: .forbidden, slug: "not-eligible", title: "Not cleared to book rides",
-                           detail: "\(why) To book rides, please \(call).", extensions: extras)
+            let why =
+                until.map { "Your eligibility ended on \($0)." } ?? "Your net ID is not on the list of riders cleared by the disabilities office."
+            return Problem(
+                status: .forbidden, slug: "not-eligible", title: "Not cleared to book rides",
+                detail: "\(why) To book rides, please \(call).", extensions: extras)
         case .invalid(let errors) where errors.contains(where: { $0.field == "current" }):
             // POST /v1/password with a wrong current password: refused, not a malformed request.
-            return Problem(status: .forbidden, slug: "wrong-password", title: "The current password is wrong",
-                           detail: "The current password is wrong. Check it and try again; after 5 wrong tries the net ID is locked for 15 minutes.",
-                           fields: errors.map { FieldProblem(field: $0.field, reason: $0.reason) })
+            return Problem(
+                status: .forbidden, slug: "wrong-password", title: "The current password is wrong",
+                detail: "The current password is wrong. Check it and try again; after 5 wrong tries the net ID is locked for 15 minutes.",
+                fields: errors.map { FieldProblem(field: $0.field, reason: $0.reason) })
         case .invalid(let errors):
             return .invalidFields(errors)
         case .wrongRole(let role, let needs):
-            let instead = switch role {
-            case .rider: "Book and follow your rides with /v1/rides (or on the web at /)."
-            case .driver: "Use the driver's page at /driver, or the driver API under /v1/driver."
-            case .dispatcher: "Keep the day at the dispatcher's console, /dispatch, or with vanadmin."
-            }
-            let what = switch needs {
-            case .rider: "This is for riders."
-            case .driver: "Only a driver on shift uses this."
-            case .dispatcher: "Only a dispatcher uses this."
-            }
-            return Problem(status: .forbidden, slug: "wrong-role", title: "Not for this kind of account",
-                           detail: "You are signed in with \(role.possessive) account. \(what) \(instead)",
-                           extensions: ["role": role.rawValue])
+            let instead =
+                switch role {
+                case .rider: "Book and follow your rides with /v1/rides (or on the web at /)."
+                case .driver: "Use the driver's page at /driver, or the driver API under /v1/driver."
+                case .dispatcher: "Keep the day at the dispatcher's console, /dispatch, or with vanadmin."
+                }
+            let what =
+                switch needs {
+                case .rider: "This is for riders."
+                case .driver: "Only a driver on shift uses this."
+                case .dispatcher: "Only a dispatcher uses this."
+                }
+            return Problem(
+                status: .forbidden, slug: "wrong-role", title: "Not for this kind of account",
+                detail: "You are signed in with \(role.possessive) account. \(what) \(instead)",
+                extensions: ["role": role.rawValue])
         case .noSuchRider, .riderExists, .notWhitelisted:
             return Problem(status: .notFound, slug: "not-found", title: "Not found", detail: "There is no such account.")
         }

@@ -20,8 +20,9 @@ struct ResponseCompression<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
         guard let length = response.body.contentLength, (minimumBytes...maximumBytes).contains(length),
-              response.headers[.contentEncoding] == nil,
-              let type = response.headers[.contentType], Self.isText(type) else { return response }
+            response.headers[.contentEncoding] == nil,
+            let type = response.headers[.contentType], Self.isText(type)
+        else { return response }
         if !response.headers[values: .vary].contains(where: { $0.lowercased().contains("accept-encoding") }) {
             response.headers[values: .vary].append("Accept-Encoding")
         }

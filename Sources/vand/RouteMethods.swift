@@ -44,8 +44,9 @@ extension Problem {
     /// 405: the path exists, the method does not; `Allow` lists the ones that do.
     static func methodNotAllowed(_ method: HTTPRequest.Method, allowed: [HTTPRequest.Method]) -> Problem {
         let list = allowed.map(\.rawValue).joined(separator: ", ")
-        return Problem(status: .methodNotAllowed, slug: "method-not-allowed", title: "Method not allowed",
-                       detail: "This address does not answer \(method.rawValue). It answers \(list).",
-                       headers: [.allow: list])
+        return Problem(
+            status: .methodNotAllowed, slug: "method-not-allowed", title: "Method not allowed",
+            detail: "This address does not answer \(method.rawValue). It answers \(list).",
+            headers: [.allow: list])
     }
 }

@@ -78,14 +78,17 @@ func runVand(http: Bool, loop: Bool) async throws {
         services.append(.init(service: makeTrailPruner(configuration: configuration, database: database, logger: logger)))
     }
     // Bookings are made where HTTP is served, so that process improves their days in the background.
-    let improver = http && configuration.improvement.enabled
+    let improver =
+        http && configuration.improvement.enabled
         ? makeRouteImprover(configuration: configuration, database: database, logger: logger, metrics: metrics) : nil
     if let improver { services.append(.init(service: improver)) }
     if http {
         let what = loop ? "serving HTTP and running the trigger loop" : "serving HTTP"
         let connections = ConnectionLimits(caps: openFileCaps(configuration: configuration, logger: logger))
-        let app = buildApplication(configuration: configuration, database: database, logger: logger, metrics: metrics,
-                                   routeChanges: improver?.hook ?? .none, connections: connections) { channel in
+        let app = buildApplication(
+            configuration: configuration, database: database, logger: logger, metrics: metrics,
+            routeChanges: improver?.hook ?? .none, connections: connections
+        ) { channel in
             let address = channel.localAddress.map { "\($0)" } ?? "\(configuration.host):\(configuration.port)"
             notifier.ready(status: "\(what) on \(address)")
         }

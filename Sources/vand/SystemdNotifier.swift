@@ -15,7 +15,8 @@ struct SystemdNotifier: Sendable {
         let path = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         socketPath = path
         if path != nil, let text = environment["WATCHDOG_USEC"], let micros = UInt64(text), micros > 0,
-           environment["WATCHDOG_PID"].map({ Int32($0) == getpid() }) ?? true {
+            environment["WATCHDOG_PID"].map({ Int32($0) == getpid() }) ?? true
+        {
             watchdogInterval = .microseconds(Int64(micros / 2))
         } else {
             watchdogInterval = nil

@@ -29,9 +29,13 @@ struct SettingsCommand: ParsableCommand {
     @Flag(help: "The env file example (deploy/vand.env.example).") var envExample = false
 
     func run() throws {
-        if markdown { print(SettingSpec.markdownTable) }
-        else if envExample { print(SettingSpec.environmentExample, terminator: "") }
-        else { print(SettingSpec.helpText()) }
+        if markdown {
+            print(SettingSpec.markdownTable)
+        } else if envExample {
+            print(SettingSpec.environmentExample, terminator: "")
+        } else {
+            print(SettingSpec.helpText())
+        }
     }
 }
 
@@ -59,4 +63,3 @@ struct API: AsyncParsableCommand {
         try await runVand(http: true, loop: false)
     }
 }
-

@@ -18,7 +18,6 @@ struct Worker: AsyncParsableCommand {
     }
 }
 
-
 /// Exit status for a bad setting: EX_CONFIG from sysexits.h. The units say
 /// `RestartPreventExitStatus=78`, so systemd does not restart into the same mistake.
 let configurationErrorExitStatus: Int32 = 78
@@ -49,7 +48,9 @@ func makeTriggerLoop(
 ) -> TriggerLoop {
     var loopLogger = logger
     loopLogger[metadataKey: "component"] = "events"
-    return TriggerLoop(pool: database.pool, settings: configuration.events, timeZone: configuration.timeZone, hotline: configuration.hotline, clock: clock, logger: loopLogger, metrics: metrics)
+    return TriggerLoop(
+        pool: database.pool, settings: configuration.events, timeZone: configuration.timeZone, hotline: configuration.hotline, clock: clock,
+        logger: loopLogger, metrics: metrics)
 }
 
 /// The van trail's pruning, beside the trigger loop (`vand serve`, `vand worker`).
@@ -64,8 +65,9 @@ func makeTrailPruner(configuration: AppConfiguration, database: Database, logger
 func makeRouteImprover(configuration: AppConfiguration, database: Database, logger: Logger, metrics: VandMetrics? = nil) -> RouteImprover {
     var plannerLogger = logger
     plannerLogger[metadataKey: "component"] = "planner"
-    return RouteImprover(pool: database.pool, timeZone: configuration.timeZone, settings: configuration.improvement, logger: plannerLogger, metrics: metrics,
-                         positionStale: configuration.road.positionStale)
+    return RouteImprover(
+        pool: database.pool, timeZone: configuration.timeZone, settings: configuration.improvement, logger: plannerLogger, metrics: metrics,
+        positionStale: configuration.road.positionStale)
 }
 
 /// One line per log record for the whole process: journald's priority prefix when

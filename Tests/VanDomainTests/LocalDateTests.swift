@@ -9,7 +9,9 @@ import Testing
         #expect(try LocalDate(text).description == text.trimmingCharacters(in: .whitespaces))
     }
 
-    @Test(arguments: ["", "2026-11", "2026-13-01", "2026-02-29", "1900-02-29", "2026-04-31", "26-11-26", "2026/11/26", "2026-1-05", "0000-01-01", "2026-11-00"])
+    @Test(arguments: [
+        "", "2026-11", "2026-13-01", "2026-02-29", "1900-02-29", "2026-04-31", "26-11-26", "2026/11/26", "2026-1-05", "0000-01-01", "2026-11-00",
+    ])
     func rejectsMalformedOrImpossibleDates(_ text: String) {
         #expect(throws: ValidationError.self) { try LocalDate(text) }
     }
@@ -44,8 +46,8 @@ import Testing
     @Test func containingAndWeekday() throws {
         #expect(LocalDate(containing: utc("2026-11-27T04:59:59Z"), in: newYork) == (try LocalDate("2026-11-26")))
         #expect(LocalDate(containing: utc("2026-11-27T05:00:00Z"), in: newYork) == (try LocalDate("2026-11-27")))
-        #expect(try LocalDate("2026-11-23").weekday == 2) // Monday
-        #expect(try LocalDate("2026-11-21").weekday == 7) // Saturday
+        #expect(try LocalDate("2026-11-23").weekday == 2)  // Monday
+        #expect(try LocalDate("2026-11-21").weekday == 7)  // Saturday
     }
 
     @Test func ordersAndCodes() throws {

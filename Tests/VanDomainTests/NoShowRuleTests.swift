@@ -15,21 +15,26 @@ struct NoShowRuleTests {
     @Test func aRiderToldALaterTimeIsWaitedForFromThatTime() {
         let arrived = start.addingTimeInterval(60), told = start.addingTimeInterval(1_500)
         #expect(rule.allowedFrom(arrivedAt: arrived, window: window, toldETA: told) == told.addingTimeInterval(300))
-        #expect(rule.refusal(arrivedAt: arrived, window: window, toldETA: told, now: told.addingTimeInterval(299)) == .waiting(until: told.addingTimeInterval(300)))
+        #expect(
+            rule.refusal(arrivedAt: arrived, window: window, toldETA: told, now: told.addingTimeInterval(299))
+                == .waiting(until: told.addingTimeInterval(300)))
         // A told time before the arrival changes nothing.
         #expect(rule.allowedFrom(arrivedAt: arrived, window: window, toldETA: start.addingTimeInterval(-600)) == arrived.addingTimeInterval(300))
     }
 
     @Test func anArrivalInsideTheWindowWaitsFromTheArrival() {
         let arrived = start.addingTimeInterval(400)
-        #expect(rule.refusal(arrivedAt: arrived, window: window, now: arrived.addingTimeInterval(299)) == .waiting(until: arrived.addingTimeInterval(300)))
+        #expect(
+            rule.refusal(arrivedAt: arrived, window: window, now: arrived.addingTimeInterval(299)) == .waiting(until: arrived.addingTimeInterval(300))
+        )
         #expect(rule.refusal(arrivedAt: arrived, window: window, now: arrived.addingTimeInterval(300)) == nil)
     }
 
     @Test func aLateArrivalNeverAllowsANoShow() {
         let arrived = window.end.addingTimeInterval(1)
         #expect(rule.allowedFrom(arrivedAt: arrived, window: window) == nil)
-        #expect(rule.refusal(arrivedAt: arrived, window: window, now: arrived.addingTimeInterval(3_600)) == .arrivedAfterWindow(windowEnd: window.end))
+        #expect(
+            rule.refusal(arrivedAt: arrived, window: window, now: arrived.addingTimeInterval(3_600)) == .arrivedAfterWindow(windowEnd: window.end))
         #expect(rule.refusal(arrivedAt: nil, window: window, now: start) == .notArrived)
     }
 

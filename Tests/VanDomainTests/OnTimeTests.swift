@@ -6,11 +6,14 @@ import VanDomain
 struct OnTimeTests {
     static let t0 = Date(timeIntervalSince1970: 1_794_805_200)  // 10:00 of the window's start
 
-    static func stop(_ kind: StopKind = .pickup, promise: RidePromise.Kind = .pickup, arrived: TimeInterval? = nil,
-                     departed: TimeInterval? = nil, outcome: TapAction? = nil, boarded: TimeInterval? = nil) -> RecordedStop {
-        RecordedStop(kind: kind, promise: RidePromise(kind: promise, window: DateInterval(start: t0, duration: 900)), planned: t0,
-                 arrivedAt: arrived.map(t0.addingTimeInterval), departedAt: departed.map(t0.addingTimeInterval), outcome: outcome,
-                 boardedAt: boarded.map(t0.addingTimeInterval), maxRideTime: 1_800, directRide: 600)
+    static func stop(
+        _ kind: StopKind = .pickup, promise: RidePromise.Kind = .pickup, arrived: TimeInterval? = nil,
+        departed: TimeInterval? = nil, outcome: TapAction? = nil, boarded: TimeInterval? = nil
+    ) -> RecordedStop {
+        RecordedStop(
+            kind: kind, promise: RidePromise(kind: promise, window: DateInterval(start: t0, duration: 900)), planned: t0,
+            arrivedAt: arrived.map(t0.addingTimeInterval), departedAt: departed.map(t0.addingTimeInterval), outcome: outcome,
+            boardedAt: boarded.map(t0.addingTimeInterval), maxRideTime: 1_800, directRide: 600)
     }
 
     @Test func aPickupIsJudgedAgainstItsWindowWithBothEndsInside() {

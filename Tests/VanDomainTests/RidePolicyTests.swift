@@ -9,8 +9,10 @@ struct RidePolicyTests {
     static let pickup = Date(timeIntervalSince1970: 1_795_953_600)
     static let before = pickup.addingTimeInterval(-60), after = pickup.addingTimeInterval(60)
 
-    typealias Case = (action: RidePolicy.Action, actor: RidePolicy.Actor, status: RideStatus, progress: RidePolicy.Progress, now: Date,
-                      expected: RidePolicy.Refusal?)
+    typealias Case = (
+        action: RidePolicy.Action, actor: RidePolicy.Actor, status: RideStatus, progress: RidePolicy.Progress, now: Date,
+        expected: RidePolicy.Refusal?
+    )
 
     static let cases: [Case] = [
         // The rider cancels before her pickup time, unless the van has her aboard.
@@ -41,8 +43,9 @@ struct RidePolicyTests {
     @Test(arguments: cases.indices)
     func eachCaseIsDecidedAsTheOfficeRuleSays(_ index: Int) {
         let c = Self.cases[index]
-        #expect(RidePolicy.refusal(c.action, by: c.actor, status: c.status, pickupAt: Self.pickup, progress: c.progress, now: c.now) == c.expected,
-                "\(c)")
+        #expect(
+            RidePolicy.refusal(c.action, by: c.actor, status: c.status, pickupAt: Self.pickup, progress: c.progress, now: c.now) == c.expected,
+            "\(c)")
     }
 
     @Test func everyRefusalSaysWhatToDo() {

@@ -48,13 +48,14 @@ import Testing
 
     @Test func openIntervalsForAWeekAreMergedAndClipped() {
         let intervals = hours.openIntervals(from: local(2026, 11, 16, 0), to: local(2026, 11, 23, 0))
-        #expect(intervals == [
-            DateInterval(start: local(2026, 11, 16, 0), end: local(2026, 11, 21, 7, 30)),
-            DateInterval(start: local(2026, 11, 21, 18), end: local(2026, 11, 22, 7, 30)),
-            DateInterval(start: local(2026, 11, 22, 18), end: local(2026, 11, 23, 0)),
-        ])
+        #expect(
+            intervals == [
+                DateInterval(start: local(2026, 11, 16, 0), end: local(2026, 11, 21, 7, 30)),
+                DateInterval(start: local(2026, 11, 21, 18), end: local(2026, 11, 22, 7, 30)),
+                DateInterval(start: local(2026, 11, 22, 18), end: local(2026, 11, 23, 0)),
+            ])
         let total: TimeInterval = intervals.map(\.duration).reduce(0, +)
-        #expect(total == .hours(147)) // 5 × 24 + 7.5 + 13.5 + 6
+        #expect(total == .hours(147))  // 5 × 24 + 7.5 + 13.5 + 6
     }
 
     @Test func openIntervalsOfAnEmptyOrReversedRangeAreEmpty() {
@@ -133,11 +134,13 @@ import Testing
     }
 
     @Test func touchingAndOverlappingWindowsMerge() throws {
-        let hours = ServiceHours(timeZone: zone, windows: [
-            try ServiceWindow(weekday: 3, start: "00:00", end: "24:00"), // Tuesday
-            try ServiceWindow(weekday: 4, start: "00:00", end: "06:00"), // Wednesday morning
-            try ServiceWindow(weekday: 3, start: "20:00", end: "03:00"), // Tuesday night, inside both
-        ])
+        let hours = ServiceHours(
+            timeZone: zone,
+            windows: [
+                try ServiceWindow(weekday: 3, start: "00:00", end: "24:00"),  // Tuesday
+                try ServiceWindow(weekday: 4, start: "00:00", end: "06:00"),  // Wednesday morning
+                try ServiceWindow(weekday: 3, start: "20:00", end: "03:00"),  // Tuesday night, inside both
+            ])
         #expect(
             hours.openIntervals(from: utc("2026-11-16T00:00:00Z"), to: utc("2026-11-23T00:00:00Z"))
                 == [DateInterval(start: utc("2026-11-17T00:00:00Z"), end: utc("2026-11-18T06:00:00Z"))]

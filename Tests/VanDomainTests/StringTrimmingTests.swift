@@ -5,7 +5,9 @@ import Testing
 /// `hasVisibleASCIIEnds` only ever says yes where Foundation's trimming would change nothing.
 @Suite struct StringTrimmingTests {
     @Test func visibleASCIIEndsMeanTrimmingChangesNothing() {
-        let pieces = ["a", "Z", "~", "!", " ", "\t", "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{A0}", "\u{2003}", "\u{3000}", "é", "🚐", "x y", "\u{7F}", ""]
+        let pieces = [
+            "a", "Z", "~", "!", " ", "\t", "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{A0}", "\u{2003}", "\u{3000}", "é", "🚐", "x y", "\u{7F}", "",
+        ]
         var generator = SeededGenerator(seed: 3)
         var yes = 0
         for _ in 0..<20_000 {

@@ -13,8 +13,8 @@ import VanDomain
             let id = UUID.timeOrdered(at: date, using: &generator)
             let text = id.uuidString.lowercased()
             let hex = text.replacingOccurrences(of: "-", with: "")
-            #expect(Array(hex)[12] == "7")                                   // version
-            #expect(["8", "9", "a", "b"].contains(Array(hex)[16]))           // RFC 9562 variant
+            #expect(Array(hex)[12] == "7")  // version
+            #expect(["8", "9", "a", "b"].contains(Array(hex)[16]))  // RFC 9562 variant
             #expect(UInt64(hex.prefix(12), radix: 16) == UInt64((date.timeIntervalSince1970 * 1_000).rounded(.down)))
             // Later milliseconds sort after earlier ones, as text and so in a uuid index.
             if let previous { #expect(previous < text) }

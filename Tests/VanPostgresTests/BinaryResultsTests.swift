@@ -45,38 +45,41 @@ struct BinaryResultsTests {
             // 20,000 random rows (a fifth of each column NULL), then the edges by hand: the
             // timestamp epochs (1970, 2000), before both, microseconds either side of a second,
             // the integer limits, negative zero, a non-ASCII text.
-            try conn.execute(simple: """
-                CREATE TEMP TABLE v AS
-                SELECT g AS id,
-                       CASE WHEN random() < 0.8 THEN timestamptz '1800-01-01 00:00:00+00' + random() * interval '400 years' END AS at,
-                       CASE WHEN random() < 0.8 THEN timestamp '1950-01-01' + random() * interval '100 years' END AS local,
-                       CASE WHEN random() < 0.8 THEN gen_random_uuid() END AS uuid,
-                       CASE WHEN random() < 0.8 THEN (random() * 18e18 - 9e18)::int8 END AS big,
-                       CASE WHEN random() < 0.8 THEN (random() * 4e9 - 2e9)::int8 END AS int,
-                       CASE WHEN random() < 0.8 THEN (random() * 4e9 - 2e9)::int4 END AS int32,
-                       CASE WHEN random() < 0.8 THEN (random() * 65000 - 32500)::int2 END AS small,
-                       CASE WHEN random() < 0.8 THEN random() < 0.5 END AS flag,
-                       CASE WHEN random() < 0.8 THEN md5(random()::text) || ' é 🚐 ' || g END AS text,
-                       CASE WHEN random() < 0.8 THEN md5(random()::text)::varchar(40) END AS name,
-                       CASE WHEN random() < 0.8 THEN (random() - 0.5) * 10 ^ (random() * 40 - 20) END AS double,
-                       CASE WHEN random() < 0.8 THEN decode(md5(random()::text), 'hex') END AS raw
-                FROM generate_series(1, 20000) g;
-                INSERT INTO v VALUES
-                    (20001, '1970-01-01 00:00:00+00', '2000-01-01 00:00:00', '00000000-0000-0000-0000-000000000000',
-                     9223372036854775807, 2147483647, 2147483647, 32767, true, '', '', 0, ''),
-                    (20002, '2000-01-01 00:00:00+00', '1999-12-31 23:59:59.999999', 'ffffffff-ffff-ffff-ffff-ffffffffffff',
-                     -9223372036854775808, -2147483648, -2147483648, -32768, false, 'ü', 'x', '-0', '\\x00ff'),
-                    (20003, '1999-12-31 23:59:59.999999+00', '1969-12-31 23:59:59.000001', NULL,
-                     -1, 0, 0, 0, NULL, NULL, NULL, 1e308, NULL),
-                    (20004, '2000-01-01 00:00:00.000001+00', '0001-01-01 00:00:00', NULL,
-                     1, -1, -1, -1, NULL, NULL, NULL, -4.9e-324, NULL),
-                    (20005, '1969-12-31 23:59:59.5+00', '9999-12-31 23:59:59.999999', NULL,
-                     NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0.1, NULL)
-                """)
+            try conn.execute(
+                simple: """
+                    CREATE TEMP TABLE v AS
+                    SELECT g AS id,
+                           CASE WHEN random() < 0.8 THEN timestamptz '1800-01-01 00:00:00+00' + random() * interval '400 years' END AS at,
+                           CASE WHEN random() < 0.8 THEN timestamp '1950-01-01' + random() * interval '100 years' END AS local,
+                           CASE WHEN random() < 0.8 THEN gen_random_uuid() END AS uuid,
+                           CASE WHEN random() < 0.8 THEN (random() * 18e18 - 9e18)::int8 END AS big,
+                           CASE WHEN random() < 0.8 THEN (random() * 4e9 - 2e9)::int8 END AS int,
+                           CASE WHEN random() < 0.8 THEN (random() * 4e9 - 2e9)::int4 END AS int32,
+                           CASE WHEN random() < 0.8 THEN (random() * 65000 - 32500)::int2 END AS small,
+                           CASE WHEN random() < 0.8 THEN random() < 0.5 END AS flag,
+                           CASE WHEN random() < 0.8 THEN md5(random()::text) || ' é 🚐 ' || g END AS text,
+                           CASE WHEN random() < 0.8 THEN md5(random()::text)::varchar(40) END AS name,
+                           CASE WHEN random() < 0.8 THEN (random() - 0.5) * 10 ^ (random() * 40 - 20) END AS double,
+                           CASE WHEN random() < 0.8 THEN decode(md5(random()::text), 'hex') END AS raw
+                    FROM generate_series(1, 20000) g;
+                    INSERT INTO v VALUES
+                        (20001, '1970-01-01 00:00:00+00', '2000-01-01 00:00:00', '00000000-0000-0000-0000-000000000000',
+                         9223372036854775807, 2147483647, 2147483647, 32767, true, '', '', 0, ''),
+                        (20002, '2000-01-01 00:00:00+00', '1999-12-31 23:59:59.999999', 'ffffffff-ffff-ffff-ffff-ffffffffffff',
+                         -9223372036854775808, -2147483648, -2147483648, -32768, false, 'ü', 'x', '-0', '\\x00ff'),
+                        (20003, '1999-12-31 23:59:59.999999+00', '1969-12-31 23:59:59.000001', NULL,
+                         -1, 0, 0, 0, NULL, NULL, NULL, 1e308, NULL),
+                        (20004, '2000-01-01 00:00:00.000001+00', '0001-01-01 00:00:00', NULL,
+                         1, -1, -1, -1, NULL, NULL, NULL, -4.9e-324, NULL),
+                        (20005, '1969-12-31 23:59:59.5+00', '9999-12-31 23:59:59.999999', NULL,
+                         NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0.1, NULL)
+                    """)
             let query: SQLQuery = "SELECT id, at, local, uuid, big, int, int32, small, flag, text, name, double, raw FROM v ORDER BY id"
-            return (try conn.query(query, results: .text, rows: Values.init),
-                    try conn.query(query, results: .binary, rows: Values.init),
-                    try conn.query(query.prepared(), results: .binary, rows: Values.init))
+            return (
+                try conn.query(query, results: .text, rows: Values.init),
+                try conn.query(query, results: .binary, rows: Values.init),
+                try conn.query(query.prepared(), results: .binary, rows: Values.init)
+            )
         }
         #expect(text.count == 20_005)
         #expect(binary == text)

@@ -42,7 +42,9 @@ struct EmbeddedPostgresTests {
         #expect(server.poolSize == 12)
         let bad = try #require(throws: SettingError.self) { try DatabaseSettings.fromEnvironment(["VAND_DB_POOL_SIZE": "lots"]) }
         #expect(bad.description.contains("VAND_DB_POOL_SIZE"))
-        let badURL = try #require(throws: SettingError.self) { try DatabaseSettings.fromEnvironment(["DATABASE_URL": "postgresql://u:topsecret@h/x?no_such_option=1"]) }
+        let badURL = try #require(throws: SettingError.self) {
+            try DatabaseSettings.fromEnvironment(["DATABASE_URL": "postgresql://u:topsecret@h/x?no_such_option=1"])
+        }
         #expect(badURL.description.contains("DATABASE_URL"))
         #expect(!badURL.description.contains("topsecret"))
     }

@@ -19,10 +19,11 @@ struct ListenerTests {
             try await db.pool.withConnection { try $0.query("SELECT pg_notify(\(channel), \("ride 43 created"))") }
             return [await iterator.next(), await iterator.next()]
         }
-        #expect(received == [
-            .notification(PGNotification(channel: channel, payload: "ride 42 created")),
-            .notification(PGNotification(channel: channel, payload: "ride 43 created")),
-        ])
+        #expect(
+            received == [
+                .notification(PGNotification(channel: channel, payload: "ride 42 created")),
+                .notification(PGNotification(channel: channel, payload: "ride 43 created")),
+            ])
         await db.close()
     }
 
@@ -47,10 +48,11 @@ struct ListenerTests {
             try await RetryOnConnectionLoss.run { try await pool.withConnection { _ = try $0.query("SELECT pg_notify('restart_test', 'after')") } }
             return [before, await iterator.next()]
         }
-        #expect(got == [
-            .notification(PGNotification(channel: "restart_test", payload: "before")),
-            .notification(PGNotification(channel: "restart_test", payload: "after")),
-        ])
+        #expect(
+            got == [
+                .notification(PGNotification(channel: "restart_test", payload: "before")),
+                .notification(PGNotification(channel: "restart_test", payload: "after")),
+            ])
         await pool.shutdown()
     }
 }

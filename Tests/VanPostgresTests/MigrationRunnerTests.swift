@@ -127,7 +127,10 @@ struct MigrationRunnerTests {
     @Test func theShippedSchemaHasTheDesignTables() async throws {
         let db = try await TestCluster.makeDatabase()
         let names = Set(try await tables(db.pool))
-        for table in ["whitelist", "riders", "sessions", "vans", "places", "service_hours", "closures", "rides", "ride_events", "deliveries", "audit_log", "schema_migrations"] {
+        for table in [
+            "whitelist", "riders", "sessions", "vans", "places", "service_hours", "closures", "rides", "ride_events", "deliveries", "audit_log",
+            "schema_migrations",
+        ] {
             #expect(names.contains(table), "missing table \(table)")
         }
         await db.close()

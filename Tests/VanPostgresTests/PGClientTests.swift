@@ -20,11 +20,13 @@ struct PGClientTests {
         let date = Date(timeIntervalSince1970: 1_795_770_470.123456)
         let bytes = Data((0...255).map { UInt8($0) })
         let row = try await db.pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT \(text)::text AS t, \(42) AS i, \(Int64.max) AS big, \(0.1) AS d, \(-1e-300) AS tiny,
                        \(true) AS yes, \(false) AS no, \(uuid) AS u, \(date) AS at, \(bytes) AS raw,
                        \(Int32(-7)) AS small
-                """).first
+                """
+            ).first
         }
         let r = try #require(row)
         #expect(try r.decode(String.self, "t") == text)
@@ -51,8 +53,10 @@ struct PGClientTests {
         #expect(rows.count == 2_000)
         for (uuid, text) in rows { #expect(uuid == UUID(uuidString: text)) }
         #expect(UUID.parseHex("A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11") == UUID(uuidString: "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"))
-        for bad in ["", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a111", "a0eebc99x9c0b-4ef8-bb6d-6bb9bd380a11",
-                    "g0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "a0eebc999c0b-4ef8-bb6d-6bb9bd380a11-"] {
+        for bad in [
+            "", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a1", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a111", "a0eebc99x9c0b-4ef8-bb6d-6bb9bd380a11",
+            "g0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "a0eebc999c0b-4ef8-bb6d-6bb9bd380a11-",
+        ] {
             #expect(UUID.parseHex(bad) == nil, "\(bad)")
         }
         await #expect(throws: PGError.self) {
@@ -227,7 +231,11 @@ struct PGClientTests {
         let db = try await TestCluster.makeDatabase(poolSize: 3)
         let pids = try await withThrowingTaskGroup(of: Int32.self) { group in
             for _ in 0..<60 {
-                group.addTask { try await db.pool.withConnection { try $0.query("SELECT pg_sleep(0.001)"); return $0.backendPID } }
+                group.addTask {
+                    try await db.pool.withConnection {
+                        try $0.query("SELECT pg_sleep(0.001)"); return $0.backendPID
+                    }
+                }
             }
             var seen = Set<Int32>()
             for try await pid in group { seen.insert(pid) }

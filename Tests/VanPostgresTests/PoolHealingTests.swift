@@ -56,12 +56,18 @@ struct PoolHealingTests {
         let before = try await Self.warm(db.pool, count: 4)
         #expect(before.count == 4 && db.pool.openCount == 4)
         // What a restart does to every session: the server ends it with a notice and closes the socket.
-        try await Self.outside(db.pool.configuration, """
+        try await Self.outside(
+            db.pool.configuration,
+            """
             SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
             """)
         let after = try await withThrowingTaskGroup(of: Int32.self) { group in
             for _ in 0..<4 {
-                group.addTask { try await db.pool.withConnection { try $0.query("SELECT 1"); return $0.backendPID } }
+                group.addTask {
+                    try await db.pool.withConnection {
+                        try $0.query("SELECT 1"); return $0.backendPID
+                    }
+                }
             }
             return try await group.reduce(into: Set<Int32>()) { $0.insert($1) }
         }
@@ -86,7 +92,10 @@ struct PoolHealingTests {
 
     @Test func aCallerWaitsForAFreeConnectionOnlyUntilTheDeadline() async throws {
         let url = try await TestCluster.makeDatabaseURL(template: "vand_template")
-        let pool = PGPool(configuration: PGConfiguration(connectionString: url), size: 1, acquireTimeout: .milliseconds(200), logger: TestCluster.quietLogger)  // clock-ok: expected to expire
+        let pool = PGPool(
+            configuration: PGConfiguration(connectionString: url), size: 1,
+            acquireTimeout: .milliseconds(200),  // clock-ok: expected to expire
+            logger: TestCluster.quietLogger)
         let gate = Gate()
         let holder = Task { try await pool.withConnection { _ in gate.enterAndWait() } }
         await gate.waitUntilEntered()
@@ -156,7 +165,10 @@ struct PoolHealingTests {
     @Test func aStatementOverTheTimeoutIsCancelledByTheServerAndTheConnectionKept() async throws {
         let url = try await TestCluster.makeDatabaseURL(template: "vand_template")
         // The server cancels at 100 ms (its own clock); the client waits up to a minute for that answer.
-        let configuration = PGConfiguration(connectionString: url, statementTimeout: .milliseconds(100), responseTimeout: .seconds(60))  // clock-ok: the server's timeout, expected to expire
+        let configuration = PGConfiguration(
+            connectionString: url,
+            statementTimeout: .milliseconds(100),  // clock-ok: the server's timeout, expected to expire
+            responseTimeout: .seconds(60))
         let pool = PGPool(configuration: configuration, size: 1, logger: TestCluster.quietLogger)
         let first = try await pool.withConnection { $0.backendPID }
         let error = try await #require(throws: PGError.self) {

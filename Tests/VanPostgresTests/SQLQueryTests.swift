@@ -79,8 +79,10 @@ struct PostgresTimestampTests {
             let trimmed = text.replacingOccurrences(of: "0+00", with: "+00")
             #expect(PGTimestamp.parse(trimmed) == parsed)
         }
-        for (text, expected) in [("2024-02-29 23:59:59.5+00", 1_709_251_199.5), ("2023-12-31 00:00:00+00", 1_703_980_800.0),
-                                 ("2024-03-01 05:30:00+05:30", 1_709_251_200.0), ("2000-02-29 12:00:00.000001+00", 951_825_600.000001)] {
+        for (text, expected) in [
+            ("2024-02-29 23:59:59.5+00", 1_709_251_199.5), ("2023-12-31 00:00:00+00", 1_703_980_800.0),
+            ("2024-03-01 05:30:00+05:30", 1_709_251_200.0), ("2000-02-29 12:00:00.000001+00", 951_825_600.000001),
+        ] {
             #expect(abs(try #require(PGTimestamp.parse(text)).timeIntervalSince1970 - expected) < 0.0000005, "\(text)")
         }
         // Out-of-range fields are normalised as timegm does, not refused.

@@ -23,7 +23,9 @@ struct SchemaFileTests {
     static func normalised(_ dump: String) -> String {
         var lines: [Substring] = []
         for line in dump.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("-- Dumped from") || line.hasPrefix("-- Dumped by") || line.hasPrefix("\\restrict") || line.hasPrefix("\\unrestrict") { continue }
+            if line.hasPrefix("-- Dumped from") || line.hasPrefix("-- Dumped by") || line.hasPrefix("\\restrict") || line.hasPrefix("\\unrestrict") {
+                continue
+            }
             if line.hasPrefix("SET ") || line.hasPrefix("SELECT pg_catalog.set_config(") { continue }
             if line.isEmpty && (lines.last?.isEmpty ?? true) { continue }
             lines.append(line)
@@ -35,10 +37,12 @@ struct SchemaFileTests {
     /// `pg_dump --schema-only` of a database just migrated from sql/.
     static func dump() async throws -> String {
         let url = try await TestCluster.makeDatabaseURL(template: "vand_template")
-        let candidates = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
+        let candidates =
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
             .sorted { $0.compare($1, options: .numeric) == .orderedDescending }
             .map { "/usr/lib/postgresql/\($0)/bin/pg_dump" } + ["/usr/bin/pg_dump"]
-        let binary = try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) }, "no pg_dump (apt-get install postgresql-client)")
+        let binary = try #require(
+            candidates.first { FileManager.default.isExecutableFile(atPath: $0) }, "no pg_dump (apt-get install postgresql-client)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["--schema-only", "--no-owner", "--no-privileges", "-d", url]
@@ -65,7 +69,8 @@ struct SchemaFileTests {
     }
 
     @Test func normalisingDropsOnlyWhatDiffersBetweenRuns() {
-        let dump = "--\n-- Dumped from database version 15.18\n-- Dumped by pg_dump version 15.18\n\\restrict abc\nSET statement_timeout = 0;\n\n\n\nCREATE TABLE public.a (id int);\n\\unrestrict abc\n\n"
+        let dump =
+            "--\n-- Dumped from database version 15.18\n-- Dumped by pg_dump version 15.18\n\\restrict abc\nSET statement_timeout = 0;\n\n\n\nCREATE TABLE public.a (id int);\n\\unrestrict abc\n\n"
         #expect(Self.normalised(dump) == Self.header + "--\n\nCREATE TABLE public.a (id int);\n")
     }
 }

@@ -19,10 +19,12 @@ import VanTestSupport
             let (scheduler, vans, rides) = Self.randomDay(&rng)
             guard !rides.isEmpty else { continue }
             // Sometimes "now" is mid-afternoon: rides planned to start before the lock stay put.
-            let lockBefore: Date? = Bool.random(using: &rng) ? Self.day.addingTimeInterval(Double(Int.random(in: 16 * 60...(17 * 60), using: &rng) * 60)) : nil
+            let lockBefore: Date? =
+                Bool.random(using: &rng) ? Self.day.addingTimeInterval(Double(Int.random(in: 16 * 60...(17 * 60), using: &rng) * 60)) : nil
             let stretch = try #require(scheduler.stretches(on: LocalDate(containing: Self.day, in: newYork)).first { $0.contains(rides[0].pickupAt) })
-            let result = scheduler.improve(stretch: stretch, vans: vans, rides: rides, lockBefore: lockBefore,
-                                           seed: UInt64(trial), maxIterations: 300, progress: { 0 })
+            let result = scheduler.improve(
+                stretch: stretch, vans: vans, rides: rides, lockBefore: lockBefore,
+                seed: UInt64(trial), maxIterations: 300, progress: { 0 })
             let context = "seed \(seed) trial \(trial)"
             #expect(Set(result.changes.keys).isSubset(of: Set(rides.map(\.id))), "\(context): a change to an unknown ride")
             #expect(result.after.driving <= result.before.driving + 1e-6, "\(context): more driving")
@@ -62,8 +64,14 @@ import VanTestSupport
             struct Stop { let at: Date, place: Coordinate?, service: Double, seats: Int, chairs: Int }
             let stops = rides.filter { $0.vanID == van.id }.flatMap { ride -> [Stop] in
                 let seats = Ride.seats(wheelchair: ride.wheelchair, companions: ride.companions), chairs = ride.wheelchair ? 1 : 0
-                return [Stop(at: ride.pickupAt, place: ride.pickup, service: ride.wheelchair ? e.wheelchairBoarding : e.boarding, seats: seats, chairs: chairs),
-                        Stop(at: ride.dropoffAt, place: ride.dropoff, service: ride.wheelchair ? e.wheelchairAlighting : e.alighting, seats: -seats, chairs: -chairs)]
+                return [
+                    Stop(
+                        at: ride.pickupAt, place: ride.pickup, service: ride.wheelchair ? e.wheelchairBoarding : e.boarding, seats: seats,
+                        chairs: chairs),
+                    Stop(
+                        at: ride.dropoffAt, place: ride.dropoff, service: ride.wheelchair ? e.wheelchairAlighting : e.alighting, seats: -seats,
+                        chairs: -chairs),
+                ]
             }.sorted { $0.at != $1.at ? $0.at < $1.at : $0.seats < $1.seats }
             var seats = 0, chairs = 0
             for stop in stops {
@@ -85,7 +93,8 @@ import VanTestSupport
         var scheduler = Scheduler(hours: Fixture.hours)
         scheduler.windowWidth = Double(Int.random(in: 1...4, using: &rng) * 5 * 60)
         let vans = (1...Int.random(in: 1...3, using: &rng)).map { id in
-            try! Van(id: Int64(id), name: "Van \(id)", seats: Int.random(in: 1...4, using: &rng), wheelchairPositions: Int.random(in: 0...1, using: &rng))
+            try! Van(
+                id: Int64(id), name: "Van \(id)", seats: Int.random(in: 1...4, using: &rng), wheelchairPositions: Int.random(in: 0...1, using: &rng))
         }
         var rides: [BookedRide] = []
         for n in 0..<Int.random(in: 4...14, using: &rng) {
@@ -102,8 +111,9 @@ import VanTestSupport
         var to = places.randomElement(using: &rng)!
         while to == from { to = places.randomElement(using: &rng)! }
         let minute = Int.random(in: (16 * 60)...(18 * 60), using: &rng)
-        return RideRequest(pickup: from, dropoff: to, wheelchair: Int.random(in: 0..<5, using: &rng) == 0,
-                           pickupAt: day.addingTimeInterval(Double(minute * 60)),
-                           promise: Bool.random(using: &rng) ? .pickup : .arriveBy, companions: Int.random(in: 0...1, using: &rng))
+        return RideRequest(
+            pickup: from, dropoff: to, wheelchair: Int.random(in: 0..<5, using: &rng) == 0,
+            pickupAt: day.addingTimeInterval(Double(minute * 60)),
+            promise: Bool.random(using: &rng) ? .pickup : .arriveBy, companions: Int.random(in: 0...1, using: &rng))
     }
 }

@@ -15,11 +15,14 @@ import VanDomain
     let ann = UUID(), bea = UUID()
 
     /// Ann picked up 1 km north, dropped off 3 km north; Bea picked up 3 km north too.
-    func route(annOpens: TimeInterval? = nil, annWindowEnd: TimeInterval? = nil, beaOpens: TimeInterval? = nil,
-               annArrived: TimeInterval? = nil, beaWheelchair: Bool = false) -> [RoadETA.Stop] {
+    func route(
+        annOpens: TimeInterval? = nil, annWindowEnd: TimeInterval? = nil, beaOpens: TimeInterval? = nil,
+        annArrived: TimeInterval? = nil, beaWheelchair: Bool = false
+    ) -> [RoadETA.Stop] {
         [
-            .init(rideID: ann, kind: .pickup, location: km(1), plannedAt: at(300), opensAt: annOpens.map(at),
-                  windowEnd: annWindowEnd.map(at), arrivedAt: annArrived.map(at)),
+            .init(
+                rideID: ann, kind: .pickup, location: km(1), plannedAt: at(300), opensAt: annOpens.map(at),
+                windowEnd: annWindowEnd.map(at), arrivedAt: annArrived.map(at)),
             .init(rideID: bea, kind: .pickup, location: km(3), wheelchair: beaWheelchair, plannedAt: at(900), opensAt: beaOpens.map(at)),
             .init(rideID: ann, kind: .dropoff, location: km(3), plannedAt: at(1_000)),
         ]

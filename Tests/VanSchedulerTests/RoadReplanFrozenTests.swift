@@ -20,20 +20,23 @@ import VanTestSupport
     /// of R (on her way, no added driving), which delays R; with `van3`, an empty van at 1,600 m
     /// takes X on time too, for 1.3 km more.
     func replan(lead: TimeInterval = 0, van3: Bool, frozen: TimeInterval) -> (result: RoadReplan, r: BookedRide, x: BookedRide) {
-        let r = BookedRide(id: Fixture.uuid(1), vanID: 1, pickupAt: now.addingTimeInterval(lead + 400), dropoffAt: now.addingTimeInterval(lead + 1_000),
-                           pickup: at(0), dropoff: at(-2_000),
-                           promise: RidePromise(kind: .pickup, asked: now.addingTimeInterval(lead + 400), width: 900), maxRideTime: 3_600)
-        let x = BookedRide(id: Fixture.uuid(2), vanID: 2, pickupAt: now.addingTimeInterval(lead + 300), dropoffAt: now.addingTimeInterval(lead + 500),
-                           pickup: at(600), dropoff: at(300),
-                           promise: RidePromise(kind: .pickup, asked: now.addingTimeInterval(lead + 300), width: 400), maxRideTime: 3_600)
+        let r = BookedRide(
+            id: Fixture.uuid(1), vanID: 1, pickupAt: now.addingTimeInterval(lead + 400), dropoffAt: now.addingTimeInterval(lead + 1_000),
+            pickup: at(0), dropoff: at(-2_000),
+            promise: RidePromise(kind: .pickup, asked: now.addingTimeInterval(lead + 400), width: 900), maxRideTime: 3_600)
+        let x = BookedRide(
+            id: Fixture.uuid(2), vanID: 2, pickupAt: now.addingTimeInterval(lead + 300), dropoffAt: now.addingTimeInterval(lead + 500),
+            pickup: at(600), dropoff: at(300),
+            promise: RidePromise(kind: .pickup, asked: now.addingTimeInterval(lead + 300), width: 400), maxRideTime: 3_600)
         var vans = [Fixture.van(1), Fixture.van(2)]
         var starts = [Int64(1): VanStart(place: at(1_000), at: now), 2: VanStart(place: at(600), at: now.addingTimeInterval(lead + 3_600))]
         if van3 {
             vans.append(Fixture.van(3))
             starts[3] = VanStart(place: at(1_600), at: now)
         }
-        let result = scheduler.replanFromRoad(vans: vans, starts: starts, rides: [RoadRide(r), RoadRide(x)], now: now,
-                                              margin: 120, atRisk: 60, frozen: frozen)
+        let result = scheduler.replanFromRoad(
+            vans: vans, starts: starts, rides: [RoadRide(r), RoadRide(x)], now: now,
+            margin: 120, atRisk: 60, frozen: frozen)
         return (result, r, x)
     }
 
@@ -97,18 +100,22 @@ import VanTestSupport
                 guard !booked.isEmpty else { continue }
                 let road = RoadReplanPropertyTests.randomRoad(booked, vans: vans, &rng)
                 let context = "seed \(seed) trial \(trial), frozen"
-                let result = scheduler.replanFromRoad(vans: vans, starts: road.starts, rides: road.rides, now: road.now, margin: 120, atRisk: 60,
-                                                      frozen: horizon)
+                let result = scheduler.replanFromRoad(
+                    vans: vans, starts: road.starts, rides: road.rides, now: road.now, margin: 120, atRisk: 60,
+                    frozen: horizon)
                 _ = RoadReplanPropertyTests.check(result, road: road, vans: vans, estimator: scheduler.estimator, context)
                 let open = scheduler.replanFromRoad(vans: vans, starts: road.starts, rides: road.rides, now: road.now, margin: 120, atRisk: 60)
                 for ride in road.rides where ride.progress == .waiting && !result.lateAsPlanned.contains(ride.ride.id) {
                     let opens = ride.ride.promise.kind == .pickup ? ride.ride.promise.window.start : ride.ride.pickupAt
-                    guard opens <= road.now.addingTimeInterval(horizon), let before = Self.pickup(ride.ride.id, in: result.plannedRoutes) else { continue }
+                    guard opens <= road.now.addingTimeInterval(horizon), let before = Self.pickup(ride.ride.id, in: result.plannedRoutes) else {
+                        continue
+                    }
                     told += 1
                     if let without = Self.pickup(ride.ride.id, in: open.routes), without.at > before.at.addingTimeInterval(1) { delayedWithout += 1 }
                     let after = try #require(Self.pickup(ride.ride.id, in: result.routes), "\(context): told ride \(ride.ride.id) on no route")
-                    #expect(after.at <= before.at.addingTimeInterval(1),
-                            "\(context): told ride \(ride.ride.id) picked up \(after.at.timeIntervalSince(before.at)) s later than she was told")
+                    #expect(
+                        after.at <= before.at.addingTimeInterval(1),
+                        "\(context): told ride \(ride.ride.id) picked up \(after.at.timeIntervalSince(before.at)) s later than she was told")
                 }
             }
         }

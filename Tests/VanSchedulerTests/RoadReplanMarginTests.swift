@@ -16,11 +16,15 @@ import VanTestSupport
     /// Van 1 held up for an hour; van 2 stands at the waiting ride's pickup, free from `free`
     /// seconds from now. The ride's window runs from 900 to 1,800 s.
     func replan(van2FreeAt free: TimeInterval, margin: TimeInterval) -> (RoadReplan, BookedRide) {
-        let waiting = BookedRide(id: Fixture.uuid(2), vanID: 1, pickupAt: now.addingTimeInterval(900), dropoffAt: now.addingTimeInterval(1_500),
-                                 pickup: places[2], dropoff: places[3],
-                                 promise: RidePromise(kind: .pickup, asked: now.addingTimeInterval(900), width: 900), maxRideTime: 3_600)
-        let starts = [Int64(1): VanStart(place: places[0], at: now.addingTimeInterval(3_600)), 2: VanStart(place: places[2], at: now.addingTimeInterval(free))]
-        let result = scheduler.replanFromRoad(vans: [Fixture.van(1), Fixture.van(2)], starts: starts, rides: [RoadRide(waiting)], now: now, margin: margin)
+        let waiting = BookedRide(
+            id: Fixture.uuid(2), vanID: 1, pickupAt: now.addingTimeInterval(900), dropoffAt: now.addingTimeInterval(1_500),
+            pickup: places[2], dropoff: places[3],
+            promise: RidePromise(kind: .pickup, asked: now.addingTimeInterval(900), width: 900), maxRideTime: 3_600)
+        let starts = [
+            Int64(1): VanStart(place: places[0], at: now.addingTimeInterval(3_600)), 2: VanStart(place: places[2], at: now.addingTimeInterval(free)),
+        ]
+        let result = scheduler.replanFromRoad(
+            vans: [Fixture.van(1), Fixture.van(2)], starts: starts, rides: [RoadRide(waiting)], now: now, margin: margin)
         return (result, waiting)
     }
 
@@ -69,7 +73,8 @@ import VanTestSupport
                 #expect(at <= ride.ride.promise.window.end.addingTimeInterval(-margin + 1), "\(context): ride \(id) moved without the margin")
             }
             // A waiting ride on time as planned keeps its slack, up to the margin, whatever moved.
-            for ride in road.rides where ride.progress == .waiting && !result.lateAsPlanned.contains(ride.ride.id) && !result.moved.contains(ride.ride.id) {
+            for ride in road.rides
+            where ride.progress == .waiting && !result.lateAsPlanned.contains(ride.ride.id) && !result.moved.contains(ride.ride.id) {
                 guard let before = promisedStop(result.plannedRoutes, ride), let after = promisedStop(result.routes, ride) else { continue }
                 let end = ride.ride.promise.window.end
                 let kept = min(margin, end.timeIntervalSince(before))

@@ -37,12 +37,14 @@ import VanTestSupport
         let now = local(2026, 11, 23, 16)
         let scheduler = Scheduler(hours: Fixture.hours)
         let vans = [Fixture.van(1), Fixture.van(2)]
-        let aboard = BookedRide(id: Fixture.uuid(1), vanID: 1, pickupAt: now.addingTimeInterval(-600), dropoffAt: now.addingTimeInterval(300),
-                                pickup: places[0], dropoff: places[1],
-                                promise: RidePromise(kind: .pickup, asked: now.addingTimeInterval(-600), width: 900), maxRideTime: 3_600)
-        let waiting = BookedRide(id: Fixture.uuid(2), vanID: 1, pickupAt: now.addingTimeInterval(900), dropoffAt: now.addingTimeInterval(1_500),
-                                 pickup: places[2], dropoff: places[3],
-                                 promise: RidePromise(kind: .pickup, asked: now.addingTimeInterval(900), width: 900), maxRideTime: 3_600)
+        let aboard = BookedRide(
+            id: Fixture.uuid(1), vanID: 1, pickupAt: now.addingTimeInterval(-600), dropoffAt: now.addingTimeInterval(300),
+            pickup: places[0], dropoff: places[1],
+            promise: RidePromise(kind: .pickup, asked: now.addingTimeInterval(-600), width: 900), maxRideTime: 3_600)
+        let waiting = BookedRide(
+            id: Fixture.uuid(2), vanID: 1, pickupAt: now.addingTimeInterval(900), dropoffAt: now.addingTimeInterval(1_500),
+            pickup: places[2], dropoff: places[3],
+            promise: RidePromise(kind: .pickup, asked: now.addingTimeInterval(900), width: 900), maxRideTime: 3_600)
         // Van 1 is held up for an hour with its rider aboard; van 2 stands at the waiting rider's pickup.
         let starts = [Int64(1): VanStart(place: places[0], at: now.addingTimeInterval(3_600)), 2: VanStart(place: places[2], at: now)]
         let rides = [RoadRide(aboard, progress: .aboard(boardedAt: now.addingTimeInterval(-300))), RoadRide(waiting)]
@@ -61,12 +63,14 @@ import VanTestSupport
         let places = RouteOracleTests.places
         let now = local(2026, 11, 23, 16)
         let scheduler = Scheduler(hours: Fixture.hours)
-        let waiting = BookedRide(id: Fixture.uuid(2), vanID: 1, pickupAt: now.addingTimeInterval(900), dropoffAt: now.addingTimeInterval(1_500),
-                                 pickup: places[2], dropoff: places[3],
-                                 promise: RidePromise(kind: .pickup, asked: now.addingTimeInterval(900), width: 900), maxRideTime: 3_600)
-        let result = scheduler.replanFromRoad(vans: [Fixture.van(1), Fixture.van(2)],
-                                              starts: [1: VanStart(place: places[0], at: now), 2: VanStart(place: places[4], at: now)],
-                                              rides: [RoadRide(waiting)], now: now)
+        let waiting = BookedRide(
+            id: Fixture.uuid(2), vanID: 1, pickupAt: now.addingTimeInterval(900), dropoffAt: now.addingTimeInterval(1_500),
+            pickup: places[2], dropoff: places[3],
+            promise: RidePromise(kind: .pickup, asked: now.addingTimeInterval(900), width: 900), maxRideTime: 3_600)
+        let result = scheduler.replanFromRoad(
+            vans: [Fixture.van(1), Fixture.van(2)],
+            starts: [1: VanStart(place: places[0], at: now), 2: VanStart(place: places[4], at: now)],
+            rides: [RoadRide(waiting)], now: now)
         #expect(result.moved.isEmpty && result.unkept.isEmpty)
         #expect(result.changes[waiting.id].map { $0.vanID } ?? 1 == 1)
     }
@@ -184,8 +188,9 @@ import VanTestSupport
             (planned[index].vanID, planned[index].pickupAt, planned[index].dropoffAt) = (change.vanID, change.stops.pickupAt, change.stops.dropoffAt)
         }
         for ride in planned where result.changes[ride.id] != nil {
-            #expect(ride.promise.window.contains(ride.promise.kind == .pickup ? ride.pickupAt : ride.dropoffAt),
-                    "\(context): ride \(ride.id) planned outside its window")
+            #expect(
+                ride.promise.window.contains(ride.promise.kind == .pickup ? ride.pickupAt : ride.dropoffAt),
+                "\(context): ride \(ride.id) planned outside its window")
             #expect(ride.dropoffAt.timeIntervalSince(ride.pickupAt) <= ride.maxRideTime, "\(context): ride \(ride.id) planned too long")
             guard let van = vanByID[ride.vanID] else {
                 Issue.record("\(context): ride \(ride.id) on an unknown van")
@@ -225,8 +230,9 @@ import VanTestSupport
                 #expect(stop.at.timeIntervalSince(arrive) >= -1, "\(context): van \(vanID) cannot reach \(stop.rideID) by \(stop.at)")
                 if stop.isPickup, !rideOnRoad.isAboard {
                     // The driver waits for the window to open, or an arrive-by rider's planned pickup.
-                    #expect(stop.at >= (ride.promise.kind == .pickup ? ride.promise.window.start : ride.pickupAt),
-                            "\(context): a pickup before its window opens")
+                    #expect(
+                        stop.at >= (ride.promise.kind == .pickup ? ride.promise.window.start : ride.pickupAt),
+                        "\(context): a pickup before its window opens")
                 }
                 let service = aboardPickup ? 0 : (stop.isPickup ? boarding(ride, e) : alighting(ride, e))
                 free = stop.at.addingTimeInterval(service)
@@ -269,7 +275,8 @@ import VanTestSupport
             var stops: [(road: RoadRide, pickup: Bool, order: (Int, Date, Int, String))] = []
             for ride in mine {
                 let phase = ride.isAboard ? 0 : (ride.progress == .arrived ? 1 : 2)
-                stops.append((ride, true, (phase, ride.isAboard || ride.progress == .arrived ? .distantPast : ride.ride.pickupAt, 1, ride.ride.id.uuidString)))
+                stops.append(
+                    (ride, true, (phase, ride.isAboard || ride.progress == .arrived ? .distantPast : ride.ride.pickupAt, 1, ride.ride.id.uuidString)))
                 stops.append((ride, false, (2, max(ride.ride.dropoffAt, ride.ride.pickupAt), 0, ride.ride.id.uuidString)))
             }
             stops.sort { a, b in

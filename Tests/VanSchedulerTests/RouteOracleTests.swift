@@ -9,8 +9,8 @@ import VanTestSupport
 /// the definition (difference constraints solved with Floyd–Warshall), not from the engine.
 @Suite struct RouteOracleTests {
     static let places = [
-        try! Coordinate(latitude: 41.3110, longitude: -72.9254), // SSS
-        try! Coordinate(latitude: 41.3163, longitude: -72.9223), // Davenport
+        try! Coordinate(latitude: 41.3110, longitude: -72.9254),  // SSS
+        try! Coordinate(latitude: 41.3163, longitude: -72.9223),  // Davenport
         try! Coordinate(latitude: 41.3180, longitude: -72.9230),
         try! Coordinate(latitude: 41.3030, longitude: -72.9310),
         try! Coordinate(latitude: 41.3290, longitude: -72.9150),
@@ -53,9 +53,10 @@ import VanTestSupport
             if let placed = fast.assignment, let slow {
                 #expect(abs(placed.addedDriving - slow) < 1e-6, "added driving \(placed.addedDriving) vs brute force \(slow)")
             }
-            let day = RouteDay(stretch: DateInterval(start: Self.day, duration: 86_400), vans: vans, rides: rides,
-                               newRide: .init(pickup: request.pickup, dropoff: request.dropoff, wheelchair: false, companions: 0),
-                               estimator: scheduler.estimator, lockBefore: nil)
+            let day = RouteDay(
+                stretch: DateInterval(start: Self.day, duration: 86_400), vans: vans, rides: rides,
+                newRide: .init(pickup: request.pickup, dropoff: request.dropoff, wheelchair: false, companions: 0),
+                estimator: scheduler.estimator, lockBefore: nil)
             seen.insert(day.problem.tables.metric ? "metric" : "not metric")
             seen.insert(fast.isFeasible ? "feasible" : "refused")
         }
@@ -92,7 +93,8 @@ import VanTestSupport
         if typedAddresses { scheduler.estimator.unknownDeadhead = 90 }
         scheduler.windowWidth = Double(Int.random(in: 0...3, using: &rng) * 5 * 60)
         let vans = (1...Int.random(in: 1...2, using: &rng)).map { id in
-            try! Van(id: Int64(id), name: "Van \(id)", seats: Int.random(in: 1...3, using: &rng), wheelchairPositions: Int.random(in: 0...1, using: &rng))
+            try! Van(
+                id: Int64(id), name: "Van \(id)", seats: Int.random(in: 1...3, using: &rng), wheelchairPositions: Int.random(in: 0...1, using: &rng))
         }
         var rides: [BookedRide] = []
         for n in 0..<Int.random(in: 0...5, using: &rng) {
@@ -113,9 +115,10 @@ import VanTestSupport
             if Bool.random(using: &rng) { from = nil } else { to = nil }
         }
         let minute = Int.random(in: (16 * 60)...(16 * 60 + 50), using: &rng)
-        return RideRequest(pickup: from, dropoff: to, wheelchair: Int.random(in: 0..<5, using: &rng) == 0,
-                           pickupAt: day.addingTimeInterval(Double(minute * 60)),
-                           promise: Bool.random(using: &rng) ? .pickup : .arriveBy, companions: Int.random(in: 0...1, using: &rng))
+        return RideRequest(
+            pickup: from, dropoff: to, wheelchair: Int.random(in: 0..<5, using: &rng) == 0,
+            pickupAt: day.addingTimeInterval(Double(minute * 60)),
+            promise: Bool.random(using: &rng) ? .pickup : .arriveBy, companions: Int.random(in: 0...1, using: &rng))
     }
 }
 
@@ -157,29 +160,42 @@ private struct BruteForce {
             var stops: [Stop] = []
             for (index, ride) in rides.enumerated() where ride.vanID == van.id && stretch.contains(ride.pickupAt) {
                 let onPickup = ride.promise.kind == .pickup
-                stops.append(Stop(place: ride.pickup, service: ride.wheelchair ? e.wheelchairBoarding : e.boarding,
-                                  earliest: onPickup ? max(0, t(ride.promise.window.start)) : 0, latest: onPickup ? min(span, t(ride.promise.window.end)) : span,
-                                  seats: Ride.seats(wheelchair: ride.wheelchair, companions: ride.companions), wheelchairs: ride.wheelchair ? 1 : 0,
-                                  ride: index, isPickup: true))
-                stops.append(Stop(place: ride.dropoff, service: ride.wheelchair ? e.wheelchairAlighting : e.alighting,
-                                  earliest: onPickup ? 0 : max(0, t(ride.promise.window.start)), latest: onPickup ? span : min(span, t(ride.promise.window.end)),
-                                  seats: -Ride.seats(wheelchair: ride.wheelchair, companions: ride.companions), wheelchairs: ride.wheelchair ? -1 : 0,
-                                  ride: index, isPickup: false))
+                stops.append(
+                    Stop(
+                        place: ride.pickup, service: ride.wheelchair ? e.wheelchairBoarding : e.boarding,
+                        earliest: onPickup ? max(0, t(ride.promise.window.start)) : 0,
+                        latest: onPickup ? min(span, t(ride.promise.window.end)) : span,
+                        seats: Ride.seats(wheelchair: ride.wheelchair, companions: ride.companions), wheelchairs: ride.wheelchair ? 1 : 0,
+                        ride: index, isPickup: true))
+                stops.append(
+                    Stop(
+                        place: ride.dropoff, service: ride.wheelchair ? e.wheelchairAlighting : e.alighting,
+                        earliest: onPickup ? 0 : max(0, t(ride.promise.window.start)),
+                        latest: onPickup ? span : min(span, t(ride.promise.window.end)),
+                        seats: -Ride.seats(wheelchair: ride.wheelchair, companions: ride.companions), wheelchairs: ride.wheelchair ? -1 : 0,
+                        ride: index, isPickup: false))
             }
-            let times = Dictionary(uniqueKeysWithValues: rides.enumerated().flatMap { index, ride in
-                [("\(index)p", ride.pickupAt), ("\(index)d", ride.dropoffAt)]
-            })
-            stops.sort { (times["\($0.ride)\($0.isPickup ? "p" : "d")"]!, $0.isPickup ? 1 : 0) < (times["\($1.ride)\($1.isPickup ? "p" : "d")"]!, $1.isPickup ? 1 : 0) }
+            let times = Dictionary(
+                uniqueKeysWithValues: rides.enumerated().flatMap { index, ride in
+                    [("\(index)p", ride.pickupAt), ("\(index)d", ride.dropoffAt)]
+                })
+            stops.sort {
+                (times["\($0.ride)\($0.isPickup ? "p" : "d")"]!, $0.isPickup ? 1 : 0) < (
+                    times["\($1.ride)\($1.isPickup ? "p" : "d")"]!, $1.isPickup ? 1 : 0
+                )
+            }
             let new = rides.count
             let seats = Ride.seats(wheelchair: request.wheelchair, companions: request.companions), chairs = request.wheelchair ? 1 : 0
-            let pickup = Stop(place: request.pickup, service: request.wheelchair ? e.wheelchairBoarding : e.boarding,
-                              earliest: max(0, promise.kind == .pickup ? t(promise.window.start) : 0, request.notBefore.map(t) ?? 0),
-                              latest: promise.kind == .pickup ? min(span, t(promise.window.end)) : span,
-                              seats: seats, wheelchairs: chairs, ride: new, isPickup: true)
-            let dropoff = Stop(place: request.dropoff, service: alighting,
-                               earliest: promise.kind == .arriveBy ? max(0, t(promise.window.start)) : 0,
-                               latest: promise.kind == .arriveBy ? min(span, t(promise.window.end)) : span,
-                               seats: -seats, wheelchairs: -chairs, ride: new, isPickup: false)
+            let pickup = Stop(
+                place: request.pickup, service: request.wheelchair ? e.wheelchairBoarding : e.boarding,
+                earliest: max(0, promise.kind == .pickup ? t(promise.window.start) : 0, request.notBefore.map(t) ?? 0),
+                latest: promise.kind == .pickup ? min(span, t(promise.window.end)) : span,
+                seats: seats, wheelchairs: chairs, ride: new, isPickup: true)
+            let dropoff = Stop(
+                place: request.dropoff, service: alighting,
+                earliest: promise.kind == .arriveBy ? max(0, t(promise.window.start)) : 0,
+                latest: promise.kind == .arriveBy ? min(span, t(promise.window.end)) : span,
+                seats: -seats, wheelchairs: -chairs, ride: new, isPickup: false)
             let before = cost(stops)
             guard feasible(stops, van: van, limit: { limitOf($0, request) }) || stops.isEmpty else { continue }
             for i in 0...stops.count {
@@ -230,9 +246,13 @@ private struct BruteForce {
         for (k, stop) in route.enumerated() where stop.isPickup {
             if let j = route.firstIndex(where: { $0.ride == stop.ride && !$0.isPickup }) { edge(k + 1, j + 1, limit(stop.ride)) }
         }
-        for m in 0..<n { for a in 0..<n where d[a][m] < .infinity { for b in 0..<n where d[m][b] < .infinity {
-            d[a][b] = min(d[a][b], d[a][m] + d[m][b])
-        } } }
+        for m in 0..<n {
+            for a in 0..<n where d[a][m] < .infinity {
+                for b in 0..<n where d[m][b] < .infinity {
+                    d[a][b] = min(d[a][b], d[a][m] + d[m][b])
+                }
+            }
+        }
         return (0..<n).allSatisfy { d[$0][$0] >= -1e-6 }
     }
 }

@@ -23,7 +23,8 @@ import VanTestSupport
                 let span = short.routeSpan(around: request.pickupAt)
                 let read = rides.filter { span.contains($0.pickupAt) || ($0.pickupAt < span.start && $0.dropoffAt > span.start) }
                 aboardAtCut += read.filter { $0.pickupAt < span.start }.count
-                let context = "seed \(seed) trial \(trial) probe \(probe) at \(request.pickupAt) span \(span) aboard \(read.filter { $0.pickupAt < span.start }.map { ($0.vanID, $0.pickupAt, $0.dropoffAt) })"
+                let context =
+                    "seed \(seed) trial \(trial) probe \(probe) at \(request.pickupAt) span \(span) aboard \(read.filter { $0.pickupAt < span.start }.map { ($0.vanID, $0.pickupAt, $0.dropoffAt) })"
                 let near = short.check(request, vans: vans, rides: read)
                 let far = whole.check(request, vans: vans, rides: rides)
                 switch (near, far) {
@@ -55,8 +56,9 @@ import VanTestSupport
         scheduler.routeReach = 1_800
         let van = try Van(id: 1, name: "Van 1", seats: 1, wheelchairPositions: 0)
         let boarded = Self.day.addingTimeInterval(9 * 3_600 + 20 * 60), leaves = Self.day.addingTimeInterval(10 * 3_600 + 5 * 60)
-        let aboard = BookedRide(id: Fixture.uuid(1), vanID: 1, pickupAt: boarded, dropoffAt: leaves, pickup: Fixture.sss, dropoff: Fixture.davenport,
-                                promise: RidePromise(kind: .pickup, window: DateInterval(start: boarded, duration: 0)), maxRideTime: 3 * 3_600)
+        let aboard = BookedRide(
+            id: Fixture.uuid(1), vanID: 1, pickupAt: boarded, dropoffAt: leaves, pickup: Fixture.sss, dropoff: Fixture.davenport,
+            promise: RidePromise(kind: .pickup, window: DateInterval(start: boarded, duration: 0)), maxRideTime: 3 * 3_600)
         let request = RideRequest(pickup: Fixture.davenport, dropoff: Fixture.sss, pickupAt: Self.day.addingTimeInterval(10 * 3_600))
         #expect(scheduler.routeSpan(around: request.pickupAt).start == Self.day.addingTimeInterval(9 * 3_600 + 30 * 60))
         let placed = try #require(scheduler.check(request, vans: [van], rides: [aboard]).assignment)
@@ -72,7 +74,8 @@ import VanTestSupport
         var scheduler = Scheduler(hours: Fixture.hours)
         scheduler.windowWidth = Double(Int.random(in: 1...3, using: &rng) * 5 * 60)
         let vans = (1...Int.random(in: 1...3, using: &rng)).map { id in
-            try! Van(id: Int64(id), name: "Van \(id)", seats: Int.random(in: 1...4, using: &rng), wheelchairPositions: Int.random(in: 0...1, using: &rng))
+            try! Van(
+                id: Int64(id), name: "Van \(id)", seats: Int.random(in: 1...4, using: &rng), wheelchairPositions: Int.random(in: 0...1, using: &rng))
         }
         var rides: [BookedRide] = []
         for n in 0..<Int.random(in: 30...60, using: &rng) {
@@ -89,8 +92,9 @@ import VanTestSupport
         var to = places.randomElement(using: &rng)!
         while to == from { to = places.randomElement(using: &rng)! }
         let minute = Int.random(in: (hours.lowerBound * 60)...(hours.upperBound * 60), using: &rng)
-        return RideRequest(pickup: from, dropoff: to, wheelchair: Int.random(in: 0..<5, using: &rng) == 0,
-                           pickupAt: day.addingTimeInterval(Double(minute * 60)),
-                           promise: Bool.random(using: &rng) ? .pickup : .arriveBy, companions: Int.random(in: 0...1, using: &rng))
+        return RideRequest(
+            pickup: from, dropoff: to, wheelchair: Int.random(in: 0..<5, using: &rng) == 0,
+            pickupAt: day.addingTimeInterval(Double(minute * 60)),
+            promise: Bool.random(using: &rng) ? .pickup : .arriveBy, companions: Int.random(in: 0...1, using: &rng))
     }
 }

@@ -15,8 +15,9 @@ import VanDomain
 
     @Test func occupiedWithBothAlternatives() {
         let rides = [Fixture.ride(1, van: 1, monday(16, 20), monday(16, 50))]
-        #expect(sentence(scheduler, Fixture.request(monday(16, 30)), rides: rides)
-            == "The van is occupied at 4:30 PM. Does 3:50 PM or 4:50 PM work?")
+        #expect(
+            sentence(scheduler, Fixture.request(monday(16, 30)), rides: rides)
+                == "The van is occupied at 4:30 PM. Does 3:50 PM or 4:50 PM work?")
     }
 
     @Test func anArrivalThatCannotBeMetIsSaidAsAnArrival() {
@@ -38,8 +39,9 @@ import VanDomain
 
     @Test func occupiedWithOneAlternative() {
         let rides = [Fixture.ride(1, van: 1, monday(16, 20), monday(16, 50))]
-        #expect(sentence(scheduler, Fixture.request(monday(16, 30), notBefore: monday(16, 0)), rides: rides)
-            == "The van is occupied at 4:30 PM. Does 4:50 PM work?")
+        #expect(
+            sentence(scheduler, Fixture.request(monday(16, 30), notBefore: monday(16, 0)), rides: rides)
+                == "The van is occupied at 4:30 PM. Does 4:50 PM work?")
     }
 
     @Test func occupiedWithNothingNear() {
@@ -47,38 +49,45 @@ import VanDomain
             let pickup = monday(14, 0).addingTimeInterval(Double(k * 28 * 60))
             return Fixture.ride(k + 1, van: 1, pickup, pickup.addingTimeInterval(17 * 60))
         }
-        #expect(sentence(scheduler, Fixture.request(monday(16, 30)), rides: rides)
-            == "The van is occupied at 4:30 PM. Nothing is free within 2 hours of that time.")
+        #expect(
+            sentence(scheduler, Fixture.request(monday(16, 30)), rides: rides)
+                == "The van is occupied at 4:30 PM. Nothing is free within 2 hours of that time.")
     }
 
     @Test func outsideHoursOnSaturday() {
         var wide = scheduler
         wide.searchWindow = 5 * 3_600
-        #expect(sentence(wide, Fixture.request(local(2026, 11, 21, 13)))
-            == "The van does not run at 1:00 PM on Saturday. The nearest time is 6:00 PM.")
+        #expect(
+            sentence(wide, Fixture.request(local(2026, 11, 21, 13)))
+                == "The van does not run at 1:00 PM on Saturday. The nearest time is 6:00 PM.")
         wide.searchWindow = 6 * 3_600
-        #expect(sentence(wide, Fixture.request(local(2026, 11, 21, 12)))
-            == "The van does not run at 12:00 PM on Saturday. The nearest times are 7:10 AM and 6:00 PM.")
+        #expect(
+            sentence(wide, Fixture.request(local(2026, 11, 21, 12)))
+                == "The van does not run at 12:00 PM on Saturday. The nearest times are 7:10 AM and 6:00 PM.")
     }
 
     @Test func closedDay() {
         var closed = Fixture.solo
         closed.closures = [Fixture.thanksgiving]
-        #expect(sentence(closed, Fixture.request(local(2026, 11, 26, 12)))
-            == "The van does not run on Thursday, November 26. Nothing is free within 2 hours of that time.")
-        #expect(sentence(closed, Fixture.request(local(2026, 11, 25, 23, 50)))
-            == "The van does not run on Thursday, November 26. The nearest time is 11:40 PM.")
+        #expect(
+            sentence(closed, Fixture.request(local(2026, 11, 26, 12)))
+                == "The van does not run on Thursday, November 26. Nothing is free within 2 hours of that time.")
+        #expect(
+            sentence(closed, Fixture.request(local(2026, 11, 25, 23, 50)))
+                == "The van does not run on Thursday, November 26. The nearest time is 11:40 PM.")
     }
 
     @Test func alternativeOnAnotherDayNamesTheDay() {
         let rides = [Fixture.ride(1, van: 1, local(2026, 11, 20, 23, 30), local(2026, 11, 21, 0, 20))]
-        #expect(sentence(scheduler, Fixture.request(local(2026, 11, 20, 23, 55)), rides: rides)
-            == "The van is occupied at 11:55 PM. Does 11:00 PM or 12:00 AM on Saturday work?")
+        #expect(
+            sentence(scheduler, Fixture.request(local(2026, 11, 20, 23, 55)), rides: rides)
+                == "The van is occupied at 11:55 PM. Does 11:00 PM or 12:00 AM on Saturday work?")
     }
 
     @Test func fleetProblemsAndSuccess() {
-        #expect(sentence(scheduler, Fixture.request(monday(16, 30), wheelchair: true), vans: [Fixture.soloVan(1, wheelchair: 0)])
-            == "No van with a wheelchair position is in service.")
+        #expect(
+            sentence(scheduler, Fixture.request(monday(16, 30), wheelchair: true), vans: [Fixture.soloVan(1, wheelchair: 0)])
+                == "No van with a wheelchair position is in service.")
         #expect(sentence(scheduler, Fixture.request(monday(16, 30)), vans: []) == "No van is in service.")
         #expect(sentence(scheduler, Fixture.request(monday(16, 30))) == "The van can pick you up at 4:30 PM.")
     }
@@ -86,12 +95,14 @@ import VanDomain
     @Test func otherTimeZoneOnRequest() {
         let rides = [Fixture.ride(1, van: 1, monday(16, 20), monday(16, 50))]
         let result = scheduler.check(Fixture.request(monday(16, 30)), vans: vans, rides: rides)
-        #expect(scheduler.sentence(for: result, requested: monday(16, 30), timeZone: TimeZone(identifier: "UTC")!)
-            == "The van is occupied at 9:30 PM. Does 8:50 PM or 9:50 PM work?")
+        #expect(
+            scheduler.sentence(for: result, requested: monday(16, 30), timeZone: TimeZone(identifier: "UTC")!)
+                == "The van is occupied at 9:30 PM. Does 8:50 PM or 9:50 PM work?")
     }
 
     @Test func reasonCodes() {
-        #expect([Infeasibility.outsideServiceHours, .closed(Fixture.thanksgiving), .occupied, .noWheelchairVan, .noActiveVan].map(\.code)
-            == ["outside_service_hours", "closed", "occupied", "no_wheelchair_van", "no_active_van"])
+        #expect(
+            [Infeasibility.outsideServiceHours, .closed(Fixture.thanksgiving), .occupied, .noWheelchairVan, .noActiveVan].map(\.code)
+                == ["outside_service_hours", "closed", "occupied", "no_wheelchair_van", "no_active_van"])
     }
 }

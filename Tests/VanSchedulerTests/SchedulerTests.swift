@@ -9,20 +9,24 @@ import VanDomain
 @Suite struct SchedulerTests {
     let scheduler = Fixture.scheduler
     /// Promises are instants (no window), to test the van's limits alone.
-    let exact = { var s = Fixture.scheduler; s.windowWidth = 0; return s }()
+    let exact = {
+        var s = Fixture.scheduler; s.windowWidth = 0; return s
+    }()
     let monday = { (hour: Int, minute: Int) in local(2026, 11, 23, hour, minute) }
 
     func trip(_ time: Date, wheelchair: Bool = false, arriveBy: Bool = false, notBefore: Date? = nil) -> RideRequest {
-        RideRequest(pickup: Fixture.sss, dropoff: Fixture.davenport, wheelchair: wheelchair, pickupAt: time,
-                    promise: arriveBy ? .arriveBy : .pickup, notBefore: notBefore)
+        RideRequest(
+            pickup: Fixture.sss, dropoff: Fixture.davenport, wheelchair: wheelchair, pickupAt: time,
+            promise: arriveBy ? .arriveBy : .pickup, notBefore: notBefore)
     }
 
     /// A booked ride SSS → Davenport planned as `scheduler` plans it alone on `van`.
     func booked(_ n: Int, van: Van, at time: Date, wheelchair: Bool = false, with scheduler: Scheduler) -> BookedRide {
         let placed = scheduler.check(trip(time, wheelchair: wheelchair), vans: [van], rides: []).assignment!
-        return BookedRide(id: Fixture.uuid(n), vanID: van.id, pickupAt: placed.pickupAt, dropoffAt: placed.dropoffAt,
-                          pickup: Fixture.sss, dropoff: Fixture.davenport, wheelchair: wheelchair,
-                          promise: placed.promise, maxRideTime: placed.maxRideTime)
+        return BookedRide(
+            id: Fixture.uuid(n), vanID: van.id, pickupAt: placed.pickupAt, dropoffAt: placed.dropoffAt,
+            pickup: Fixture.sss, dropoff: Fixture.davenport, wheelchair: wheelchair,
+            promise: placed.promise, maxRideTime: placed.maxRideTime)
     }
 
     @Test func aFreeVanPicksUpAtTheStartOfThePromisedWindow() throws {
@@ -129,8 +133,9 @@ import VanDomain
     }
 
     @Test func inactiveVanIsIgnored() {
-        #expect(scheduler.check(Fixture.request(monday(16, 30)), vans: [Fixture.van(1, active: false), Fixture.van(2)], rides: [])
-            .assignment?.vanID == 2)
+        #expect(
+            scheduler.check(Fixture.request(monday(16, 30)), vans: [Fixture.van(1, active: false), Fixture.van(2)], rides: [])
+                .assignment?.vanID == 2)
         #expect(scheduler.check(Fixture.request(monday(16, 30)), vans: [Fixture.van(1, active: false)], rides: []).reason == .noActiveVan)
         #expect(scheduler.check(Fixture.request(monday(16, 30)), vans: [], rides: []).reason == .noActiveVan)
     }
@@ -200,8 +205,9 @@ import VanDomain
 
     @Test func closureDayRefusesEveryTime() {
         let closed = Scheduler(hours: Fixture.hours, closures: [Fixture.thanksgiving])
-        #expect(closed.check(Fixture.request(local(2026, 11, 26, 12)), vans: vans, rides: [])
-            == .infeasible(reason: .closed(Fixture.thanksgiving), earlier: nil, later: nil))
+        #expect(
+            closed.check(Fixture.request(local(2026, 11, 26, 12)), vans: vans, rides: [])
+                == .infeasible(reason: .closed(Fixture.thanksgiving), earlier: nil, later: nil))
         // A trip running into the closure at midnight is refused; one ending by midnight is not.
         let eve = closed.check(Fixture.request(local(2026, 11, 25, 23, 50)), vans: vans, rides: [])
         #expect(eve.reason == .closed(Fixture.thanksgiving))
@@ -234,7 +240,7 @@ import VanDomain
 
     @Test func convertsStoredRides() throws {
         var ride = try Ride.sample()
-        #expect(BookedRide(ride) == nil) // no van yet
+        #expect(BookedRide(ride) == nil)  // no van yet
         ride.vanID = 4
         let booked = try #require(BookedRide(ride))
         #expect(booked.vanID == 4 && booked.pickupAt == ride.pickupAt && booked.dropoffAt == ride.estimatedDropoffAt)

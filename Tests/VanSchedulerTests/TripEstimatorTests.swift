@@ -44,7 +44,7 @@ import VanDomain
         custom.boarding = 0
         custom.alighting = 0
         custom.detourFactor = 1
-        custom.averageSpeedKmh = 36 // 10 m/s
+        custom.averageSpeedKmh = 36  // 10 m/s
         custom.unknownLegDuration = 60
         custom.unknownDeadhead = 30
         #expect(custom.tripDuration(from: a, to: oneKilometer, wheelchair: false) == 100)

@@ -43,7 +43,9 @@ struct AccountFixture {
     /// Every row of every table in the public schema, as JSON text.
     func everyRow() async throws -> [String] {
         try await database.pool.withConnection { connection in
-            let tables = try connection.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'").map { try $0.decode(String.self, "tablename") }
+            let tables = try connection.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'").map {
+                try $0.decode(String.self, "tablename")
+            }
             var rows: [String] = []
             for table in tables {
                 // The table name comes from the catalog, not from a user; quote it anyway.

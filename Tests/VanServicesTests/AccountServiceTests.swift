@@ -33,7 +33,9 @@ struct AccountServiceTests {
         #expect(!after.mustChangePassword)
         #expect(after.expiresAt == f.clock.now.addingTimeInterval(30 * 86_400))
 
-        await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: invitation.temporaryPassword, from: .unknown) }
+        await #expect(throws: AccountError.invalidCredentials) {
+            try await f.accounts.login(netID: "jd123", password: invitation.temporaryPassword, from: .unknown)
+        }
         _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: .unknown)
         await #expect(throws: AccountError.riderExists(jd)) { try await f.riders.invite(jd, actor: "alice") }
         await f.close()
@@ -47,10 +49,14 @@ struct AccountServiceTests {
         _ = try await f.accounts.authenticate(token: early.token.rawValue)
         f.clock.advance(by: 1)
         // The password and the session it opened both end.
-        await #expect(throws: AccountError.temporaryPasswordExpired) { try await f.accounts.login(netID: "jd123", password: invitation.temporaryPassword, from: .unknown) }
+        await #expect(throws: AccountError.temporaryPasswordExpired) {
+            try await f.accounts.login(netID: "jd123", password: invitation.temporaryPassword, from: .unknown)
+        }
         await #expect(throws: AccountError.notAuthenticated) { try await f.accounts.authenticate(token: early.token.rawValue) }
         // A wrong password still gets the generic answer: expiry is only revealed to the right password.
-        await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: "not the password", from: .unknown) }
+        await #expect(throws: AccountError.invalidCredentials) {
+            try await f.accounts.login(netID: "jd123", password: "not the password", from: .unknown)
+        }
 
         let reset = try await f.riders.resetPassword(try NetID("jd123"), actor: "bob")
         let login = try await f.accounts.login(netID: "jd123", password: reset.temporaryPassword, from: .unknown)
@@ -67,17 +73,25 @@ struct AccountServiceTests {
         let f = try await AccountFixture()
         _ = try await f.activeRider("jd123")
         for attempt in 1...4 {
-            await #expect(throws: AccountError.invalidCredentials, "attempt \(attempt)") { try await f.accounts.login(netID: "jd123", password: "guess \(attempt)", from: Self.attacker) }
+            await #expect(throws: AccountError.invalidCredentials, "attempt \(attempt)") {
+                try await f.accounts.login(netID: "jd123", password: "guess \(attempt)", from: Self.attacker)
+            }
         }
-        await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(60))) { try await f.accounts.login(netID: "jd123", password: "guess 5", from: Self.attacker) }
+        await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(60))) {
+            try await f.accounts.login(netID: "jd123", password: "guess 5", from: Self.attacker)
+        }
         // Blocked means refused before bcrypt, even the right password: the guesser learns nothing.
-        await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(60))) { try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: Self.attacker) }
+        await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(60))) {
+            try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: Self.attacker)
+        }
         // The rider, from their phone, at once.
         _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: Self.riderPhone)
         // Each further guess doubles the wait: 2, 4, 8, then 15 minutes at most.
         for expected in [120.0, 240, 480, 900, 900] {
             f.clock.advance(by: 15 * 60)
-            await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(expected))) { try await f.accounts.login(netID: "jd123", password: "guess", from: Self.attacker) }
+            await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(expected))) {
+                try await f.accounts.login(netID: "jd123", password: "guess", from: Self.attacker)
+            }
         }
         _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: Self.riderPhone)
         // An hour without failures forgets the guesser's key.
@@ -91,17 +105,23 @@ struct AccountServiceTests {
         let f = try await AccountFixture()
         _ = try await f.activeRider("jd123")
         for _ in 1...4 {
-            await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: "correct horse batery", from: Self.riderPhone) }
+            await #expect(throws: AccountError.invalidCredentials) {
+                try await f.accounts.login(netID: "jd123", password: "correct horse batery", from: Self.riderPhone)
+            }
         }
         _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: Self.riderPhone)
         // Four more typos later do not block: success forgot the earlier ones.
         for _ in 1...4 {
-            await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: "correct horse batery", from: Self.riderPhone) }
+            await #expect(throws: AccountError.invalidCredentials) {
+                try await f.accounts.login(netID: "jd123", password: "correct horse batery", from: Self.riderPhone)
+            }
         }
         _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: Self.riderPhone)
         // Five typos: a minute's wait, then in.
         for _ in 1...4 { _ = try? await f.accounts.login(netID: "jd123", password: "typo", from: Self.riderPhone) }
-        await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(60))) { try await f.accounts.login(netID: "jd123", password: "typo", from: Self.riderPhone) }
+        await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(60))) {
+            try await f.accounts.login(netID: "jd123", password: "typo", from: Self.riderPhone)
+        }
         f.clock.advance(by: 60)
         _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: Self.riderPhone)
         await f.close()
@@ -113,13 +133,21 @@ struct AccountServiceTests {
         let f = try await AccountFixture()
         _ = try await f.activeRider("mallory1")
         for index in 1...29 {
-            await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "victim\(index)", password: "Password1!", from: Self.attacker) }
+            await #expect(throws: AccountError.invalidCredentials) {
+                try await f.accounts.login(netID: "victim\(index)", password: "Password1!", from: Self.attacker)
+            }
             if index == 15 { _ = try await f.accounts.login(netID: "mallory1", password: "correct horse battery", from: Self.attacker) }
         }
-        await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(60))) { try await f.accounts.login(netID: "victim30", password: "Password1!", from: Self.attacker) }
-        await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(60))) { try await f.accounts.login(netID: "victim31", password: "Password1!", from: Self.attacker) }
+        await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(60))) {
+            try await f.accounts.login(netID: "victim30", password: "Password1!", from: Self.attacker)
+        }
+        await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(60))) {
+            try await f.accounts.login(netID: "victim31", password: "Password1!", from: Self.attacker)
+        }
         // Other addresses are untouched.
-        await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "victim31", password: "Password1!", from: Self.riderPhone) }
+        await #expect(throws: AccountError.invalidCredentials) {
+            try await f.accounts.login(netID: "victim31", password: "Password1!", from: Self.riderPhone)
+        }
         await f.close()
     }
 
@@ -127,7 +155,9 @@ struct AccountServiceTests {
         let f = try await AccountFixture()
         _ = try await f.activeRider("jd123")
         for _ in 1...4 {
-            await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "nobody1", password: "whatever pass", from: Self.attacker) }
+            await #expect(throws: AccountError.invalidCredentials) {
+                try await f.accounts.login(netID: "nobody1", password: "whatever pass", from: Self.attacker)
+            }
         }
         await #expect(throws: AccountError.lockedOut(until: f.clock.now.addingTimeInterval(60))) {
             try await f.accounts.login(netID: "nobody1", password: "whatever pass", from: Self.attacker)
@@ -145,12 +175,16 @@ struct AccountServiceTests {
         _ = try await f.activeRider("jd123")
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<40 {
-                group.addTask { _ = try? await f.accounts.login(netID: index % 2 == 0 ? "jd123" : "ghost\(index)", password: "wrong", from: Self.attacker) }
+                group.addTask {
+                    _ = try? await f.accounts.login(netID: index % 2 == 0 ? "jd123" : "ghost\(index)", password: "wrong", from: Self.attacker)
+                }
             }
         }
         let counts = try await f.database.pool.withConnection { conn in
-            try conn.query("SELECT net_id, failures FROM login_throttle WHERE address = \(Self.attacker.rawValue) AND net_id IN ('', 'jd123') ORDER BY net_id")
-                .map { try $0.decode(Int.self, at: 1) }
+            try conn.query(
+                "SELECT net_id, failures FROM login_throttle WHERE address = \(Self.attacker.rawValue) AND net_id IN ('', 'jd123') ORDER BY net_id"
+            )
+            .map { try $0.decode(Int.self, at: 1) }
         }
         #expect(counts == [40, 20])
         await f.close()
@@ -188,7 +222,9 @@ struct AccountServiceTests {
         await #expect(throws: AccountError.notAuthenticated) { try await f.accounts.authenticate(token: token) }
         await #expect(throws: AccountError.notAuthenticated) { try await f.accounts.authenticate(token: second.token.rawValue) }
         await #expect(throws: AccountError.disabled) { try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: .unknown) }
-        await #expect(throws: AccountError.invalidCredentials) { try await f.accounts.login(netID: "jd123", password: "wrong password", from: .unknown) }
+        await #expect(throws: AccountError.invalidCredentials) {
+            try await f.accounts.login(netID: "jd123", password: "wrong password", from: .unknown)
+        }
         try await f.riders.enable(jd, actor: "alice")
         _ = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: .unknown)
         await #expect(throws: AccountError.noSuchRider(try NetID("nobody"))) { try await f.riders.disable(try NetID("nobody"), actor: "alice") }
@@ -297,15 +333,18 @@ struct AccountServiceTests {
         let f = try await AccountFixture()
         let invitation = try await f.riders.invite(try NetID("jd123"), actor: "alice")
         let temporary = try await f.accounts.login(netID: "jd123", password: invitation.temporaryPassword, from: .unknown)
-        try await f.accounts.changePassword(try await f.accounts.authenticate(token: temporary.token.rawValue),
-                                            current: invitation.temporaryPassword, new: "correct horse battery", from: .unknown)
+        try await f.accounts.changePassword(
+            try await f.accounts.authenticate(token: temporary.token.rawValue),
+            current: invitation.temporaryPassword, new: "correct horse battery", from: .unknown)
         let full = try await f.accounts.login(netID: "jd123", password: "correct horse battery", from: .unknown)
         _ = try? await f.accounts.login(netID: "jd123", password: "a wrong guess here", from: .unknown)
         let reset = try await f.riders.resetPassword(try NetID("jd123"), actor: "bob")
         let rows = try await f.everyRow()
         #expect(rows.contains { $0.contains("jd123") })
-        for secret in [invitation.temporaryPassword, temporary.token.rawValue, full.token.rawValue, "correct horse battery",
-                       "a wrong guess here", reset.temporaryPassword] {
+        for secret in [
+            invitation.temporaryPassword, temporary.token.rawValue, full.token.rawValue, "correct horse battery",
+            "a wrong guess here", reset.temporaryPassword,
+        ] {
             #expect(!rows.contains { $0.contains(secret) }, "a table holds a raw secret")
         }
         await f.close()
@@ -328,7 +367,8 @@ struct AccountServiceTests {
     @Test func profileShowsWhitelistStatusAndContactChangesAreKept() async throws {
         let f = try await AccountFixture()
         let jd = try NetID("jd123")
-        _ = try await f.whitelist.add(WhitelistPatch(netID: jd, name: .some("Jane Doe"), email: .some(try EmailAddress("jd@example.edu"))), actor: "alice")
+        _ = try await f.whitelist.add(
+            WhitelistPatch(netID: jd, name: .some("Jane Doe"), email: .some(try EmailAddress("jd@example.edu"))), actor: "alice")
         _ = try await f.activeRider("jd123")
         var profile = try await f.accounts.profile(jd)
         #expect(profile.rider.name == "Jane Doe")  // copied from the whitelist at invitation

@@ -38,8 +38,9 @@ struct BookingFixture {
     }
 
     func request(_ rider: Int = 0, at date: Date, wheelchair: Bool = false) -> NewRide {
-        NewRide(id: .timeOrdered(at: date), netID: try! NetID("rider\(rider)"), pickup: RideEndpoint(coordinate: scl, placeName: "SCL"),
-                dropoff: RideEndpoint(coordinate: sml, placeName: "SML"), pickupAt: date, needsWheelchair: wheelchair)
+        NewRide(
+            id: .timeOrdered(at: date), netID: try! NetID("rider\(rider)"), pickup: RideEndpoint(coordinate: scl, placeName: "SCL"),
+            dropoff: RideEndpoint(coordinate: sml, placeName: "SML"), pickupAt: date, needsWheelchair: wheelchair)
     }
 
     func count(_ sql: SQLQuery = "SELECT count(*) FROM rides") async throws -> Int {
@@ -74,7 +75,9 @@ struct BookingServiceTests {
 
     @Test func aTakenTimeIsRefusedWithTheNearestTimesAndNothingIsWritten() async throws {
         let f = try await BookingFixture()
-        guard case .booked = try await f.booking.book(f.request(0, at: f.monday(16, 30)), now: f.now) else { Issue.record("first booking failed"); return }
+        guard case .booked = try await f.booking.book(f.request(0, at: f.monday(16, 30)), now: f.now) else {
+            Issue.record("first booking failed"); return
+        }
         let outcome = try await f.booking.book(f.request(1, at: f.monday(16, 30)), now: f.now)
         guard case .refused(let feasibility, let sentence) = outcome else { Issue.record("expected a refusal"); return }
         #expect(feasibility.reason == .occupied)
@@ -197,7 +200,10 @@ struct BookingServiceTests {
     }
 
     @Test func aWriterLocksEveryLocalDateWithinTwoHoursOfItsChange() throws {
-        let f = (zone: TimeZone(identifier: "America/New_York")!, monday: { (h: Int, m: Int) in Date(timeIntervalSince1970: 1_795_410_000 + Double(h * 3600 + m * 60)) })
+        let f = (
+            zone: TimeZone(identifier: "America/New_York")!,
+            monday: { (h: Int, m: Int) in Date(timeIntervalSince1970: 1_795_410_000 + Double(h * 3600 + m * 60)) }
+        )
         func days(_ from: Date, _ to: Date) -> [String] {
             VanDayRoutes.vanDays(vanID: 7, changes: DateInterval(start: from, end: to), timeZone: f.zone).map { "\($0.vanID) \($0.day)" }
         }
@@ -210,10 +216,13 @@ struct BookingServiceTests {
     @Test func theDatabaseRefusesAnOverloadedOrOutOfWindowRouteWrittenWithPlainSQL() async throws {
         // Two seats: two riders may overlap, a third may not, whoever writes the rows.
         let f = try await BookingFixture(vans: [("Van 1", 2, 0)], oneRiderAtATime: false)
-        guard case .booked(let ride) = try await f.booking.book(f.request(at: f.monday(10)), now: f.now) else { Issue.record("booking failed"); return }
+        guard case .booked(let ride) = try await f.booking.book(f.request(at: f.monday(10)), now: f.now) else {
+            Issue.record("booking failed"); return
+        }
         func insert(_ pickup: Date, _ dropoff: Date, window: (Date, Date)? = nil, companions: Int = 0) async throws {
             try await f.db.pool.withConnection { conn in
-                try conn.execute("""
+                try conn.execute(
+                    """
                     INSERT INTO rides (id, net_id, kind, pickup_address, dropoff_address, requested_at, pickup_at, estimated_dropoff_at,
                                        van_id, companions, window_start, window_end)
                     VALUES (\(UUID()), 'rider1', 'scheduled', 'here', 'there', now(), \(pickup), \(dropoff), \(ride.vanID), \(companions),
@@ -233,7 +242,11 @@ struct BookingServiceTests {
         #expect(late.sqlState == .checkViolation && late.message.contains("outside its promised window"), "\(late)")
         // Moving a booked ride's planned pickup out of its window by hand: refused too.
         let moved = try await #require(throws: PGError.self) {
-            try await f.db.pool.withConnection { try $0.execute("UPDATE rides SET pickup_at = pickup_at + interval '1 hour', estimated_dropoff_at = estimated_dropoff_at + interval '1 hour' WHERE id = \(ride.id)") }
+            try await f.db.pool.withConnection {
+                try $0.execute(
+                    "UPDATE rides SET pickup_at = pickup_at + interval '1 hour', estimated_dropoff_at = estimated_dropoff_at + interval '1 hour' WHERE id = \(ride.id)"
+                )
+            }
         }
         #expect(moved.sqlState == .checkViolation)
         // Nothing refused was written; a cancelled ride no longer holds its seat.
@@ -251,7 +264,8 @@ struct BookingServiceTests {
         let van = try await f.db.pool.withConnection { try $0.query("SELECT id FROM vans").first!.decode(Int64.self, at: 0) }
         func insert(_ pickup: Date, _ dropoff: Date) async throws {
             try await f.db.pool.withConnection { conn in
-                try conn.execute("""
+                try conn.execute(
+                    """
                     INSERT INTO rides (id, net_id, kind, pickup_address, dropoff_address, requested_at, pickup_at, estimated_dropoff_at, van_id)
                     VALUES (\(UUID()), 'rider1', 'scheduled', 'here', 'there', now(), \(pickup), \(dropoff), \(van))
                     """)
@@ -281,7 +295,9 @@ struct BookingServiceTests {
         let zone = f.zone, now = f.now, ride = f.request(0, at: f.monday(10))
         let after = try await f.db.pool.withTransaction { conn -> [String] in
             guard case .booked = try BookingService.bookAll([ride], now: now, timeZone: zone, conn).first else { return ["not booked"] }
-            return try ["enable_seqscan", "enable_bitmapscan"].map { try conn.query("SELECT current_setting(\($0))").first!.decode(String.self, at: 0) }
+            return try ["enable_seqscan", "enable_bitmapscan"].map {
+                try conn.query("SELECT current_setting(\($0))").first!.decode(String.self, at: 0)
+            }
         }
         #expect(after == ["on", "on"])
         await f.db.close()
@@ -289,7 +305,9 @@ struct BookingServiceTests {
 
     @Test func aWheelchairRideNeverTakesAVanWithoutAPosition() async throws {
         let f = try await BookingFixture(vans: [("Lift van", 8, 1), ("Plain van", 8, 0)])
-        guard case .booked(let first) = try await f.booking.book(f.request(0, at: f.monday(11), wheelchair: true), now: f.now) else { Issue.record("first failed"); return }
+        guard case .booked(let first) = try await f.booking.book(f.request(0, at: f.monday(11), wheelchair: true), now: f.now) else {
+            Issue.record("first failed"); return
+        }
         let lift = try await f.db.pool.withConnection { try $0.query("SELECT id FROM vans WHERE name = 'Lift van'").first!.decode(Int64.self, at: 0) }
         #expect(first.vanID == lift)
         // The plain van is free at 11:00, but it has no wheelchair position.
@@ -298,7 +316,9 @@ struct BookingServiceTests {
         #expect(feasibility.reason == .occupied)
         #expect(feasibility.suggestions.allSatisfy { $0.vanID == lift })
         // An ambulatory rider at the same time gets the plain van.
-        guard case .booked(let walker) = try await f.booking.book(f.request(2, at: f.monday(11)), now: f.now) else { Issue.record("walker failed"); return }
+        guard case .booked(let walker) = try await f.booking.book(f.request(2, at: f.monday(11)), now: f.now) else {
+            Issue.record("walker failed"); return
+        }
         #expect(walker.vanID != lift)
         await f.db.close()
     }

@@ -12,7 +12,9 @@ struct FleetStoreTests {
         let db = try await TestCluster.makeDatabase()
         let vans = VanStore(pool: db.pool)
         _ = try await vans.add(name: "Van 1", seats: 8, wheelchairPositions: 2, actor: "dana")
-        await #expect(throws: FleetError.duplicateName("Van 1")) { try await vans.add(name: " Van 1 ", seats: 4, wheelchairPositions: 0, actor: "dana") }
+        await #expect(throws: FleetError.duplicateName("Van 1")) {
+            try await vans.add(name: " Van 1 ", seats: 4, wheelchairPositions: 0, actor: "dana")
+        }
         await #expect(throws: ValidationError.self) { try await vans.add(name: "Van 2", seats: 0, wheelchairPositions: 0, actor: "dana") }
         let updated = try await vans.update(name: "Van 1", newName: nil, seats: 10, wheelchairPositions: nil, actor: "dana")
         #expect(updated.seats == 10 && updated.wheelchairPositions == 2)
@@ -30,7 +32,9 @@ struct FleetStoreTests {
 
     @Test func retiringAVanListsItsFutureRides() async throws {
         let f = try await BookingFixture()
-        guard case .booked(let ride) = try await f.booking.book(f.request(at: f.monday(10)), now: f.now) else { Issue.record("booking failed"); return }
+        guard case .booked(let ride) = try await f.booking.book(f.request(at: f.monday(10)), now: f.now) else {
+            Issue.record("booking failed"); return
+        }
         let moved = try await VanStore(pool: f.db.pool).retire(name: "Van 1", now: f.now, actor: "dana")
         #expect(moved == [ride.ref])
         // A retired van takes no new rides.

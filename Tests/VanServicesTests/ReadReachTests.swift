@@ -29,7 +29,8 @@ struct ReadReachTests {
             var dropoff = points[Int.random(in: 0..<points.count, using: &random)]
             if dropoff == pickup { dropoff = points[(points.firstIndex(of: pickup)! + 1) % points.count] }
             let at = f.monday(8).addingTimeInterval(Double(Int.random(in: 0..<(hours * 60), using: &random)) * 60)
-            let request = RideRequest(pickup: pickup, dropoff: dropoff, pickupAt: at, companions: Int.random(in: 0...1, using: &random), notBefore: f.now)
+            let request = RideRequest(
+                pickup: pickup, dropoff: dropoff, pickupAt: at, companions: Int.random(in: 0...1, using: &random), notBefore: f.now)
 
             let (answer, _) = try await f.db.pool.withConnection { try VanDayRoutes.plan(request, scheduler: scheduler, vans: vans, $0) }
             let day = try await f.db.pool.withConnection {
@@ -46,7 +47,9 @@ struct ReadReachTests {
                 guard case .feasible = scheduler.check(sameVan, vans: vans, rides: day) else {
                     Issue.record("ride \(index) at \(at): placed on van \(placed.vanID), whose whole day cannot take it"); continue
                 }
-                if placed.vanID == best.vanID && placed.pickupAt == best.pickupAt && placed.dropoffAt == best.dropoffAt && placed.replanned == best.replanned {
+                if placed.vanID == best.vanID && placed.pickupAt == best.pickupAt && placed.dropoffAt == best.dropoffAt
+                    && placed.replanned == best.replanned
+                {
                     exact += 1
                 }
                 fitted += 1

@@ -24,8 +24,11 @@ struct RideStatusSQLTests {
     @Test func theLongestRideIsTheSameInSwiftAndInTheDatabase() async throws {
         let db = try await TestCluster.makeDatabase()
         let (constraint, check) = try await db.pool.withConnection { conn in
-            (try conn.query("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'rides_longest_ride'").first!.decode(String.self, at: 0),
-             try conn.query("SELECT prosrc FROM pg_proc WHERE proname = 'vand_check_route'").first!.decode(String.self, at: 0))
+            (
+                try conn.query("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conname = 'rides_longest_ride'").first!.decode(
+                    String.self, at: 0),
+                try conn.query("SELECT prosrc FROM pg_proc WHERE proname = 'vand_check_route'").first!.decode(String.self, at: 0)
+            )
         }
         let hours = Int(VanDayRoutes.longestRide / 3_600)
         #expect(constraint.contains("'\(hours):00:00'::interval"), "\(constraint)")
@@ -38,10 +41,12 @@ struct RideStatusSQLTests {
         let db = try await TestCluster.makeDatabase()
         let plan = try await db.pool.withConnection { conn in
             try conn.execute(simple: "SET enable_seqscan = off")
-            return try conn.query("""
+            return try conn.query(
+                """
                 EXPLAIN SELECT id FROM rides WHERE ride_holds_van(status) AND van_id IS NOT NULL
                 AND pickup_at BETWEEN now() AND now() + interval '1 hour'
-                """).map { try $0.decode(String.self, at: 0) }.joined(separator: "\n")
+                """
+            ).map { try $0.decode(String.self, at: 0) }.joined(separator: "\n")
         }
         // The function is inlined, so the index's predicate is proved from the query's.
         #expect(plan.contains("rides_holding_van"), "plan: \(plan)")

@@ -21,8 +21,9 @@ struct RiderChangeListenerTests {
             var next = changes.makeAsyncIterator()
             var seen: [RiderReadCache<String>.Change] = [await next.next()!]
             // A page kept for ann is dropped by her next change.
-            let session = AuthenticatedSession(netID: ann, digest: Data([7]), mustChangePassword: false,
-                                               expiresAt: f.now + 3_600, lastSeenAt: f.now)
+            let session = AuthenticatedSession(
+                netID: ann, digest: Data([7]), mustChangePassword: false,
+                expiresAt: f.now + 3_600, lastSeenAt: f.now)
             let key = RiderReadCache<String>.PageKey(limit: 20, after: nil)
             cache.store(session, key: key, value: "ann's page", bytes: 10, validUntil: nil, now: f.now, ticket: cache.ticket())
             #expect(cache.lookup(digest: session.digest, key: key, now: f.now)?.value == "ann's page")
@@ -30,7 +31,8 @@ struct RiderChangeListenerTests {
             seen.append(await next.next()!)
             #expect(cache.lookup(digest: session.digest, key: key, now: f.now) == nil)
             // A re-plan (only planned times and updated_at: no ride event) still changes her list.
-            try await f.sql("UPDATE rides SET pickup_at = pickup_at, estimated_dropoff_at = estimated_dropoff_at, updated_at = \(f.now) WHERE id = \(ride)")
+            try await f.sql(
+                "UPDATE rides SET pickup_at = pickup_at, estimated_dropoff_at = estimated_dropoff_at, updated_at = \(f.now) WHERE id = \(ride)")
             seen.append(await next.next()!)
             // Several changes of one rider in one transaction: one notification.
             try await f.db.pool.withTransaction { conn in
@@ -40,7 +42,9 @@ struct RiderChangeListenerTests {
             try await f.insertRide(rider: "bob2", pickupIn: 300, van: 2)
             seen += [await next.next()!, await next.next()!]
             // A session sliding forward is not news; one ending is.
-            try await f.sql("INSERT INTO sessions (token_sha256, net_id, created_at, expires_at, last_seen_at) VALUES (\(Data(repeating: 7, count: 32)), 'ann1', \(f.now), \(f.now + 3_600), \(f.now))")
+            try await f.sql(
+                "INSERT INTO sessions (token_sha256, net_id, created_at, expires_at, last_seen_at) VALUES (\(Data(repeating: 7, count: 32)), 'ann1', \(f.now), \(f.now + 3_600), \(f.now))"
+            )
             try await f.sql("UPDATE sessions SET expires_at = expires_at + interval '1 hour', last_seen_at = \(f.now + 60) WHERE net_id = 'ann1'")
             try await f.sql("UPDATE rides SET note = 'bob''s' WHERE net_id = 'bob2'")
             seen.append(await next.next()!)
@@ -57,7 +61,11 @@ struct RiderChangeListenerTests {
             seen.append(await next.next()!)
             return seen
         }
-        #expect(seen == [.listening, .rider(ann), .rider(ann), .rider(ann), .rider(bob), .rider(bob), .rider(ann), .rider(bob), .everyone, .everyone, .rider(ann)])
+        #expect(
+            seen == [
+                .listening, .rider(ann), .rider(ann), .rider(ann), .rider(bob), .rider(bob), .rider(ann), .rider(bob), .everyone, .everyone,
+                .rider(ann),
+            ])
         await f.db.close()
     }
 

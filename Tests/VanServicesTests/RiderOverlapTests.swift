@@ -26,7 +26,8 @@ struct RiderOverlapTests {
         guard case .overlaps = try await f.booking.book(arrival, now: f.now) else { Issue.record("the arrival overlaps"); return }
         // Another rider at that time, and this rider once her ride is surely over, are booked.
         guard case .booked = try await f.booking.book(f.request(1, at: span.end.addingTimeInterval(-60)), now: f.now),
-              case .booked = try await f.booking.book(f.request(0, at: span.end), now: f.now) else { Issue.record("expected bookings"); return }
+            case .booked = try await f.booking.book(f.request(0, at: span.end), now: f.now)
+        else { Issue.record("expected bookings"); return }
         // A series: the occurrence over her ride is refused like any other conflict, the next week's is booked.
         let series = UUID.timeOrdered(at: f.now)
         var weekly = [f.request(0, at: f.monday(16, 10)), f.request(0, at: f.monday(16, 10).addingTimeInterval(7 * 86_400))]

@@ -12,8 +12,11 @@ struct RiderReadCacheTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
     static let key = Cache.PageKey(limit: 20, after: nil)
 
-    static func session(_ netID: String, digest: UInt8 = 1, lastSeen: Date = t0, expires: Date = t0 + 86_400, mustChange: Bool = false) -> AuthenticatedSession {
-        AuthenticatedSession(netID: try! NetID(netID), digest: Data([digest]), mustChangePassword: mustChange, expiresAt: expires, lastSeenAt: lastSeen)
+    static func session(_ netID: String, digest: UInt8 = 1, lastSeen: Date = t0, expires: Date = t0 + 86_400, mustChange: Bool = false)
+        -> AuthenticatedSession
+    {
+        AuthenticatedSession(
+            netID: try! NetID(netID), digest: Data([digest]), mustChangePassword: mustChange, expiresAt: expires, lastSeenAt: lastSeen)
     }
 
     static func listening(budget: Int = 1 << 20) -> Cache {
@@ -97,8 +100,9 @@ struct RiderReadCacheTests {
         let early = cache.ticket()
         cache.changed(ann.netID)  // ann's entry now only remembers when she changed
         for i in 0..<20 {
-            let session = AuthenticatedSession(netID: try NetID("r\(i)x"), digest: Data([UInt8(100 + i)]), mustChangePassword: false,
-                                               expiresAt: Self.t0 + 600, lastSeenAt: Self.t0)
+            let session = AuthenticatedSession(
+                netID: try NetID("r\(i)x"), digest: Data([UInt8(100 + i)]), mustChangePassword: false,
+                expiresAt: Self.t0 + 600, lastSeenAt: Self.t0)
             cache.store(session, key: Self.key, value: "p", bytes: 30, validUntil: nil, now: Self.t0, ticket: cache.ticket())
             #expect(cache.bytesKept <= 100)
             #expect(cache.lookup(digest: session.digest, key: Self.key, now: Self.t0)?.value == "p")
@@ -138,10 +142,12 @@ struct RiderReadCacheTests {
                 reads.append((rider, generation[rider], cache.ticket(), version[rider], listeningSince))
             case 25..<50 where !reads.isEmpty:  // a read ends and stores what it read
                 let read = reads.remove(at: Int.random(in: 0..<reads.count, using: &random))
-                let session = AuthenticatedSession(netID: riders[read.rider], digest: Data([UInt8(read.rider), UInt8(read.generation)]),
-                                                   mustChangePassword: false, expiresAt: Self.t0 + 600, lastSeenAt: Self.t0)
-                cache.store(session, key: Self.key, value: "\(read.rider):\(read.version)", bytes: 8 + Int.random(in: 0..<20, using: &random),
-                            validUntil: nil, now: Self.t0, ticket: read.ticket)
+                let session = AuthenticatedSession(
+                    netID: riders[read.rider], digest: Data([UInt8(read.rider), UInt8(read.generation)]),
+                    mustChangePassword: false, expiresAt: Self.t0 + 600, lastSeenAt: Self.t0)
+                cache.store(
+                    session, key: Self.key, value: "\(read.rider):\(read.version)", bytes: 8 + Int.random(in: 0..<20, using: &random),
+                    validUntil: nil, now: Self.t0, ticket: read.ticket)
             case 50..<60:  // a write commits; its notification arrives (or not yet: next case)
                 let rider = Int.random(in: 0..<3, using: &random)
                 version[rider] += 1

@@ -11,7 +11,9 @@ struct RiderRidesTests {
     @Test func aSeriesBooksWhatFitsAndListsConflictsWithSuggestions() async throws {
         let f = try await BookingFixture()
         // Someone already holds the only van on Wednesday at 15:00.
-        guard case .booked = try await f.booking.book(f.request(9, at: f.monday(15).addingTimeInterval(2 * 86_400)), now: f.now) else { Issue.record("setup failed"); return }
+        guard case .booked = try await f.booking.book(f.request(9, at: f.monday(15).addingTimeInterval(2 * 86_400)), now: f.now) else {
+            Issue.record("setup failed"); return
+        }
         let series = UUID()
         let occurrences = (0..<5).map { day in
             var ride = f.request(0, at: f.monday(15).addingTimeInterval(Double(day) * 86_400))
@@ -85,7 +87,9 @@ struct RiderRidesTests {
         }
         // Every ride at 9:00 (off its van, so they may overlap), and ids unlike their booking order.
         try await f.db.pool.withConnection { conn in
-            try conn.execute("UPDATE rides SET van_id = NULL, status = 'pending', id = gen_random_uuid(), pickup_at = \(f.monday(9)), estimated_dropoff_at = \(f.monday(9, 20)), window_start = \(f.monday(9)), window_end = \(f.monday(9, 15)) WHERE net_id = 'rider1'")
+            try conn.execute(
+                "UPDATE rides SET van_id = NULL, status = 'pending', id = gen_random_uuid(), pickup_at = \(f.monday(9)), estimated_dropoff_at = \(f.monday(9, 20)), window_start = \(f.monday(9)), window_end = \(f.monday(9, 15)) WHERE net_id = 'rider1'"
+            )
         }
         let order: [UUID] = try await f.db.pool.withConnection { conn in
             try conn.query("SELECT id FROM rides WHERE net_id = 'rider1' ORDER BY pickup_at, id").map { try $0.decode(UUID.self, at: 0) }
@@ -118,7 +122,9 @@ struct RiderRidesTests {
         let alice = try NetID("rider1"), bob = try NetID("rider2")
         var ids: [UUID] = []
         for hour in [9, 11, 13, 16] {
-            guard case .booked(let ride) = try await f.booking.book(f.request(1, at: f.monday(hour)), now: f.now) else { Issue.record("setup"); return }
+            guard case .booked(let ride) = try await f.booking.book(f.request(1, at: f.monday(hour)), now: f.now) else {
+                Issue.record("setup"); return
+            }
             ids.append(ride.id)
         }
         let firstPage = try await rides.list(alice, scope: .upcoming, now: f.now, limit: 3)
@@ -139,7 +145,9 @@ struct RiderRidesTests {
         #expect(early.ride.status == .cancelled)
         #expect(!early.late)
         #expect(try await f.count("SELECT count(*) FROM rides WHERE NOT cancelled_late AND id = \(ids[1])") == 1)
-        await #expect(throws: RiderRides.CancelError.notCancellable(.cancelled)) { try await rides.cancel(ids[1], for: alice, now: f.now, lateWithin: 3_600) }
+        await #expect(throws: RiderRides.CancelError.notCancellable(.cancelled)) {
+            try await rides.cancel(ids[1], for: alice, now: f.now, lateWithin: 3_600)
+        }
         await #expect(throws: RiderRides.CancelError.afterPickup) { try await rides.cancel(ids[2], for: alice, now: f.monday(14), lateWithin: 3_600) }
         // Past rides, latest first.
         let past = try await rides.list(alice, scope: .past, now: f.monday(23))

@@ -25,8 +25,10 @@ import VanTestSupport
         let requestedAt = f.now
         try await f.db.pool.withTransaction { conn in
             for ride in rides {
-                let dropoffAt = ride.at.addingTimeInterval(estimator.tripDuration(from: ride.from, to: ride.to, wheelchair: false) - estimator.alighting)
-                try conn.execute("""
+                let dropoffAt = ride.at.addingTimeInterval(
+                    estimator.tripDuration(from: ride.from, to: ride.to, wheelchair: false) - estimator.alighting)
+                try conn.execute(
+                    """
                     INSERT INTO rides (id, net_id, kind, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon, requested_at, pickup_at,
                                        estimated_dropoff_at, status, van_id, promise, window_start, window_end, max_ride_seconds)
                     VALUES (\(ride.id), \(ride.rider), 'scheduled', \(ride.from.latitude), \(ride.from.longitude),
@@ -44,19 +46,22 @@ import VanTestSupport
         try await f.db.pool.withTransaction { conn in
             for (index, van) in vans.enumerated() {
                 try conn.execute("INSERT INTO riders (net_id, password_hash, role) VALUES (\("driver\(index)"), 'x', 'driver')")
-                try conn.execute("""
+                try conn.execute(
+                    """
                     INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES (\("driver\(index)"), (SELECT id FROM vans WHERE name = \(van)), \(started))
                     """)
             }
             if vans.contains("Van 1") {
-                try conn.execute("""
+                try conn.execute(
+                    """
                     INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at)
                     SELECT gen_random_uuid(), s.id, \(aboard), 'pickup', a, \(boarded)
                     FROM shifts s, unnest(ARRAY['arrived', 'boarded']) a WHERE s.van_id = (SELECT id FROM vans WHERE name = 'Van 1')
                     """)
             }
             for (van, place) in [("Van 1", scl), ("Van 2", q1)] {
-                try conn.execute("""
+                try conn.execute(
+                    """
                     INSERT INTO van_positions (van_id, at, lat, lon, source)
                     VALUES ((SELECT id FROM vans WHERE name = \(van)), \(seen), \(place.latitude), \(place.longitude), 'driver')
                     """)
@@ -66,7 +71,9 @@ import VanTestSupport
 
     func vanOf(_ ride: UUID) async throws -> String {
         try await f.db.pool.withConnection { conn in
-            try conn.query("SELECT v.name FROM rides r JOIN vans v ON v.id = r.van_id WHERE r.id = \(ride)" as SQLQuery) { try $0.decode(String.self, at: 0) }[0]
+            try conn.query("SELECT v.name FROM rides r JOIN vans v ON v.id = r.van_id WHERE r.id = \(ride)" as SQLQuery) {
+                try $0.decode(String.self, at: 0)
+            }[0]
         }
     }
 
@@ -83,11 +90,13 @@ import VanTestSupport
         #expect(try await vanOf(late) == "Van 2")
         #expect(try await vanOf(aboard) == "Van 1", "a rider aboard stays on her van")
         let (pickup, window, events) = try await f.db.pool.withConnection { conn in
-            (try conn.query("SELECT pickup_at FROM rides WHERE id = \(aboard)" as SQLQuery) { try $0.decode(Date.self, at: 0) }[0],
-             try conn.query("SELECT pickup_at, window_start, window_end FROM rides WHERE id = \(late)" as SQLQuery) {
-                 (try $0.decode(Date.self, at: 0), try $0.decode(Date.self, at: 1), try $0.decode(Date.self, at: 2))
-             }[0],
-             try conn.query("SELECT kind FROM ride_events WHERE ride_id = \(late) ORDER BY id" as SQLQuery) { try $0.decode(String.self, at: 0) })
+            (
+                try conn.query("SELECT pickup_at FROM rides WHERE id = \(aboard)" as SQLQuery) { try $0.decode(Date.self, at: 0) }[0],
+                try conn.query("SELECT pickup_at, window_start, window_end FROM rides WHERE id = \(late)" as SQLQuery) {
+                    (try $0.decode(Date.self, at: 0), try $0.decode(Date.self, at: 1), try $0.decode(Date.self, at: 2))
+                }[0],
+                try conn.query("SELECT kind FROM ride_events WHERE ride_id = \(late) ORDER BY id" as SQLQuery) { try $0.decode(String.self, at: 0) }
+            )
         }
         #expect(pickup == pickupBefore, "a done pickup keeps its planned time")
         #expect(window.0 >= window.1 && window.0 <= window.2, "the moved ride is planned inside its promise")
@@ -104,8 +113,9 @@ import VanTestSupport
         let clock = ManualClock(f.monday(9, 42))
         var settings = ImprovementSettings()
         settings.seconds = 0.05
-        let improver = RouteImprover(optimizer: PlanOptimizer(pool: f.db.pool, timeZone: f.zone), timeZone: f.zone, settings: settings,
-                                     clock: clock, road: RoadReplanner(pool: f.db.pool, timeZone: f.zone))
+        let improver = RouteImprover(
+            optimizer: PlanOptimizer(pool: f.db.pool, timeZone: f.zone), timeZone: f.zone, settings: settings,
+            clock: clock, road: RoadReplanner(pool: f.db.pool, timeZone: f.zone))
         improver.roadChanged()
         #expect(improver.pendingDays == [try LocalDate("2026-11-23")])
         #expect(await improver.runDue().isEmpty, "not before the quiet period")
@@ -126,8 +136,9 @@ import VanTestSupport
         let clock = ManualClock(f.monday(9, 42))
         var settings = ImprovementSettings()
         settings.seconds = 0.05
-        let improver = RouteImprover(optimizer: PlanOptimizer(pool: f.db.pool, timeZone: f.zone), timeZone: f.zone, settings: settings,
-                                     clock: clock, road: RoadReplanner(pool: f.db.pool, timeZone: f.zone))
+        let improver = RouteImprover(
+            optimizer: PlanOptimizer(pool: f.db.pool, timeZone: f.zone), timeZone: f.zone, settings: settings,
+            clock: clock, road: RoadReplanner(pool: f.db.pool, timeZone: f.zone))
         #expect(try #require(improver.roadReplanDue) <= clock.now, "never re-planned: due at once")
         let first = await improver.replanRoad()
         #expect(first?.moved == [late])

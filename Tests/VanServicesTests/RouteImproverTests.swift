@@ -43,8 +43,10 @@ struct WastefulDay {
         try await f.db.pool.withTransaction { conn in
             for (index, ride) in rides.enumerated() {
                 let pickupAt = times[index]
-                let dropoffAt = pickupAt.addingTimeInterval(estimator.tripDuration(from: ride.from, to: ride.to, wheelchair: false) - estimator.alighting)
-                try conn.execute("""
+                let dropoffAt = pickupAt.addingTimeInterval(
+                    estimator.tripDuration(from: ride.from, to: ride.to, wheelchair: false) - estimator.alighting)
+                try conn.execute(
+                    """
                     INSERT INTO rides (id, net_id, kind, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon, requested_at, pickup_at,
                                        estimated_dropoff_at, status, van_id, promise, window_start, window_end, max_ride_seconds)
                     VALUES (\(UUID()), \("rider\(index)"), 'scheduled', \(ride.from.latitude), \(ride.from.longitude),
@@ -59,13 +61,17 @@ struct WastefulDay {
     /// Every ride, as stored.
     func rows() async throws -> [Row] {
         try await f.db.pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT id, van_id, status, pickup_at, estimated_dropoff_at, window_start, window_end, max_ride_seconds, promise,
                        pickup_lat, pickup_lon, dropoff_lat, dropoff_lon, ride_seats(needs_wheelchair, companions)
                 FROM rides ORDER BY id
-                """).map {
-                Row(id: try $0.decode(at: 0), vanID: try $0.decode(at: 1), status: try $0.decode(at: 2), pickupAt: try $0.decode(at: 3),
-                    dropoffAt: try $0.decode(at: 4), windowStart: try $0.decode(at: 5), windowEnd: try $0.decode(at: 6), maxRide: try $0.decode(at: 7),
+                """
+            ).map {
+                Row(
+                    id: try $0.decode(at: 0), vanID: try $0.decode(at: 1), status: try $0.decode(at: 2), pickupAt: try $0.decode(at: 3),
+                    dropoffAt: try $0.decode(at: 4), windowStart: try $0.decode(at: 5), windowEnd: try $0.decode(at: 6),
+                    maxRide: try $0.decode(at: 7),
                     promise: try $0.decode(at: 8),
                     pickup: try Coordinate(latitude: try $0.decode(at: 9), longitude: try $0.decode(at: 10)),
                     dropoff: try Coordinate(latitude: try $0.decode(at: 11), longitude: try $0.decode(at: 12)), seats: try $0.decode(at: 13))
@@ -91,7 +97,8 @@ struct WastefulDay {
     func expectConsistent(_ rows: [Row], seats: Int = 8, sourceLocation: SourceLocation = #_sourceLocation) {
         for row in rows where row.status == "approved" || row.status == "pending" {
             let promised = row.promise == "pickup" ? row.pickupAt : row.dropoffAt
-            #expect(promised >= row.windowStart && promised <= row.windowEnd, "ride \(row.id) planned outside its window", sourceLocation: sourceLocation)
+            #expect(
+                promised >= row.windowStart && promised <= row.windowEnd, "ride \(row.id) planned outside its window", sourceLocation: sourceLocation)
             #expect(row.dropoffAt.timeIntervalSince(row.pickupAt) <= Double(row.maxRide), "ride \(row.id) too long", sourceLocation: sourceLocation)
             #expect(row.dropoffAt > row.pickupAt, sourceLocation: sourceLocation)
         }
@@ -159,8 +166,10 @@ struct RouteImproverTests {
         var settings = ImprovementSettings()
         settings.quietPeriod = 2
         settings.maxDelay = 60
-        return (RouteImprover(optimizer: optimizer, timeZone: TimeZone(identifier: "America/New_York")!, settings: settings, clock: clock),
-                optimizer, clock)
+        return (
+            RouteImprover(optimizer: optimizer, timeZone: TimeZone(identifier: "America/New_York")!, settings: settings, clock: clock),
+            optimizer, clock
+        )
     }
 
     @Test func aBurstOfBookingsIsImprovedOnceItIsQuietOrAtTheLongestDelay() async throws {
@@ -194,8 +203,9 @@ struct RouteImproverTests {
         let clock = ManualClock(w.now)
         let metrics = VandMetrics()
         // The budget in iterations, not in wall time: a loaded machine finds the same plan.
-        let improver = RouteImprover(optimizer: PlanOptimizer(pool: w.f.db.pool, timeZone: w.f.zone), timeZone: w.f.zone,
-                                     settings: Self.settings(), clock: clock, budgetClock: Self.budget(), metrics: metrics)
+        let improver = RouteImprover(
+            optimizer: PlanOptimizer(pool: w.f.db.pool, timeZone: w.f.zone), timeZone: w.f.zone,
+            settings: Self.settings(), clock: clock, budgetClock: Self.budget(), metrics: metrics)
         let before = try await w.rows()
         w.expectConsistent(before)
 
@@ -248,10 +258,13 @@ struct RouteImproverTests {
         let tapped = try #require(before.first { $0.pickupAt == w.f.monday(10, 20) && $0.pickup == w.p1 })
         try await w.f.db.pool.withTransaction { conn in
             try conn.execute("INSERT INTO riders (net_id, password_hash, role) VALUES ('driver1', 'x', 'driver')")
-            let shift = try conn.query("""
+            let shift = try conn.query(
+                """
                 INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES ('driver1', \(tapped.vanID), \(w.f.monday(8))) RETURNING id
-                """).first!.decode(Int64.self, at: 0)
-            try conn.execute("""
+                """
+            ).first!.decode(Int64.self, at: 0)
+            try conn.execute(
+                """
                 INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at)
                 VALUES (\(UUID()), \(shift), \(tapped.id), 'pickup', 'arrived', \(w.f.monday(10, 5)))
                 """)
@@ -281,7 +294,9 @@ struct RouteImproverTests {
             let dispatch = DispatchService(pool: w.f.db.pool, timeZone: w.f.zone)
             if pinned {
                 _ = try await dispatch.move(ride.id.uuidString, at: nil, van: "Van \(ride.vanID)", actor: "dee", now: w.f.monday(8))
-                let by = try await w.f.db.pool.withConnection { try $0.query("SELECT van_pinned_by FROM rides WHERE id = \(ride.id)").first!.decode(String?.self, at: 0) }
+                let by = try await w.f.db.pool.withConnection {
+                    try $0.query("SELECT van_pinned_by FROM rides WHERE id = \(ride.id)").first!.decode(String?.self, at: 0)
+                }
                 #expect(by == "dee")
             }
             let before = try #require(try await w.rows().first { $0.id == ride.id })
@@ -292,7 +307,9 @@ struct RouteImproverTests {
             if pinned {
                 #expect(try await dispatch.unpin(ride.id.uuidString, actor: "dee", now: w.f.monday(10)))
                 #expect(try await dispatch.unpin(ride.id.uuidString, actor: "dee", now: w.f.monday(10)) == false, "unpinned once")
-                let audited = try await w.f.db.pool.withConnection { try $0.query("SELECT count(*) FROM audit_log WHERE action = 'ride.unpin' AND actor = 'dee'").first!.decode(Int.self, at: 0) }
+                let audited = try await w.f.db.pool.withConnection {
+                    try $0.query("SELECT count(*) FROM audit_log WHERE action = 'ride.unpin' AND actor = 'dee'").first!.decode(Int.self, at: 0)
+                }
                 #expect(audited == 1)
             }
             await w.f.db.close()
@@ -384,7 +401,8 @@ struct RouteImproverTests {
         var settings = ImprovementSettings()
         settings.seconds = 0
         let optimizer = ContendedOptimizer()
-        let improver = RouteImprover(optimizer: optimizer, timeZone: TimeZone(identifier: "America/New_York")!, settings: settings, clock: ManualClock())
+        let improver = RouteImprover(
+            optimizer: optimizer, timeZone: TimeZone(identifier: "America/New_York")!, settings: settings, clock: ManualClock())
         improver.dayChanged(try LocalDate("2026-11-23"))
         #expect(improver.pendingDays.isEmpty)
         #expect(await improver.runDue().isEmpty)

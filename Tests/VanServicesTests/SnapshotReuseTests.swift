@@ -17,7 +17,8 @@ struct SnapshotReuseTests {
         first.companions = 1
         second.companions = 1
         guard case .booked(let a) = try await f.booking.book(first, now: f.now),
-              case .booked(let b) = try await f.booking.book(second, now: f.now) else {
+            case .booked(let b) = try await f.booking.book(second, now: f.now)
+        else {
             Issue.record("both 10:00 rides should book"); return
         }
         #expect(a.vanID != b.vanID)
@@ -112,7 +113,8 @@ struct SnapshotReuseTests {
             for van in vans {
                 for vanDay in VanDayRoutes.vanDays(vanID: van.id, changes: span, timeZone: zone) {
                     do {
-                        _ = try other.query("SELECT 1 FROM van_days WHERE van_id = \(vanDay.vanID) AND day = \(vanDay.day.description)::date FOR UPDATE NOWAIT")
+                        _ = try other.query(
+                            "SELECT 1 FROM van_days WHERE van_id = \(vanDay.vanID) AND day = \(vanDay.day.description)::date FOR UPDATE NOWAIT")
                         held.append(false)
                     } catch let error as PGError where error.sqlState == SQLState(rawValue: "55P03") {
                         held.append(true)  // lock_not_available

@@ -29,12 +29,13 @@ struct WhitelistAdministrationTests {
         #expect(report.unchanged.count == 3)
         #expect(try await f.whitelist.list().map(\.entry) == before)  // not even added_by/added_at moved
 
-        let changed = try WhitelistFile(parsing: """
-            net_id,until
-            jd123,2027-01-31
-            ab12,2026-12-31
-            new1,
-            """)
+        let changed = try WhitelistFile(
+            parsing: """
+                net_id,until
+                jd123,2027-01-31
+                ab12,2026-12-31
+                new1,
+                """)
         report = try await f.whitelist.importFile(changed, replace: false, invite: false, source: "changes.csv", actor: "bob")
         #expect(report.added.map(\.rawValue) == ["new1"])
         #expect(report.updated.map(\.rawValue) == ["jd123"])
@@ -53,7 +54,8 @@ struct WhitelistAdministrationTests {
         let f = try await AccountFixture()
         _ = try await f.whitelist.importFile(try WhitelistFile(parsing: Self.office), replace: false, invite: false, source: "a.csv", actor: "alice")
         _ = try await f.whitelist.add(WhitelistPatch(netID: try NetID("zz9"), note: .some("by hand")), actor: "alice")
-        let report = try await f.whitelist.importFile(try WhitelistFile(parsing: "net_id\njd123\ncc7\n"), replace: true, invite: false, source: "b.csv", actor: "bob")
+        let report = try await f.whitelist.importFile(
+            try WhitelistFile(parsing: "net_id\njd123\ncc7\n"), replace: true, invite: false, source: "b.csv", actor: "bob")
         #expect(report.removed.map(\.rawValue) == ["ab12", "zz9"])
         #expect(report.unchanged.map(\.rawValue) == ["jd123", "cc7"])
         #expect(try await f.whitelist.list().map(\.entry.netID.rawValue) == ["cc7", "jd123"])
@@ -76,7 +78,8 @@ struct WhitelistAdministrationTests {
         }
         #expect(try await f.accounts.profile(try NetID("jd123")).rider.email?.rawValue == "jd@example.edu")
         // Importing again invites nobody: nothing is new.
-        let again = try await f.whitelist.importFile(try WhitelistFile(parsing: Self.office), replace: false, invite: true, source: "office.csv", actor: "alice")
+        let again = try await f.whitelist.importFile(
+            try WhitelistFile(parsing: Self.office), replace: false, invite: true, source: "office.csv", actor: "alice")
         #expect(again.invited.isEmpty)
         await f.close()
     }

@@ -23,34 +23,38 @@ import VanPostgres
 
 @Suite struct WhitelistFileTests {
     @Test func parsesTheOfficeFormatInAnyColumnOrder() throws {
-        let file = try WhitelistFile(parsing: """
-            Email,NET_ID,Name,until
-            jd@example.edu,JD123,Jane Doe,2026-12-31
-            ,ab12,,
+        let file = try WhitelistFile(
+            parsing: """
+                Email,NET_ID,Name,until
+                jd@example.edu,JD123,Jane Doe,2026-12-31
+                ,ab12,,
 
-            """)
+                """)
         #expect(file.columns == [.email, .netID, .name, .until])
         #expect(file.rows.count == 2)
         #expect(file.rows[0].line == 2)
-        #expect(file.rows[0].patch == WhitelistPatch(
-            netID: try NetID("jd123"), name: .some("Jane Doe"), email: .some(try EmailAddress("jd@example.edu")),
-            note: nil, validUntil: .some(try LocalDate("2026-12-31"))
-        ))
+        #expect(
+            file.rows[0].patch
+                == WhitelistPatch(
+                    netID: try NetID("jd123"), name: .some("Jane Doe"), email: .some(try EmailAddress("jd@example.edu")),
+                    note: nil, validUntil: .some(try LocalDate("2026-12-31"))
+                ))
         // Present columns with empty cells clear; the absent note column is left alone.
         #expect(file.rows[1].patch == WhitelistPatch(netID: try NetID("ab12"), name: .some(nil), email: .some(nil), validUntil: .some(nil)))
     }
 
     @Test func reportsEveryBadLineWithItsNumberAndReason() {
         let error = #expect(throws: WhitelistFileError.self) {
-            try WhitelistFile(parsing: """
-                net_id,name,email,until
-                jd123,Jane,jd@example.edu,2026-12-31
-                1bad,Bob,,
-                ok1,Ok,not-an-email,
-                ok2,Ok,,2026-02-30
-                jd123,Jane again,,
-                ok3,Too,few
-                """)
+            try WhitelistFile(
+                parsing: """
+                    net_id,name,email,until
+                    jd123,Jane,jd@example.edu,2026-12-31
+                    1bad,Bob,,
+                    ok1,Ok,not-an-email,
+                    ok2,Ok,,2026-02-30
+                    jd123,Jane again,,
+                    ok3,Too,few
+                    """)
         }
         let lines = error?.problems.map(\.line)
         #expect(lines == [3, 4, 5, 6, 7])

@@ -43,4 +43,3 @@ public struct TestError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
 }
-

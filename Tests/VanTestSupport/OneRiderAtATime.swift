@@ -10,7 +10,8 @@ extension Database {
     public func oneRiderAtATime() async throws {
         try await pool.withConnection { conn in
             try conn.execute("UPDATE vans SET seats = 1")
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO settings (key, value, updated_by) VALUES ('scheduler', '{"windowMinutes": 0, "stepMinutes": 5}', 'test')
                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
                 """)

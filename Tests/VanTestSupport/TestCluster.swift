@@ -75,7 +75,8 @@ extension TestCluster.Shared {
                 throw TestClusterError(reason: "could not start a throwaway PostgreSQL for the tests: \(error)")
             }
             atexit { TestCluster.destroy() }
-            shared = TestCluster.Shared(connectionString: { cluster.connectionString(database: $0) }, admin: PGConfiguration(connectionString: cluster.connectionString()))
+            shared = TestCluster.Shared(
+                connectionString: { cluster.connectionString(database: $0) }, admin: PGConfiguration(connectionString: cluster.connectionString()))
         }
         // The migrated template every test database is copied from.
         try await NIOThreadPool.singleton.runIfActive {
@@ -84,7 +85,8 @@ extension TestCluster.Shared {
             try admin.execute(simple: "DROP DATABASE IF EXISTS vand_template")
             try admin.execute(simple: "CREATE DATABASE vand_template TEMPLATE template0")
         }
-        let pool = PGPool(configuration: PGConfiguration(connectionString: shared.connectionString("vand_template")), size: 1, logger: TestCluster.quietLogger)
+        let pool = PGPool(
+            configuration: PGConfiguration(connectionString: shared.connectionString("vand_template")), size: 1, logger: TestCluster.quietLogger)
         try await MigrationRunner(directory: TestCluster.sqlDirectory, logger: TestCluster.quietLogger).migrate(pool: pool)
         await pool.shutdown()
         return shared

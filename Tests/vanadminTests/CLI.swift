@@ -56,8 +56,10 @@ struct CLI {
                     let stdout = out.fileHandleForReading.readDataToEndOfFile()
                     let stderr = err.fileHandleForReading.readDataToEndOfFile()
                     process.waitUntilExit()
-                    continuation.resume(returning: Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                                                          stderr: String(decoding: stderr, as: UTF8.self)))
+                    continuation.resume(
+                        returning: Result(
+                            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                            stderr: String(decoding: stderr, as: UTF8.self)))
                 } catch {
                     continuation.resume(throwing: CLIRunError(description: "cannot run \(binary): \(error)"))
                 }

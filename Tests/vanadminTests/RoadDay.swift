@@ -23,7 +23,8 @@ struct RoadDay {
         try await pool.withConnection { conn in
             try conn.execute("INSERT INTO vans (name, seats, wheelchair_positions) VALUES ('Van 1', 8, 1), ('Van 2', 8, 1), ('Van 3', 4, 0)")
             try conn.execute("INSERT INTO riders (net_id, password_hash, name) VALUES ('ann1', 'x', 'Ann Lee')")
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO riders (net_id, password_hash, name, role) VALUES ('dee', 'x', 'Dee Park', 'driver'), ('eli', 'x', NULL, 'driver')
                 """)
         }
@@ -32,7 +33,8 @@ struct RoadDay {
     /// A shift of `driver` on `van` from `start`, open unless `end` is given.
     func shift(_ driver: String, _ van: String, from start: Date, to end: Date? = nil) async throws {
         try await pool.withConnection { conn in
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO shifts (driver_net_id, van_id, started_at, ended_at)
                 VALUES (\(driver), (SELECT id FROM vans WHERE name = \(van)), \(start), \(end))
                 """)
@@ -47,7 +49,8 @@ struct RoadDay {
     ) async throws -> (id: UUID, ref: String) {
         let id = UUID()
         let ref = try await pool.withConnection { conn in
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO rides (id, net_id, kind, pickup_address, dropoff_address, requested_at, pickup_at, estimated_dropoff_at,
                                    status, van_id, promise, window_start, window_end, max_ride_seconds)
                 VALUES (\(id), 'ann1', 'scheduled', \(from), \(to), \(pickup.addingTimeInterval(-86_400)), \(pickup), \(dropoff),
@@ -61,7 +64,8 @@ struct RoadDay {
     /// A tap by `driver`'s latest shift; `undone` marks it undone at that time.
     func tap(_ ride: UUID, _ stop: String, _ action: String, at: Date, by driver: String, undone: Date? = nil) async throws {
         try await pool.withConnection { conn in
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at, undone_at)
                 VALUES (gen_random_uuid(), (SELECT max(id) FROM shifts WHERE driver_net_id = \(driver)), \(ride), \(stop), \(action), \(at), \(undone))
                 """)
@@ -71,7 +75,8 @@ struct RoadDay {
     /// The van's latest position, taken at `at`.
     func position(_ van: String, at: Date) async throws {
         try await pool.withConnection { conn in
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO van_positions (van_id, at, lat, lon, source)
                 VALUES ((SELECT id FROM vans WHERE name = \(van)), \(at), 41.3, -72.9, 'driver')
                 """)

@@ -16,7 +16,9 @@ struct VanAdminAccountsTests {
 
     @Test func aBadFileImportsNothingAndNamesEveryBadLine() async throws {
         let cli = try await CLI.make()
-        let file = try cli.write("bad.csv", """
+        let file = try cli.write(
+            "bad.csv",
+            """
             net_id,name,email,until
             jd123,Jane Doe,jd@example.edu,
             9zz,Bad,,
@@ -142,9 +144,14 @@ struct VanAdminAccountsTests {
 
         let db = cli.database()
         let audit = try await db.pool.withConnection { try AuditLog.recent($0) }.map { "\($0.actor) \($0.action) \($0.subject ?? "")" }
-        #expect(audit == ["dispatcher-login rider.enable jd123", "dispatcher-login rider.disable jd123",
-                          "Bob rider.reset_password jd123", "Alice rider.invite jd123"])
-        let rows = try await db.pool.withConnection { try $0.query("SELECT row_to_json(r)::text AS j FROM riders r").map { try $0.decode(String.self, "j") } }
+        #expect(
+            audit == [
+                "dispatcher-login rider.enable jd123", "dispatcher-login rider.disable jd123",
+                "Bob rider.reset_password jd123", "Alice rider.invite jd123",
+            ])
+        let rows = try await db.pool.withConnection {
+            try $0.query("SELECT row_to_json(r)::text AS j FROM riders r").map { try $0.decode(String.self, "j") }
+        }
         #expect(!rows.joined().contains(password))
         await db.close()
         cli.cleanUp()

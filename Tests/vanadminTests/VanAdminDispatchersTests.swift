@@ -33,7 +33,8 @@ struct VanAdminDispatchersTests {
         let digest = SessionToken.generate().digest
         try await database.pool.withConnection { conn in
             _ = try RiderStore(conn).setPassword(try NetID("dee1"), hash: hash)
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO sessions (token_sha256, net_id, created_at, expires_at, last_seen_at)
                 VALUES (\(digest), 'dee1', now(), now() + interval '1 hour', now())
                 """)
@@ -42,10 +43,13 @@ struct VanAdminDispatchersTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("disabled dispatcher dee1"))
         let (role, disabled, sessions, audited) = try await database.pool.withConnection { conn in
-            (try conn.query("SELECT role FROM riders WHERE net_id = 'dee1'").first!.decode(String.self, at: 0),
-             try conn.query("SELECT disabled FROM riders WHERE net_id = 'dee1'").first!.decode(Bool.self, at: 0),
-             try conn.query("SELECT count(*) FROM sessions WHERE net_id = 'dee1'").first!.decode(Int.self, at: 0),
-             try conn.query("SELECT count(*) FROM audit_log WHERE action IN ('dispatcher.add', 'dispatcher.disable') AND actor = 'Office'").first!.decode(Int.self, at: 0))
+            (
+                try conn.query("SELECT role FROM riders WHERE net_id = 'dee1'").first!.decode(String.self, at: 0),
+                try conn.query("SELECT disabled FROM riders WHERE net_id = 'dee1'").first!.decode(Bool.self, at: 0),
+                try conn.query("SELECT count(*) FROM sessions WHERE net_id = 'dee1'").first!.decode(Int.self, at: 0),
+                try conn.query("SELECT count(*) FROM audit_log WHERE action IN ('dispatcher.add', 'dispatcher.disable') AND actor = 'Office'").first!
+                    .decode(Int.self, at: 0)
+            )
         }
         #expect(role == "dispatcher" && disabled && sessions == 0 && audited == 2)
         await database.close()

@@ -11,7 +11,8 @@ struct VanAdminEventsTests {
     static func ride(_ db: Database, note: String) async throws {
         try await db.pool.withConnection { conn in
             try conn.execute("INSERT INTO riders (net_id, password_hash) VALUES ('ann1', 'x') ON CONFLICT DO NOTHING")
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO rides (id, net_id, kind, pickup_address, dropoff_address, requested_at, pickup_at, estimated_dropoff_at, note)
                 VALUES (gen_random_uuid(), 'ann1', 'scheduled', 'A', 'B', now(), now() + interval '1 day', now() + interval '1 day 10 minutes', \(note))
                 """)
@@ -44,7 +45,8 @@ struct VanAdminEventsTests {
         #expect(result.stderr.contains("no parked deliveries"))
         #expect(try await cli.run("events", "replay").status != 0)  // an id or --all
         let due = try await db.pool.withConnection { conn in
-            try conn.query("SELECT count(*) FROM deliveries WHERE sink = 'webhook' AND parked_at IS NULL AND attempts = 0").first!.decode(Int.self, at: 0)
+            try conn.query("SELECT count(*) FROM deliveries WHERE sink = 'webhook' AND parked_at IS NULL AND attempts = 0").first!.decode(
+                Int.self, at: 0)
         }
         #expect(due == 2)
         await db.close()

@@ -35,24 +35,58 @@ struct VanAdminOnTimeTests {
         try await day.fleet()
         try await day.shift("dee", "Van 1", from: T.at(6, 0), to: T.at(18, 0))
         try await day.shift("eli", "Van 2", from: T.at(6, 0), to: T.at(15, 0))
-        let r1 = try await day.ride("Van 1", window: (T.at(10, 0), T.at(10, 15)), pickup: T.at(10, 5), dropoff: T.at(10, 25),
-                                    status: "completed", from: "Hall \"A\", room 2")
-        let r2 = try await day.ride("Van 1", window: (T.at(11, 0), T.at(11, 15)), pickup: T.at(11, 0), dropoff: T.at(11, 20), maxRide: 1_200, status: "completed")
-        let r3 = try await day.ride("Van 1", window: (T.at(12, 0), T.at(12, 15)), pickup: T.at(12, 0), dropoff: T.at(12, 20),
-                                    status: "completed", from: "=HYPERLINK(\"x\")")
+        let r1 = try await day.ride(
+            "Van 1", window: (T.at(10, 0), T.at(10, 15)), pickup: T.at(10, 5), dropoff: T.at(10, 25),
+            status: "completed", from: "Hall \"A\", room 2")
+        let r2 = try await day.ride(
+            "Van 1", window: (T.at(11, 0), T.at(11, 15)), pickup: T.at(11, 0), dropoff: T.at(11, 20), maxRide: 1_200, status: "completed")
+        let r3 = try await day.ride(
+            "Van 1", window: (T.at(12, 0), T.at(12, 15)), pickup: T.at(12, 0), dropoff: T.at(12, 20),
+            status: "completed", from: "=HYPERLINK(\"x\")")
         let r4 = try await day.ride("Van 1", window: (T.at(13, 0), T.at(13, 15)), pickup: T.at(13, 5), dropoff: T.at(13, 25), status: "no_show")
         let r5 = try await day.ride("Van 2", window: (T.at(10, 0), T.at(10, 15)), pickup: T.at(10, 0), dropoff: T.at(10, 20), status: "completed")
-        let r6 = try await day.ride("Van 2", promise: "arrive_by", window: (T.at(10, 45), T.at(11, 0)), pickup: T.at(10, 20), dropoff: T.at(10, 50),
-                                    maxRide: 2_400, status: "completed")
+        let r6 = try await day.ride(
+            "Van 2", promise: "arrive_by", window: (T.at(10, 45), T.at(11, 0)), pickup: T.at(10, 20), dropoff: T.at(10, 50),
+            maxRide: 2_400, status: "completed")
         let r7 = try await day.ride("Van 2", window: (T.at(14, 0), T.at(14, 15)), pickup: T.at(14, 0), dropoff: T.at(14, 20), status: "approved")
         let r8 = try await day.ride("Van 1", window: (T.at(15, 0), T.at(15, 15)), pickup: T.at(15, 0), dropoff: T.at(15, 20), status: "cancelled")
         for (ride, driver, taps) in [
-            (r1.id, "dee", [("pickup", "arrived", T.at(10, 7)), ("pickup", "boarded", T.at(10, 9)), ("dropoff", "arrived", T.at(10, 27)), ("dropoff", "dropped_off", T.at(10, 28))]),
-            (r2.id, "dee", [("pickup", "arrived", T.at(11, 21)), ("pickup", "boarded", T.at(11, 25)), ("dropoff", "arrived", T.at(11, 50)), ("dropoff", "dropped_off", T.at(11, 51))]),
-            (r3.id, "dee", [("pickup", "arrived", T.at(12, 3)), ("pickup", "boarded", T.at(12, 5)), ("dropoff", "arrived", T.at(12, 25)), ("dropoff", "dropped_off", T.at(12, 26))]),
+            (
+                r1.id, "dee",
+                [
+                    ("pickup", "arrived", T.at(10, 7)), ("pickup", "boarded", T.at(10, 9)), ("dropoff", "arrived", T.at(10, 27)),
+                    ("dropoff", "dropped_off", T.at(10, 28)),
+                ]
+            ),
+            (
+                r2.id, "dee",
+                [
+                    ("pickup", "arrived", T.at(11, 21)), ("pickup", "boarded", T.at(11, 25)), ("dropoff", "arrived", T.at(11, 50)),
+                    ("dropoff", "dropped_off", T.at(11, 51)),
+                ]
+            ),
+            (
+                r3.id, "dee",
+                [
+                    ("pickup", "arrived", T.at(12, 3)), ("pickup", "boarded", T.at(12, 5)), ("dropoff", "arrived", T.at(12, 25)),
+                    ("dropoff", "dropped_off", T.at(12, 26)),
+                ]
+            ),
             (r4.id, "dee", [("pickup", "arrived", T.at(13, 10)), ("pickup", "no_show", T.at(13, 16))]),
-            (r5.id, "eli", [("pickup", "arrived", T.at(9, 58)), ("pickup", "boarded", T.at(10, 0)), ("dropoff", "arrived", T.at(10, 15)), ("dropoff", "dropped_off", T.at(10, 16))]),
-            (r6.id, "eli", [("pickup", "arrived", T.at(10, 22)), ("pickup", "boarded", T.at(10, 23)), ("dropoff", "arrived", T.at(11, 4)), ("dropoff", "dropped_off", T.at(11, 5))]),
+            (
+                r5.id, "eli",
+                [
+                    ("pickup", "arrived", T.at(9, 58)), ("pickup", "boarded", T.at(10, 0)), ("dropoff", "arrived", T.at(10, 15)),
+                    ("dropoff", "dropped_off", T.at(10, 16)),
+                ]
+            ),
+            (
+                r6.id, "eli",
+                [
+                    ("pickup", "arrived", T.at(10, 22)), ("pickup", "boarded", T.at(10, 23)), ("dropoff", "arrived", T.at(11, 4)),
+                    ("dropoff", "dropped_off", T.at(11, 5)),
+                ]
+            ),
         ] {
             for (stop, action, at) in taps { try await day.tap(ride, stop, action, at: at, by: driver) }
         }
@@ -155,19 +189,28 @@ struct VanAdminOnTimeTests {
         let result = try await cli.run("report", "--from", "2026-11-16", "--to", "2026-11-16", "--csv", environment: Self.environment)
         #expect(result.status == 0, "\(result.stderr)")
         let csv = try CSV(result.stdout)
-        #expect(csv.header == ["ride_ref", "day", "van", "driver", "stop", "place", "promise", "window_start", "window_end",
-                               "planned", "arrived", "departed", "outcome", "on_time", "minutes_late"])
+        #expect(
+            csv.header == [
+                "ride_ref", "day", "van", "driver", "stop", "place", "promise", "window_start", "window_end",
+                "planned", "arrived", "departed", "outcome", "on_time", "minutes_late",
+            ])
         // 7 rides with stops (R8 was cancelled), each a pickup and a drop-off, but R4's rider never boarded.
         #expect(csv.records.count == 13)
         func rows(_ ride: Int) -> [[String]] { csv.records.map(\.fields).filter { $0[0] == day.refs[ride - 1] } }
         #expect(rows(4).count == 1)
         #expect(rows(8).isEmpty)
-        #expect(rows(2).first == [day.refs[1], "2026-11-16", "Van 1", "dee", "pickup", "SCL", "pickup",
-                                  "2026-11-16T11:00:00-05:00", "2026-11-16T11:15:00-05:00", "2026-11-16T11:00:00-05:00",
-                                  "2026-11-16T11:21:00-05:00", "2026-11-16T11:25:00-05:00", "boarded", "late", "6.0"])
-        #expect(rows(2).last == [day.refs[1], "2026-11-16", "Van 1", "dee", "dropoff", "Library", "pickup",
-                                 "2026-11-16T11:00:00-05:00", "2026-11-16T11:15:00-05:00", "2026-11-16T11:20:00-05:00",
-                                 "2026-11-16T11:50:00-05:00", "2026-11-16T11:51:00-05:00", "dropped_off", "", ""])
+        #expect(
+            rows(2).first == [
+                day.refs[1], "2026-11-16", "Van 1", "dee", "pickup", "SCL", "pickup",
+                "2026-11-16T11:00:00-05:00", "2026-11-16T11:15:00-05:00", "2026-11-16T11:00:00-05:00",
+                "2026-11-16T11:21:00-05:00", "2026-11-16T11:25:00-05:00", "boarded", "late", "6.0",
+            ])
+        #expect(
+            rows(2).last == [
+                day.refs[1], "2026-11-16", "Van 1", "dee", "dropoff", "Library", "pickup",
+                "2026-11-16T11:00:00-05:00", "2026-11-16T11:15:00-05:00", "2026-11-16T11:20:00-05:00",
+                "2026-11-16T11:50:00-05:00", "2026-11-16T11:51:00-05:00", "dropped_off", "", "",
+            ])
         #expect(rows(5).first?.suffix(3) == ["boarded", "early", "-2.0"])
         #expect(rows(6).last?.suffix(4) == ["2026-11-16T11:05:00-05:00", "dropped_off", "late", "4.0"])
         #expect(rows(6).last?[6] == "arrive_by")
@@ -193,18 +236,21 @@ struct VanAdminOnTimeTests {
         try await day.shift("dee", "Van 1", from: T.at(6, 0))
         let today = try await day.ride("Van 1", window: (T.at(10, 0), T.at(10, 15)), pickup: T.at(10, 0), dropoff: T.at(10, 20), status: "approved")
         let nextDay = T.at(10, 0).addingTimeInterval(86_400)
-        let tomorrow = try await day.ride("Van 1", window: (nextDay, nextDay.addingTimeInterval(900)), pickup: nextDay,
-                                          dropoff: nextDay.addingTimeInterval(1_200), status: "approved")
+        let tomorrow = try await day.ride(
+            "Van 1", window: (nextDay, nextDay.addingTimeInterval(900)), pickup: nextDay,
+            dropoff: nextDay.addingTimeInterval(1_200), status: "approved")
         let later = try await day.ride("Van 1", window: (T.at(20, 0), T.at(20, 15)), pickup: T.at(20, 0), dropoff: T.at(20, 20), status: "approved")
         let zone = TimeZone(identifier: "America/New_York")!
-        let report = try await OnTimeReport.load(pool: db.pool, from: try LocalDate("2026-11-16"), to: try LocalDate("2026-11-17"), timeZone: zone,
-                                                 now: nextDay.addingTimeInterval(7_200))
+        let report = try await OnTimeReport.load(
+            pool: db.pool, from: try LocalDate("2026-11-16"), to: try LocalDate("2026-11-17"), timeZone: zone,
+            now: nextDay.addingTimeInterval(7_200))
         func driver(_ ref: String) -> [String?] { report.stops.filter { $0.rideRef == ref }.map(\.driver) }
         #expect(driver(today.ref) == ["dee", "dee"])
         #expect(driver(later.ref) == ["dee", "dee"], "planned 14 h after the shift began: the same run")
         #expect(driver(tomorrow.ref) == [nil, nil], "28 h after the shift began: not hers")
-        let early = try await OnTimeReport.load(pool: db.pool, from: try LocalDate("2026-11-16"), to: try LocalDate("2026-11-16"), timeZone: zone,
-                                                now: T.at(12, 0))
+        let early = try await OnTimeReport.load(
+            pool: db.pool, from: try LocalDate("2026-11-16"), to: try LocalDate("2026-11-16"), timeZone: zone,
+            now: T.at(12, 0))
         #expect(early.stops.filter { $0.rideRef == later.ref }.map(\.driver) == [nil, nil], "planned after now: not yet anyone's")
         await db.close()
         cli.cleanUp()

@@ -21,8 +21,10 @@ struct VanAdminRidePolicyTests {
         try await day.tap(ride.id, "pickup", "boarded", at: T.at(10, 6), by: "dee")
         func state() async throws -> (String, Int) {
             try await db.pool.withConnection { conn in
-                (try conn.query("SELECT status FROM rides WHERE id = \(ride.id)").first!.decode(String.self, at: 0),
-                 try conn.query("SELECT count(*) FROM audit_log WHERE action IN ('ride.cancel', 'ride.no_show')").first!.decode(Int.self, at: 0))
+                (
+                    try conn.query("SELECT status FROM rides WHERE id = \(ride.id)").first!.decode(String.self, at: 0),
+                    try conn.query("SELECT count(*) FROM audit_log WHERE action IN ('ride.cancel', 'ride.no_show')").first!.decode(Int.self, at: 0)
+                )
             }
         }
 

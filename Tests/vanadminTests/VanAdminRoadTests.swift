@@ -26,8 +26,10 @@ struct VanAdminRoadTests {
         #expect(list.first?["phone"] as? String == "6075550199" && list.first?["must_change_password"] as? Bool == true)
         let database = cli.database()
         let (role, audited) = try await database.pool.withConnection { conn in
-            (try conn.query("SELECT role FROM riders WHERE net_id = 'dee1'").first!.decode(String.self, at: 0),
-             try conn.query("SELECT count(*) FROM audit_log WHERE action = 'driver.add' AND actor = 'Dana'").first!.decode(Int.self, at: 0))
+            (
+                try conn.query("SELECT role FROM riders WHERE net_id = 'dee1'").first!.decode(String.self, at: 0),
+                try conn.query("SELECT count(*) FROM audit_log WHERE action = 'driver.add' AND actor = 'Dana'").first!.decode(Int.self, at: 0)
+            )
         }
         #expect(role == "driver" && audited == 1)
         // A rider account is not a driver's to disable here.
@@ -42,8 +44,10 @@ struct VanAdminRoadTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("disabled driver dee1; ended her shift on Van 1"))
         let (disabled, endedBy) = try await database.pool.withConnection { conn in
-            (try conn.query("SELECT disabled FROM riders WHERE net_id = 'dee1'").first!.decode(Bool.self, at: 0),
-             try conn.query("SELECT ended_by FROM shifts WHERE driver_net_id = 'dee1'").first!.decode(String?.self, at: 0))
+            (
+                try conn.query("SELECT disabled FROM riders WHERE net_id = 'dee1'").first!.decode(Bool.self, at: 0),
+                try conn.query("SELECT ended_by FROM shifts WHERE driver_net_id = 'dee1'").first!.decode(String?.self, at: 0)
+            )
         }
         #expect(disabled && endedBy == "Dana")
         await database.close()
@@ -59,7 +63,8 @@ struct VanAdminRoadTests {
         #expect(SessionToken(token) != nil)
         let database = cli.database()
         let stored = try await database.pool.withConnection { conn in
-            try conn.query("SELECT count(*) FROM van_tracker_tokens WHERE token_sha256 = \(SessionToken(token)!.digest)").first!.decode(Int.self, at: 0)
+            try conn.query("SELECT count(*) FROM van_tracker_tokens WHERE token_sha256 = \(SessionToken(token)!.digest)").first!.decode(
+                Int.self, at: 0)
         }
         #expect(stored == 1)
         result = try await cli.run("vans", "token", "Van 99")
@@ -84,8 +89,10 @@ struct VanAdminRoadTests {
         result = try await cli.run("shifts", "end", "Van 1")
         #expect(result.status != 0 && result.stderr.contains("Van 1 has no open shift"))
         let (ended, audited) = try await database.pool.withConnection { conn in
-            (try conn.query("SELECT ended_by FROM shifts").first!.decode(String.self, at: 0),
-             try conn.query("SELECT count(*) FROM audit_log WHERE action = 'shift.end' AND actor = 'Dana'").first!.decode(Int.self, at: 0))
+            (
+                try conn.query("SELECT ended_by FROM shifts").first!.decode(String.self, at: 0),
+                try conn.query("SELECT count(*) FROM audit_log WHERE action = 'shift.end' AND actor = 'Dana'").first!.decode(Int.self, at: 0)
+            )
         }
         #expect(ended == "Dana" && audited == 1)
         await database.close()

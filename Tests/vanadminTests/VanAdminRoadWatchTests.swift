@@ -18,10 +18,12 @@ struct VanAdminRoadWatchTests {
         try await day.fleet()
         try await day.shift("dee", "Van 1", from: T.at(6, 0))
         let place = "SCL\u{1B}]0;owned\u{7}"  // an address that would retitle the terminal
-        let ride = try await day.ride("Van 1", window: (T.at(10, 0), T.at(10, 15)), pickup: T.at(10, 5), dropoff: T.at(10, 25),
-                                      status: "approved", from: place)
-        let other = try await day.ride("Van 1", window: (T.at(13, 0), T.at(13, 15)), pickup: T.at(13, 0), dropoff: T.at(13, 20),
-                                       status: "approved", from: "Gym")
+        let ride = try await day.ride(
+            "Van 1", window: (T.at(10, 0), T.at(10, 15)), pickup: T.at(10, 5), dropoff: T.at(10, 25),
+            status: "approved", from: place)
+        let other = try await day.ride(
+            "Van 1", window: (T.at(13, 0), T.at(13, 15)), pickup: T.at(13, 0), dropoff: T.at(13, 20),
+            status: "approved", from: "Gym")
         let since = try await RideEventStore(pool: db.pool).latestID()  // after the rides' own `created`
         try await day.tap(ride.id, "pickup", "arrived", at: T.at(10, 7), by: "dee")
         try await day.tap(ride.id, "pickup", "boarded", at: T.at(10, 9), by: "dee")
@@ -30,7 +32,8 @@ struct VanAdminRoadWatchTests {
         }
         try await day.tap(ride.id, "pickup", "boarded", at: T.at(10, 10), by: "dee")
         try await db.pool.withConnection { conn in
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO ride_events (ride_id, net_id, kind, payload)
                 SELECT id, net_id, 'late', jsonb_build_object('version', 1, 'ride', vand_ride_payload(r), 'pickup_short', pickup_address,
                     'dropoff_short', dropoff_address, 'van', 'Van 1', 'late', jsonb_build_object('stop', 'pickup',
@@ -79,17 +82,18 @@ struct VanAdminRoadWatchTests {
             line.split(separator: " ", maxSplits: 2).last.map(String.init) ?? ""
         }
         let shown = #"SCL\u{1b}]0;owned\u{7}"#
-        #expect(lines == [
-            "arrived ride \(ride.ref) ann1 at pickup \(shown) 10:07 AM Van 1 (driver dee)",
-            "boarded ride \(ride.ref) ann1 at pickup \(shown) 10:09 AM Van 1 (driver dee)",
-            "tap_undone ride \(ride.ref) ann1 at pickup \(shown) (undid on board) Van 1 (driver dee)",
-            "boarded ride \(ride.ref) ann1 at pickup \(shown) 10:10 AM Van 1 (driver dee)",
-            "late ride \(ride.ref) ann1 at pickup \(shown) ETA 10:25 AM 10 min after the window (ends 10:15 AM) Van 1",
-            "arrived ride \(ride.ref) ann1 at drop-off Library 10:27 AM Van 1 (driver dee)",
-            "arrived ride \(other.ref) ann1 at pickup Gym 1:05 PM Van 1 (driver dee)",
-            "completed ride \(ride.ref) ann1 at drop-off Library 10:28 AM Van 1 (driver dee)",
-            "no_show ride \(other.ref) ann1 at pickup Gym 1:11 PM Van 1 (driver dee)",
-        ])
+        #expect(
+            lines == [
+                "arrived ride \(ride.ref) ann1 at pickup \(shown) 10:07 AM Van 1 (driver dee)",
+                "boarded ride \(ride.ref) ann1 at pickup \(shown) 10:09 AM Van 1 (driver dee)",
+                "tap_undone ride \(ride.ref) ann1 at pickup \(shown) (undid on board) Van 1 (driver dee)",
+                "boarded ride \(ride.ref) ann1 at pickup \(shown) 10:10 AM Van 1 (driver dee)",
+                "late ride \(ride.ref) ann1 at pickup \(shown) ETA 10:25 AM 10 min after the window (ends 10:15 AM) Van 1",
+                "arrived ride \(ride.ref) ann1 at drop-off Library 10:27 AM Van 1 (driver dee)",
+                "arrived ride \(other.ref) ann1 at pickup Gym 1:05 PM Van 1 (driver dee)",
+                "completed ride \(ride.ref) ann1 at drop-off Library 10:28 AM Van 1 (driver dee)",
+                "no_show ride \(other.ref) ann1 at pickup Gym 1:11 PM Van 1 (driver dee)",
+            ])
         await db.close()
         cli.cleanUp()
     }

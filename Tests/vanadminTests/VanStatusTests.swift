@@ -28,16 +28,19 @@ struct VanStatusTests {
         let done = try await day.ride("Van 1", window: (T.at(8, 0), T.at(8, 15)), pickup: T.at(8, 0), dropoff: T.at(8, 20), status: "completed")
         try await day.tap(done.id, "pickup", "boarded", at: T.at(8, 2), by: "dee")
         try await day.tap(done.id, "dropoff", "dropped_off", at: T.at(8, 22), by: "dee")
-        try await day.ride("Van 1", window: (T.at(10, 15), T.at(10, 30)), pickup: T.at(10, 20), dropoff: T.at(10, 40), status: "approved", from: "Hall A")
+        try await day.ride(
+            "Van 1", window: (T.at(10, 15), T.at(10, 30)), pickup: T.at(10, 20), dropoff: T.at(10, 40), status: "approved", from: "Hall A")
         try await day.ride("Van 1", window: (T.at(11, 0), T.at(11, 15)), pickup: T.at(11, 0), dropoff: T.at(11, 20), status: "approved")
         // Van 2: the rider boarded at 10:06; the drop-off is next.
-        let aboard = try await day.ride("Van 2", window: (T.at(10, 0), T.at(10, 15)), pickup: T.at(10, 5), dropoff: T.at(10, 40), maxRide: 2_400, status: "approved")
+        let aboard = try await day.ride(
+            "Van 2", window: (T.at(10, 0), T.at(10, 15)), pickup: T.at(10, 5), dropoff: T.at(10, 40), maxRide: 2_400, status: "approved")
         try await day.tap(aboard.id, "pickup", "arrived", at: T.at(10, 4), by: "eli")
         try await day.tap(aboard.id, "pickup", "boarded", at: T.at(10, 6), by: "eli")
         // Van 3: arrived 6 min after the planned time, the rider not yet aboard; an earlier stop
         // left untapped does not make it the next.
         try await day.ride("Van 3", window: (T.at(10, 0), T.at(10, 15)), pickup: T.at(10, 0), dropoff: T.at(10, 20), status: "approved")
-        let waiting = try await day.ride("Van 3", window: (T.at(10, 10), T.at(10, 25)), pickup: T.at(10, 10), dropoff: T.at(10, 30), status: "approved")
+        let waiting = try await day.ride(
+            "Van 3", window: (T.at(10, 10), T.at(10, 25)), pickup: T.at(10, 10), dropoff: T.at(10, 30), status: "approved")
         try await day.tap(waiting.id, "pickup", "arrived", at: T.at(10, 16), by: "eli")
     }
 
@@ -128,8 +131,9 @@ struct VanStatusTests {
         // a one-minute window, and the van arrived 5 min 10 s after the planned time: 4 whole
         // minutes past the window, 5 behind the plan.
         let planned = max(now.addingTimeInterval(-630), LocalDate(containing: now, in: Self.zone).interval(in: Self.zone).start)
-        let ride = try await day.ride("Van 1", window: (planned, planned.addingTimeInterval(60)), pickup: planned,
-                                      dropoff: planned.addingTimeInterval(1_200), status: "approved", from: "Hall A")
+        let ride = try await day.ride(
+            "Van 1", window: (planned, planned.addingTimeInterval(60)), pickup: planned,
+            dropoff: planned.addingTimeInterval(1_200), status: "approved", from: "Hall A")
         try await day.tap(ride.id, "pickup", "arrived", at: planned.addingTimeInterval(310), by: "dee")
         let environment = ["VAND_TIMEZONE": "America/New_York"]
         let result = try await cli.run("vans", "status", "--json", environment: environment)
@@ -155,7 +159,9 @@ struct VanStatusTests {
         let lines = table.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("VAN") == true)
         let van1 = try #require(lines.first { $0.hasPrefix("Van 1") })
-        #expect(van1.contains("dee (Dee Park)") && van1.contains(" s ago") && van1.contains("pick up") && van1.contains("Ann L.") && van1.contains("4 min") && van1.contains("5 min"))
+        #expect(
+            van1.contains("dee (Dee Park)") && van1.contains(" s ago") && van1.contains("pick up") && van1.contains("Ann L.")
+                && van1.contains("4 min") && van1.contains("5 min"))
         #expect(lines.first { $0.hasPrefix("Van 2") }?.contains("unknown") == true)
         let longer = try await cli.run("vans", "status", environment: environment.merging(["VAND_POSITION_STALE": "3600"]) { $1 })
         #expect(longer.stdout.split(separator: "\n").first { $0.hasPrefix("Van 2") }?.contains("10 min ago") == true)

@@ -64,9 +64,10 @@ struct CampusDayTests {
         let sml = try Coordinate(latitude: 41.31112, longitude: -72.92880), station = try Coordinate(latitude: 41.29749, longitude: -72.92663)
         let start = Date(timeIntervalSince1970: 1_796_000_000)
         func ride(_ pickup: TimeInterval, _ dropoff: TimeInterval, companions: Int = 0) -> CampusRoutes.RideRow {
-            CampusRoutes.RideRow(id: UUID(), vanID: 1, pickupAt: start.addingTimeInterval(pickup), dropoffAt: start.addingTimeInterval(dropoff),
-                                 pickup: sml, dropoff: station, wheelchair: false, companions: companions,
-                                 promise: RidePromise(kind: .pickup, asked: start.addingTimeInterval(pickup), width: 900), maxRideSeconds: 1_800)
+            CampusRoutes.RideRow(
+                id: UUID(), vanID: 1, pickupAt: start.addingTimeInterval(pickup), dropoffAt: start.addingTimeInterval(dropoff),
+                pickup: sml, dropoff: station, wheelchair: false, companions: companions,
+                promise: RidePromise(kind: .pickup, asked: start.addingTimeInterval(pickup), width: 900), maxRideSeconds: 1_800)
         }
         func check(_ rides: [CampusRoutes.RideRow], seats: Int = 2) -> [String] {
             let routes = CampusRoutes(vans: [.init(id: 1, seats: seats, wheelchairPositions: 0)], rides: rides, estimator: TripEstimator())

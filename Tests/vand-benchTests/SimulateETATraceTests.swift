@@ -24,13 +24,15 @@ struct SimulateETATraceTests {
         let her = UUID(), first = UUID(), moved = UUID(), elsewhere = UUID()
         var log = RoadSimulation.Log()
         log.eta[her] = t0.addingTimeInterval(900)
-        log.etaTold[her] = ETATrace.Told(at: t0, van: 1, eta: t0.addingTimeInterval(900), arrival: t0.addingTimeInterval(900),
-                                         plannedAt: t0.addingTimeInterval(900), source: "position",
-                                         before: [ETATrace.StopRef(ride: first, pickup: true)])
+        log.etaTold[her] = ETATrace.Told(
+            at: t0, van: 1, eta: t0.addingTimeInterval(900), arrival: t0.addingTimeInterval(900),
+            plannedAt: t0.addingTimeInterval(900), source: "position",
+            before: [ETATrace.StopRef(ride: first, pickup: true)])
         log.moves[moved] = [(t0.addingTimeInterval(60), 1)]
         log.eta[elsewhere] = t0.addingTimeInterval(600)
-        log.etaTold[elsewhere] = ETATrace.Told(at: t0, van: 2, eta: t0.addingTimeInterval(600), arrival: t0.addingTimeInterval(600),
-                                               plannedAt: t0.addingTimeInterval(600), source: "tap", before: [])
+        log.etaTold[elsewhere] = ETATrace.Told(
+            at: t0, van: 2, eta: t0.addingTimeInterval(600), arrival: t0.addingTimeInterval(600),
+            plannedAt: t0.addingTimeInterval(600), source: "tap", before: [])
         log.arrivals = [
             ETATrace.Arrival(van: 1, ride: first, pickup: true, at: t0.addingTimeInterval(300)),
             ETATrace.Arrival(van: 2, ride: elsewhere, pickup: true, at: t0.addingTimeInterval(630)),

@@ -28,14 +28,18 @@ struct AccountRoutesTests {
                 #expect(Wire.object(response.body)["type"] as? String == "/problems/password-change-required")
             }
             // A weak new password: 422 naming the field.
-            try await client.execute(uri: "/v1/password", method: .post, headers: Wire.bearer(token),
-                                     body: Wire.body(["current": invitation.temporaryPassword, "new": "short"])) { response in
+            try await client.execute(
+                uri: "/v1/password", method: .post, headers: Wire.bearer(token),
+                body: Wire.body(["current": invitation.temporaryPassword, "new": "short"])
+            ) { response in
                 #expect(response.status == .unprocessableContent)
                 let fields = Wire.object(response.body)["fields"] as? [[String: String]]
                 #expect(fields?.first?["field"] == "new")
             }
-            try await client.execute(uri: "/v1/password", method: .post, headers: Wire.bearer(token),
-                                     body: Wire.body(["current": invitation.temporaryPassword, "new": "correct horse battery"])) { response in
+            try await client.execute(
+                uri: "/v1/password", method: .post, headers: Wire.bearer(token),
+                body: Wire.body(["current": invitation.temporaryPassword, "new": "correct horse battery"])
+            ) { response in
                 #expect(response.status == .noContent)
             }
             try await client.execute(uri: "/v1/me", method: .get, headers: Wire.bearer(token)) { response in
@@ -106,8 +110,10 @@ struct AccountRoutesTests {
         try await f.activeRider("jd123")
         try await f.application().test(.live) { client in
             func login(_ password: String, from address: String) async throws -> HTTPResponse.Status {
-                try await client.execute(uri: "/v1/session", method: .post, headers: [.contentType: "application/json", .init("X-Forwarded-For")!: address],
-                                         body: Wire.body(["net_id": "jd123", "password": password])) { $0.status }
+                try await client.execute(
+                    uri: "/v1/session", method: .post, headers: [.contentType: "application/json", .init("X-Forwarded-For")!: address],
+                    body: Wire.body(["net_id": "jd123", "password": password])
+                ) { $0.status }
             }
             for _ in 1...4 { #expect(try await login("guess", from: "203.0.113.66") == .unauthorized) }
             #expect(try await login("guess", from: "203.0.113.66") == .tooManyRequests)
@@ -116,14 +122,16 @@ struct AccountRoutesTests {
             #expect(try await login("correct horse battery", from: "198.51.100.7") == .created)
             var jar = WebJar()
             let page = try await client.web("/sign-in", jar: &jar, headers: [.init("X-Forwarded-For")!: "198.51.100.7"])
-            let signedIn = try await client.web("/sign-in", form: [("csrf", page.csrf ?? ""), ("net_id", "jd123"), ("password", "correct horse battery")],
-                                                jar: &jar, headers: [.init("X-Forwarded-For")!: "198.51.100.7"])
+            let signedIn = try await client.web(
+                "/sign-in", form: [("csrf", page.csrf ?? ""), ("net_id", "jd123"), ("password", "correct horse battery")],
+                jar: &jar, headers: [.init("X-Forwarded-For")!: "198.51.100.7"])
             #expect(signedIn.status == .seeOther)
             // The guesser on the web form is blocked too.
             var guesser = WebJar()
             let guessPage = try await client.web("/sign-in", jar: &guesser, headers: [.init("X-Forwarded-For")!: "203.0.113.66"])
-            let guessed = try await client.web("/sign-in", form: [("csrf", guessPage.csrf ?? ""), ("net_id", "jd123"), ("password", "guess")],
-                                               jar: &guesser, headers: [.init("X-Forwarded-For")!: "203.0.113.66"])
+            let guessed = try await client.web(
+                "/sign-in", form: [("csrf", guessPage.csrf ?? ""), ("net_id", "jd123"), ("password", "guess")],
+                jar: &guesser, headers: [.init("X-Forwarded-For")!: "203.0.113.66"])
             #expect(guessed.status == .tooManyRequests)
             #expect(guessed.body.contains("Too many failed sign-ins from this address"))
         }
@@ -178,8 +186,10 @@ struct AccountRoutesTests {
             let token = try await client.token("jd123", password)
             var jar = WebJar()
             #expect(try await client.webSignIn("jd123", password + "x", jar: &jar).status == .unauthorized)
-            let changed = try await client.execute(uri: "/v1/password", method: .post, headers: Wire.bearer(token),
-                                                   body: Wire.body(["current": password + "x", "new": "a brand new passphrase"])) { response in
+            let changed = try await client.execute(
+                uri: "/v1/password", method: .post, headers: Wire.bearer(token),
+                body: Wire.body(["current": password + "x", "new": "a brand new passphrase"])
+            ) { response in
                 (response.status, Wire.object(response.body)["fields"] as? [[String: String]])
             }
             #expect(changed.0 == .forbidden && changed.1?.first?["field"] == "current", "\(changed)")
@@ -193,9 +203,11 @@ struct AccountRoutesTests {
         try await f.activeRider("jd123")
         try await f.application().test(.router) { client in
             let token = try await client.token("jd123", "correct horse battery")
-            for (uri, token, status) in [("/v1/me", token, HTTPResponse.Status.ok), ("/v1/me", nil, .unauthorized),
-                                         ("/v1/nowhere", token, .notFound), ("/v1/notifications?after=x", token, .unprocessableContent),
-                                         ("/healthz", nil, .ok)] {
+            for (uri, token, status) in [
+                ("/v1/me", token, HTTPResponse.Status.ok), ("/v1/me", nil, .unauthorized),
+                ("/v1/nowhere", token, .notFound), ("/v1/notifications?after=x", token, .unprocessableContent),
+                ("/healthz", nil, .ok),
+            ] {
                 let headers = token.map { Wire.bearer($0) } ?? [:]
                 try await client.execute(uri: uri, method: .get, headers: headers) { response in
                     #expect(response.status == status, "\(uri)")
@@ -216,14 +228,18 @@ struct AccountRoutesTests {
         try await f.application().test(.router) { client in
             let phone = try await client.token("jd123", "correct horse battery")
             let laptop = try await client.token("jd123", "correct horse battery")
-            try await client.execute(uri: "/v1/password", method: .post, headers: Wire.bearer(phone),
-                                     body: Wire.body(["current": "wrong one here", "new": "another good passphrase"])) { response in
+            try await client.execute(
+                uri: "/v1/password", method: .post, headers: Wire.bearer(phone),
+                body: Wire.body(["current": "wrong one here", "new": "another good passphrase"])
+            ) { response in
                 #expect(response.status == .forbidden)
                 #expect(Wire.object(response.body)["type"] as? String == "/problems/wrong-password")
                 #expect((Wire.object(response.body)["fields"] as? [[String: String]])?.first?["field"] == "current")
             }
-            try await client.execute(uri: "/v1/password", method: .post, headers: Wire.bearer(phone),
-                                     body: Wire.body(["current": "correct horse battery", "new": "another good passphrase"])) { #expect($0.status == .noContent) }
+            try await client.execute(
+                uri: "/v1/password", method: .post, headers: Wire.bearer(phone),
+                body: Wire.body(["current": "correct horse battery", "new": "another good passphrase"])
+            ) { #expect($0.status == .noContent) }
             try await client.execute(uri: "/v1/me", method: .get, headers: Wire.bearer(phone)) { #expect($0.status == .ok) }
             try await client.execute(uri: "/v1/me", method: .get, headers: Wire.bearer(laptop)) { #expect($0.status == .unauthorized) }
             #expect(try await client.login("jd123", "correct horse battery").status == .unauthorized)
@@ -287,14 +303,18 @@ struct AccountRoutesTests {
         try await f.activeRider("jd123")
         try await f.application().test(.router) { client in
             let token = try await client.token("jd123", "correct horse battery")
-            try await client.execute(uri: "/v1/me", method: .patch, headers: Wire.bearer(token),
-                                     body: Wire.body(["phone": "12", "email": "nope", "name": "Me"])) { response in
+            try await client.execute(
+                uri: "/v1/me", method: .patch, headers: Wire.bearer(token),
+                body: Wire.body(["phone": "12", "email": "nope", "name": "Me"])
+            ) { response in
                 #expect(response.status == .unprocessableContent)
                 let fields = (Wire.object(response.body)["fields"] as? [[String: String]])?.compactMap { $0["field"] }
                 #expect(fields == ["email", "name", "phone"])
             }
-            try await client.execute(uri: "/v1/me", method: .patch, headers: Wire.bearer(token),
-                                     body: Wire.body(["phone": "(607) 555-0100", "email": "JD@Example.edu"])) { response in
+            try await client.execute(
+                uri: "/v1/me", method: .patch, headers: Wire.bearer(token),
+                body: Wire.body(["phone": "(607) 555-0100", "email": "JD@Example.edu"])
+            ) { response in
                 #expect(response.status == .ok)
                 let me = Wire.object(response.body)
                 #expect(me["phone"] as? String == "6075550100")
@@ -316,18 +336,22 @@ struct AccountRoutesTests {
                 #expect(response.status == .unprocessableContent)
                 #expect((Wire.object(response.body)["fields"] as? [[String: String]])?.first?["field"] == "password")
             }
-            try await client.execute(uri: "/v1/session", method: .post, headers: Wire.json, body: Wire.body(["net_id": "1 bad", "password": "x"])) { response in
+            try await client.execute(uri: "/v1/session", method: .post, headers: Wire.json, body: Wire.body(["net_id": "1 bad", "password": "x"])) {
+                response in
                 #expect(response.status == .unprocessableContent)
                 #expect((Wire.object(response.body)["fields"] as? [[String: String]])?.first?["field"] == "net_id")
             }
-            try await client.execute(uri: "/v1/session", method: .post, headers: Wire.json, body: Wire.body(["net_id": 5, "password": "x"])) { response in
+            try await client.execute(uri: "/v1/session", method: .post, headers: Wire.json, body: Wire.body(["net_id": 5, "password": "x"])) {
+                response in
                 #expect(response.status == .unprocessableContent)
             }
             try await client.execute(uri: "/v1/session", method: .post, headers: Wire.json, body: ByteBuffer(string: "{not json")) { response in
                 #expect(response.status == .badRequest)
                 #expect(response.headers[.contentType] == "application/problem+json")
             }
-            try await client.execute(uri: "/v1/me", method: .get, headers: [.authorization: "Basic amQxMjM6eA=="]) { #expect($0.status == .unauthorized) }
+            try await client.execute(uri: "/v1/me", method: .get, headers: [.authorization: "Basic amQxMjM6eA=="]) {
+                #expect($0.status == .unauthorized)
+            }
         }
         await f.close()
     }

@@ -51,8 +51,12 @@ struct ArchitectureTests {
         for target in Self.swiftTargets {
             let allowed = try #require(table[target], "docs/architecture.md has no row for `\(target)`")
             let imported = try Self.imports(of: target)
-            #expect(imported.subtracting(allowed).isEmpty, "\(target) imports \(imported.subtracting(allowed).sorted()), which its row in docs/architecture.md does not name")
-            #expect(allowed.subtracting(imported).subtracting(["Darwin"]).isEmpty, "docs/architecture.md says \(target) imports \(allowed.subtracting(imported).sorted()), which none of its files do")
+            #expect(
+                imported.subtracting(allowed).isEmpty,
+                "\(target) imports \(imported.subtracting(allowed).sorted()), which its row in docs/architecture.md does not name")
+            #expect(
+                allowed.subtracting(imported).subtracting(["Darwin"]).isEmpty,
+                "docs/architecture.md says \(target) imports \(allowed.subtracting(imported).sorted()), which none of its files do")
         }
     }
 
@@ -61,15 +65,20 @@ struct ArchitectureTests {
         let declared = Set(manifest.matches(of: /\.(?:target|executableTarget|systemLibrary)\(\s*name: "([^"]+)"/).map { String($0.1) })
             .subtracting(["VanTestSupport"])
         #expect(Set(try Self.table().keys) == declared)
-        #expect(try String(contentsOf: Self.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
-            .contains("One package, \(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"][declared.count]) targets"))
+        #expect(
+            try String(contentsOf: Self.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+                .contains(
+                    "One package, \(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"][declared.count]) targets")
+        )
     }
 
     @Test func theReaderFindsImportsOfEveryForm() {
         // The pattern the table test relies on, on each spelling Swift allows.
         let pattern = Self.importPattern()
-        for (line, module) in [("import NIOHTTP1", "NIOHTTP1"), ("@preconcurrency import Foundation", "Foundation"),
-                               ("import struct NIOCore.ByteBuffer", "NIOCore"), ("@_spi(Testing) import VanServices", "VanServices")] {
+        for (line, module) in [
+            ("import NIOHTTP1", "NIOHTTP1"), ("@preconcurrency import Foundation", "Foundation"),
+            ("import struct NIOCore.ByteBuffer", "NIOCore"), ("@_spi(Testing) import VanServices", "VanServices"),
+        ] {
             #expect(line.firstMatch(of: pattern).map { String($0.1) } == module)
         }
     }

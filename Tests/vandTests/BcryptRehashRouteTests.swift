@@ -13,9 +13,10 @@ import VanPostgres
 @Suite("A sign-in re-hashes a password made at an older bcrypt cost")
 struct BcryptRehashRouteTests {
     static func storedCost(_ f: RouterFixture) async throws -> Int? {
-        PasswordHasher.cost(of: try await f.database.pool.withConnection {
-            try $0.query("SELECT password_hash FROM riders WHERE net_id = 'jd123'").first!.decode(String.self, at: 0)
-        })
+        PasswordHasher.cost(
+            of: try await f.database.pool.withConnection {
+                try $0.query("SELECT password_hash FROM riders WHERE net_id = 'jd123'").first!.decode(String.self, at: 0)
+            })
     }
 
     @Test func aSignInAfterTheCostWasRaisedStoresTheNewCost() async throws {

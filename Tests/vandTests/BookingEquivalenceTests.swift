@@ -66,38 +66,49 @@ struct BookingEquivalenceTests {
         Row(name: "ride now", now: true, pickup: "SSS", dropoff: "Bass", expect: .booked(1)),
         Row(name: "a taken time", time: "15:00", expect: .refused(slug: "slot-unavailable")),
         Row(name: "inside the rider's own ride", pickup: "Bass", dropoff: "SSS", time: "10:05", expect: .refused(slug: "ride-overlaps")),
-        Row(name: "unknown place, too many companions", dropoff: "Nowhere Hall", time: "11:00", companions: 5,
+        Row(
+            name: "unknown place, too many companions", dropoff: "Nowhere Hall", time: "11:00", companions: 5,
             expect: .invalid(api: ["dropoff.place", "companions"], web: ["dropoff", "companions"])),
         Row(name: "in the past", date: "2026-11-28", expect: .invalid(api: ["pickup_at"], web: ["time"])),
         Row(name: "beyond the horizon", date: "2026-12-20", expect: .invalid(api: ["pickup_at"], web: ["date"])),
         Row(name: "no time", time: "", expect: .invalid(api: ["pickup_at"], web: ["time"])),
         Row(name: "no pick-up place", pickup: "", time: "11:00", expect: .invalid(api: ["pickup"], web: ["pickup"])),
-        Row(name: "to where it starts", pickup: "SCL", dropoff: "Sterling Chemistry Lab", time: "11:00", expect: .invalid(api: ["dropoff"], web: ["dropoff"])),
+        Row(
+            name: "to where it starts", pickup: "SCL", dropoff: "Sterling Chemistry Lab", time: "11:00",
+            expect: .invalid(api: ["dropoff"], web: ["dropoff"])),
         Row(name: "a long note", time: "11:00", note: String(repeating: "n", count: 501), expect: .invalid(api: ["note"], web: ["note"])),
         Row(name: "a weekly series", time: "17:00", days: ["mon", "wed"], until: "2026-12-09", expect: .booked(4)),
-        Row(name: "a series too far", time: "18:00", days: ["mon"], until: "2027-06-30", expect: .invalid(api: ["repeat.until"], web: ["repeat_until"])),
-        Row(name: "no such weekday", time: "18:00", days: ["someday"], until: "2026-12-09", expect: .invalid(api: ["repeat.weekdays"], web: ["repeat_days"])),
+        Row(
+            name: "a series too far", time: "18:00", days: ["mon"], until: "2027-06-30",
+            expect: .invalid(api: ["repeat.until"], web: ["repeat_until"])),
+        Row(
+            name: "no such weekday", time: "18:00", days: ["someday"], until: "2026-12-09",
+            expect: .invalid(api: ["repeat.weekdays"], web: ["repeat_days"])),
         Row(name: "a series over the rider's own ride", time: "10:10", days: ["mon"], until: "2026-12-07", expect: .seriesWithOverlap(booked: 1)),
     ]
 
     /// A ride's stored request and plan, comparable across two databases loaded alike.
     static func stored(_ id: UUID, _ w: BookingWorld) async throws -> String {
         try await w.f.database.pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT concat_ws('|', kind, promise, window_start, window_end, pickup_at, estimated_dropoff_at, pickup_place_id, dropoff_place_id,
                                  companions, note, needs_wheelchair, status, van_id, series_id IS NOT NULL)
                 FROM rides WHERE id = \(id)
-                """).first!.decode(String.self, at: 0)
+                """
+            ).first!.decode(String.self, at: 0)
         }
     }
 
     /// Every stored ride of a series of ann's, in time order.
     static func series(_ w: BookingWorld) async throws -> [String] {
         try await w.f.database.pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT concat_ws('|', pickup_at, window_start, companions, status) FROM rides
                 WHERE net_id = 'ann1' AND series_id IS NOT NULL AND ride_holds_van(status) ORDER BY pickup_at
-                """).map { try $0.decode(String.self, at: 0) }
+                """
+            ).map { try $0.decode(String.self, at: 0) }
         }
     }
 

@@ -38,7 +38,8 @@ enum Binary {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 }
 
@@ -60,7 +61,8 @@ struct CommandLineTests {
     }
 
     @Test func unreachableDatabaseIsOneLineAndNonZero() throws {
-        let result = try Binary.run("vanadmin", ["migrate"], environment: ["DATABASE_URL": "postgresql://admin:do-not-print-me@/vand?host=/nonexistent-dir"])
+        let result = try Binary.run(
+            "vanadmin", ["migrate"], environment: ["DATABASE_URL": "postgresql://admin:do-not-print-me@/vand?host=/nonexistent-dir"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("could not connect to PostgreSQL"))
         #expect(!result.stderr.contains("do-not-print-me"))

@@ -88,7 +88,8 @@ final class RawConnection: @unchecked Sendable {
                     if count < 0 { closed = errno == ECONNRESET; break }
                     answer += buffer[0..<count]
                 }
-                continuation.resume(returning: Answer(text: String(decoding: answer, as: UTF8.self), closed: closed, elapsed: ContinuousClock.now - self.opened))
+                continuation.resume(
+                    returning: Answer(text: String(decoding: answer, as: UTF8.self), closed: closed, elapsed: ContinuousClock.now - self.opened))
             }.start()
         }
     }
@@ -180,8 +181,9 @@ struct ConnectionGuardTests {
     /// Hummingbird's own idle timeout, set from VAND_IDLE_TIMEOUT (300 ms here, a real socket wait).
     @Test func anIdleKeptAliveConnectionIsClosedAfterTheIdleTimeout() async throws {
         let database = try await TestCluster.makeDatabase()
-        let app = buildApplication(configuration: Self.configuration(idle: .milliseconds(300)),
-                                   database: database, logger: TestCluster.quietLogger)
+        let app = buildApplication(
+            configuration: Self.configuration(idle: .milliseconds(300)),
+            database: database, logger: TestCluster.quietLogger)
         try await app.test(.live) { client in
             let kept = try RawConnection(port: try #require(client.port))
             kept.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -259,7 +261,9 @@ struct ConnectionGuardTests {
             let form = try RawConnection(port: port)
             form.send("POST /sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 10000000000\r\n\r\nn")
             let page = await form.readToEnd()
-            #expect(page.text.hasPrefix("HTTP/1.1 413") && page.text.contains("text/html") && page.text.contains("This form is too long"), "\(page.text.prefix(300))")
+            #expect(
+                page.text.hasPrefix("HTTP/1.1 413") && page.text.contains("text/html") && page.text.contains("This form is too long"),
+                "\(page.text.prefix(300))")
             #expect(page.closed, "\(page)")
 
             // A route that reads no body answers, then closes rather than read ten gigabytes.
@@ -277,13 +281,16 @@ struct ConnectionGuardTests {
         let f = try await RouterFixture()
         let log = LevelLog()
         let routes = f.router()
-        let app = Application(router: routes.router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: routes.services, logger: log.logger)
+        let app = Application(
+            router: routes.router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: routes.services, logger: log.logger)
         try await app.test(.router) { client in
             var jar = WebJar()
             let signIn = try await client.web("/sign-in", jar: &jar)
-            let answer = try await client.web("/sign-in", form: [
-                ("csrf", signIn.csrf ?? ""), ("net_id", String(repeating: "a", count: 20_000)), ("password", "whatever it is"),
-            ], jar: &jar)
+            let answer = try await client.web(
+                "/sign-in",
+                form: [
+                    ("csrf", signIn.csrf ?? ""), ("net_id", String(repeating: "a", count: 20_000)), ("password", "whatever it is"),
+                ], jar: &jar)
             #expect(answer.status == .contentTooLarge)
             #expect(answer.headers[.contentType] == "text/html; charset=utf-8")
             #expect(answer.body.contains("This form is too long") && answer.body.contains("<main"), "\(answer.body.prefix(400))")

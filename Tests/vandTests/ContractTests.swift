@@ -122,20 +122,26 @@ struct ContractTests {
         try await f.activeRider("jd123")
         try await f.application().test(.router) { client in
             let token = try await client.token("jd123", "correct horse battery")
-            for (near, status) in [("41.3163,-72.9224", HTTPResponse.Status.ok), ("90,180", .ok), ("-0.5,0", .ok),
-                                   ("1e1,2", .unprocessableContent), ("+41,-72", .unprocessableContent), ("41, -72", .unprocessableContent),
-                                   ("90.5,0", .unprocessableContent), ("041,0", .unprocessableContent), ("nan,0", .unprocessableContent)] {
+            for (near, status) in [
+                ("41.3163,-72.9224", HTTPResponse.Status.ok), ("90,180", .ok), ("-0.5,0", .ok),
+                ("1e1,2", .unprocessableContent), ("+41,-72", .unprocessableContent), ("41, -72", .unprocessableContent),
+                ("90.5,0", .unprocessableContent), ("041,0", .unprocessableContent), ("nan,0", .unprocessableContent),
+            ] {
                 let query = near.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: ".-,")))!
                 try await client.execute(uri: "/v1/places?near=\(query)", method: .get) { #expect($0.status == status, "near=\(near)") }
             }
-            for (after, status) in [("1764000000000000_\(UUID().uuidString.lowercased())", HTTPResponse.Status.ok),
-                                    ("_1_\(UUID())", .unprocessableContent), ("+1_\(UUID())", .unprocessableContent),
-                                    ("12345678901234567_\(UUID())", .unprocessableContent), ("1_x", .unprocessableContent)] {
+            for (after, status) in [
+                ("1764000000000000_\(UUID().uuidString.lowercased())", HTTPResponse.Status.ok),
+                ("_1_\(UUID())", .unprocessableContent), ("+1_\(UUID())", .unprocessableContent),
+                ("12345678901234567_\(UUID())", .unprocessableContent), ("1_x", .unprocessableContent),
+            ] {
                 try await client.execute(uri: "/v1/rides?after=\(after)", method: .get, headers: Wire.bearer(token)) {
                     #expect($0.status == status, "after=\(after)")
                 }
             }
-            for (wheelchair, status) in [("true", HTTPResponse.Status.ok), ("false", .ok), ("yes", .unprocessableContent), ("1", .unprocessableContent)] {
+            for (wheelchair, status) in [
+                ("true", HTTPResponse.Status.ok), ("false", .ok), ("yes", .unprocessableContent), ("1", .unprocessableContent),
+            ] {
                 let today = LocalDate(containing: f.clock.now, in: f.configuration.timeZone)
                 try await client.execute(uri: "/v1/availability?date=\(today)&wheelchair=\(wheelchair)", method: .get) {
                     #expect($0.status == status, "wheelchair=\(wheelchair)")

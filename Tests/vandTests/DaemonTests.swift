@@ -17,7 +17,9 @@ struct DaemonTests {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
         guard connected == 0 else { return "connect failed" }
         var timeout = timeval(tv_sec: 20, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -73,7 +75,8 @@ struct DaemonTests {
         func request(_ index: Int) -> String {
             // A different unknown net ID each, so the lockout (5 failures per net ID) stays out of it.
             let body = #"{"net_id":"nobody\#(index)","password":"\#(password)"}"#
-            return "POST /v1/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+            return
+                "POST /v1/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         }
         let answers = try await withThrowingTaskGroup(of: String.self) { group in
             for index in 0..<20 {
@@ -103,7 +106,9 @@ struct DaemonTests {
         try log.close()
         let text = try String(contentsOfFile: logFile, encoding: .utf8)
         #expect(text.contains("<6>"), "journald lines start with the priority")
-        #expect(text.contains("VAND_REMINDER_LEAD_MINUTES is not a vand setting and is ignored; did you mean VAND_REMINDER_LEAD?"), "\(text.prefix(2000))")
+        #expect(
+            text.contains("VAND_REMINDER_LEAD_MINUTES is not a vand setting and is ignored; did you mean VAND_REMINDER_LEAD?"), "\(text.prefix(2000))"
+        )
         for secret in [dbSecret, password, "hook-secret-never-logged"] {
             #expect(!text.contains(secret), "the log contains a secret")
         }

@@ -29,8 +29,9 @@ struct DatabaseEdgesTests {
         configuration.readinessDeadline = AppConfiguration(database: configuration.database).readinessDeadline
         #expect(configuration.readinessDeadline == .milliseconds(1500), "the production deadline, under a probe's usual 2 s")
         let routes = buildRoutes(configuration: configuration, database: database)
-        let app = Application(router: routes.router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: routes.services,
-                              logger: TestCluster.quietLogger)
+        let app = Application(
+            router: routes.router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: routes.services,
+            logger: TestCluster.quietLogger)
         try await app.test(.router) { client in
             // Ready before the freeze: /readyz has its own 1.5 s deadline, which a loaded machine can
             // miss once, so ask until it answers 200 (the 30 s guard stops a hang).
@@ -56,14 +57,18 @@ struct DatabaseEdgesTests {
 
     @Test func aRequestThatGetsNoConnectionInTimeIs503ProblemJSON() async throws {
         let url = try await TestCluster.makeDatabaseURL(template: "vand_template")
-        let pool = PGPool(configuration: PGConfiguration(connectionString: url), size: 1, acquireTimeout: .milliseconds(200), logger: TestCluster.quietLogger)  // clock-ok: expected to expire
+        let pool = PGPool(
+            configuration: PGConfiguration(connectionString: url), size: 1,
+            acquireTimeout: .milliseconds(200),  // clock-ok: expected to expire
+            logger: TestCluster.quietLogger)
         let database = Database(pool: pool)
         let gate = Gate()
         let holder = Task { try await pool.withConnection { _ in gate.enterAndWait() } }
         await gate.waitUntilEntered()
         let routes = buildRoutes(configuration: Self.configuration(), database: database)
-        let app = Application(router: routes.router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: routes.services,
-                              logger: TestCluster.quietLogger)
+        let app = Application(
+            router: routes.router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: routes.services,
+            logger: TestCluster.quietLogger)
         try await app.test(.router) { client in
             let answer = try await client.execute(uri: "/v1/places?q=SCL", method: .get)
             #expect(answer.status == .serviceUnavailable)
@@ -123,9 +128,10 @@ struct DatabaseEdgesTests {
         configuration.metricsAddress = ("127.0.0.1", 0)
         let metrics = VandMetrics()
         let (ports, portsIn) = AsyncStream.makeStream(of: Int.self)
-        let metricsApp = try #require(buildMetricsApplication(configuration: configuration, database: database, logger: TestCluster.quietLogger, metrics: metrics) { channel in
-            portsIn.yield(channel.localAddress?.port ?? 0)
-        })
+        let metricsApp = try #require(
+            buildMetricsApplication(configuration: configuration, database: database, logger: TestCluster.quietLogger, metrics: metrics) { channel in
+                portsIn.yield(channel.localAddress?.port ?? 0)
+            })
         let group = ServiceGroup(services: [metricsApp], logger: TestCluster.quietLogger)
         let serving = Task { try await group.run() }
         var iterator = ports.makeAsyncIterator()
@@ -133,7 +139,8 @@ struct DatabaseEdgesTests {
         @Sendable func get(_ port: Int, _ path: String) async -> String {
             await withCheckedContinuation { continuation in
                 DispatchQueue.global().async {
-                    continuation.resume(returning: DaemonTests.exchange(port: port, request: "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+                    continuation.resume(
+                        returning: DaemonTests.exchange(port: port, request: "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
                 }
             }
         }
@@ -160,7 +167,8 @@ struct DatabaseEdgesTests {
     @Test func withoutAMetricsAddressMetricsStayOnTheMainPort() async throws {
         let database = try await TestCluster.makeDatabase(poolSize: 1)
         let configuration = Self.configuration()
-        #expect(buildMetricsApplication(configuration: configuration, database: database, logger: TestCluster.quietLogger, metrics: VandMetrics()) == nil)
+        #expect(
+            buildMetricsApplication(configuration: configuration, database: database, logger: TestCluster.quietLogger, metrics: VandMetrics()) == nil)
         let app = buildApplication(configuration: configuration, database: database, logger: TestCluster.quietLogger)
         try await app.test(.router) { client in
             let scraped = try await client.execute(uri: "/metrics", method: .get)

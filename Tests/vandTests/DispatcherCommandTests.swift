@@ -25,12 +25,14 @@ struct DispatchWorld {
         try await pool.withConnection { conn in
             try conn.execute("UPDATE vans SET active = false WHERE name <> 'Van 1'")
             try conn.execute("UPDATE vans SET seats = 1")
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO settings (key, value, updated_by) VALUES ('scheduler', '{"windowMinutes": 0, "stepMinutes": 5}', 'test')
                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
                 """)
             for rider in ["ann1", "bob2", "cat3"] {
-                try conn.execute("INSERT INTO riders (net_id, name, phone, password_hash) VALUES (\(rider), \(rider.uppercased()), '203-555-0100', 'x')")
+                try conn.execute(
+                    "INSERT INTO riders (net_id, name, phone, password_hash) VALUES (\(rider), \(rider.uppercased()), '203-555-0100', 'x')")
             }
         }
         var calendar = Calendar(identifier: .gregorian)
@@ -60,8 +62,9 @@ struct DispatchWorld {
     /// Like ``book(_:_:wheelchair:bookedAt:)``, returning the whole ride.
     func bookRide(_ rider: String, _ time: Date, wheelchair: Bool = false, bookedAt: Date? = nil) async throws -> Ride {
         let scl = try Coordinate(latitude: 41.31633, longitude: -72.92241), dav = try Coordinate(latitude: 41.30917, longitude: -72.93139)
-        let ride = NewRide(id: .timeOrdered(at: bookedAt ?? time), netID: try NetID(rider), pickup: RideEndpoint(coordinate: scl, placeName: "SCL"),
-                           dropoff: RideEndpoint(coordinate: dav, placeName: "Davenport"), pickupAt: time, needsWheelchair: wheelchair)
+        let ride = NewRide(
+            id: .timeOrdered(at: bookedAt ?? time), netID: try NetID(rider), pickup: RideEndpoint(coordinate: scl, placeName: "SCL"),
+            dropoff: RideEndpoint(coordinate: dav, placeName: "Davenport"), pickupAt: time, needsWheelchair: wheelchair)
         guard case .booked(let booked) = try await booking.book(ride, now: Date()) else { throw TestFailure("could not book \(rider) at \(time)") }
         return booked
     }
@@ -166,7 +169,8 @@ struct DispatcherCommandTests {
         let w = try await DispatchWorld()
         try await w.pool.withConnection { conn in
             // One statement per ride, as every writer does (a draw sees the rides before it).
-            try conn.execute("""
+            try conn.execute(
+                """
                 DO $$ BEGIN FOR i IN 1..3000 LOOP
                     INSERT INTO rides (id, net_id, kind, pickup_address, dropoff_address, requested_at, pickup_at, estimated_dropoff_at, status)
                     VALUES (gen_random_uuid(), 'ann1', 'scheduled', 'A', 'B', now(), now() + i * interval '1 minute',
@@ -223,10 +227,13 @@ struct DispatcherCommandTests {
         let id = try await w.book("ann1", w.at(15))
         try await w.pool.withConnection { conn in
             try conn.execute("INSERT INTO riders (net_id, name, password_hash, role) VALUES ('dan4', 'Dan', 'x', 'driver')")
-            let shift = try conn.query("""
+            let shift = try conn.query(
+                """
                 INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES ('dan4', (SELECT id FROM vans WHERE name = 'Van 1'), \(w.at(14))) RETURNING id
-                """).first!.decode(Int64.self, at: 0)
-            try conn.execute("""
+                """
+            ).first!.decode(Int64.self, at: 0)
+            try conn.execute(
+                """
                 INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at) VALUES (\(UUID()), \(shift), \(id), 'pickup', 'boarded', \(w.at(15, 2)))
                 """)
         }
@@ -265,12 +272,15 @@ struct DispatcherCommandTests {
         #expect(try w.vanadmin(["rides", "approve", id.uuidString]).status == 0)
         try await w.pool.withConnection { conn in
             try conn.execute("INSERT INTO riders (net_id, name, password_hash, role) VALUES ('dan4', 'Dan', 'x', 'driver')")
-            let shift = try conn.query("""
+            let shift = try conn.query(
+                """
                 INSERT INTO shifts (driver_net_id, van_id, started_at, ended_at)
                 VALUES ('dan4', (SELECT id FROM vans WHERE name = 'Van 1'), \(w.at(14)), \(w.at(17))) RETURNING id
-                """).first!.decode(Int64.self, at: 0)
+                """
+            ).first!.decode(Int64.self, at: 0)
             for (action, minute) in [("arrived", 0), ("no_show", 6)] {
-                try conn.execute("""
+                try conn.execute(
+                    """
                     INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at) VALUES (\(UUID()), \(shift), \(id), 'pickup', \(action), \(w.at(15, minute)))
                     """)
             }
@@ -283,9 +293,11 @@ struct DispatcherCommandTests {
         #expect(corrected.stdout.contains("\"no-show\" at the pickup undone; \"arrived\" stands; the ride is approved"), "\(corrected.stdout)")
         #expect(try await w.status(id) == "approved")
         #expect(try await w.value("SELECT count(*) FROM audit_log WHERE action = 'tap.correct' AND actor = 'dana'", as: Int.self) == 1)
-        #expect(try await w.value("""
-            SELECT count(*) FROM deliveries d JOIN ride_events e ON e.id = d.event_id WHERE e.ride_id = \(id) AND e.kind = 'tap_undone' AND d.sink = 'rider'
-            """, as: Int.self) == 1, "the rider is told the no-show was taken back")
+        #expect(
+            try await w.value(
+                """
+                SELECT count(*) FROM deliveries d JOIN ride_events e ON e.id = d.event_id WHERE e.ride_id = \(id) AND e.kind = 'tap_undone' AND d.sink = 'rider'
+                """, as: Int.self) == 1, "the rider is told the no-show was taken back")
         #expect(try w.vanadmin(["taps", "correct", id.uuidString, "--stop", "pickup", "--reason", "wrong stop"]).status == 0)
         let nothing = try w.vanadmin(["taps", "correct", id.uuidString, "--stop", "pickup", "--reason", "again"])
         #expect(nothing.status != 0)
@@ -330,7 +342,8 @@ struct DispatcherCommandTests {
         let saturday = calendar.nextDate(after: w.day, matching: DateComponents(hour: 12, weekday: 7), matchingPolicy: .nextTime)!
         let orphan = UUID()
         try await w.pool.withConnection { conn in
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO rides (id, net_id, kind, pickup_address, dropoff_address, requested_at, pickup_at, estimated_dropoff_at, van_id)
                 VALUES (\(orphan), 'bob2', 'scheduled', 'here', 'there', now(), \(saturday), \(saturday.addingTimeInterval(1_200)),
                         (SELECT id FROM vans WHERE name = 'Van 1'))
@@ -361,7 +374,8 @@ struct DispatcherCommandTests {
             past.append(id)
             let pickup = Date().addingTimeInterval(-hours * 3_600)
             try await w.pool.withConnection { conn in
-                try conn.execute("""
+                try conn.execute(
+                    """
                     INSERT INTO rides (id, net_id, kind, pickup_address, dropoff_address, requested_at, pickup_at, estimated_dropoff_at, status, van_id)
                     VALUES (\(id), 'bob2', 'scheduled', 'here', 'there', \(pickup.addingTimeInterval(-86_400)), \(pickup), \(pickup.addingTimeInterval(900)), 'approved',
                             (SELECT id FROM vans WHERE name = 'Van 1'))

@@ -24,8 +24,9 @@ struct DispatcherOutputTests {
 
     /// Nothing a terminal acts on: no ESC, BEL or CR, and no line but those the command writes.
     func expectInert(_ output: String, _ command: String) {
-        #expect(!output.unicodeScalars.contains { $0 == "\u{1b}" || $0 == "\u{07}" || $0 == "\r" || $0 == "\u{202e}" || $0 == "\u{200b}" },
-                "\(command): \(output.debugDescription)")
+        #expect(
+            !output.unicodeScalars.contains { $0 == "\u{1b}" || $0 == "\u{07}" || $0 == "\r" || $0 == "\u{202e}" || $0 == "\u{200b}" },
+            "\(command): \(output.debugDescription)")
         #expect(!output.split(separator: "\n").contains { $0.hasPrefix("FORGED LINE") }, "\(command): \(output.debugDescription)")
     }
 
@@ -35,7 +36,9 @@ struct DispatcherOutputTests {
         let ref = ride.ref.rawValue
         let reject = try w.vanadmin(["rides", "reject", ref, "--reason", Self.hostile, "--as", "dana"])
         #expect(reject.status == 0, "\(reject.stderr)")
-        for command in [["rides", "show", ref], ["rides", "list", "--date", w.dayText], ["manifest", "--van", "Van 1", "--date", w.dayText], ["riders", "list"]] {
+        for command in [
+            ["rides", "show", ref], ["rides", "list", "--date", w.dayText], ["manifest", "--van", "Van 1", "--date", w.dayText], ["riders", "list"],
+        ] {
             let result = try w.vanadmin(command)
             #expect(result.status == 0, "\(command): \(result.stderr)")
             expectInert(result.stdout, command.joined(separator: " "))
@@ -70,7 +73,10 @@ struct DispatcherOutputTests {
         #expect(row["pickup_at"] as? String == expected)
         #expect(expected.hasSuffix("-05:00") || expected.hasSuffix("-04:00"))
         // The same keys as the rider API's view of the ride, plus the dispatcher's three.
-        let apiKeys = Set(try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(RideView(ride, clock: ServiceTime(timeZone: w.zone)))) as? [String: Any]).keys)
+        let apiKeys = Set(
+            try #require(
+                try JSONSerialization.jsonObject(with: JSONEncoder().encode(RideView(ride, clock: ServiceTime(timeZone: w.zone)))) as? [String: Any]
+            ).keys)
         #expect(Set(row.keys) == apiKeys.union(["net_id", "rider_name", "rider_phone"]))
 
         let show = try w.vanadmin(["rides", "show", ride.ref.rawValue, "--json"])
@@ -82,8 +88,10 @@ struct DispatcherOutputTests {
     @Test func everyCommandWithAsRefusesAControlCharacterInTheName() async throws {
         let w = try await DispatchWorld()
         let ride = try await w.bookRide("ann1", w.at(15))
-        for command in [["rides", "approve", ride.ref.rawValue], ["closures", "add", w.dayText, "--reason", "snow"],
-                        ["vans", "add", "Van 9", "--seats", "4"], ["places", "add", "Hall", "--lat=41.3", "--lon=-72.9"]] {
+        for command in [
+            ["rides", "approve", ride.ref.rawValue], ["closures", "add", w.dayText, "--reason", "snow"],
+            ["vans", "add", "Van 9", "--seats", "4"], ["places", "add", "Hall", "--lat=41.3", "--lon=-72.9"],
+        ] {
             let result = try w.vanadmin(command + ["--as", "eve\n\u{1b}[31m"])
             #expect(result.status == 1, "\(command): \(result.stdout)")
             #expect(result.stderr.contains("--as must be a name of 1 to 64 characters"), "\(command): \(result.stderr)")
@@ -109,7 +117,9 @@ struct DispatcherOutputTests {
         let ride = try await w.bookRide("ann1", w.at(15))
         let result = try w.vanadmin(["rides", "reject", ride.ref.rawValue, "--reason", String(repeating: "x", count: 501)])
         #expect(result.status != 0)
-        #expect(result.stderr.contains("the reason is 501 characters; keep it to 500") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("the reason is 501 characters; keep it to 500") && result.stderr.split(separator: "\n").count == 1,
+            "\(result.stderr)")
         #expect(try await w.status(ride.id) == "pending")
         let fits = try w.vanadmin(["rides", "reject", ride.ref.rawValue, "--reason", String(repeating: "y", count: 500)])
         #expect(fits.status == 0, "\(fits.stderr)")

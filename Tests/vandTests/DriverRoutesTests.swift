@@ -22,7 +22,8 @@ extension RouterFixture {
     func approvedRide(_ rider: String, pickupIn minutes: Double, van: Int64) async throws -> UUID {
         let id = UUID(), now = clock.now, pickup = clock.now.addingTimeInterval(minutes * 60)
         try await database.pool.withConnection { conn in
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO rides (id, net_id, kind, pickup_place_id, dropoff_place_id, requested_at, pickup_at, estimated_dropoff_at, status, van_id)
                 SELECT \(id), \(rider), 'scheduled', p.id, d.id, \(now), \(pickup), \(pickup.addingTimeInterval(600)), 'approved', \(van)
                 FROM places p, places d WHERE p.name = 'Sterling Chemistry Lab' AND d.name = 'Davenport College'
@@ -98,9 +99,11 @@ struct DriverRoutesTests {
         try await f.application().test(.router) { client in
             let token = try await client.token("dee1", "correct horse battery")
             let book = Wire.body(["pickup": "SCL", "dropoff": "Davenport", "pickup_at": "2026-11-30T15:00"])
-            for (uri, method, body) in [("/v1/rides", HTTPRequest.Method.get, nil as ByteBuffer?), ("/v1/rides", .post, book),
-                                        ("/v1/rides/\(UUID().uuidString)", .get, nil), ("/v1/notifications", .get, nil),
-                                        ("/v1/rides?scope=past&limit=500", .get, nil)] {
+            for (uri, method, body) in [
+                ("/v1/rides", HTTPRequest.Method.get, nil as ByteBuffer?), ("/v1/rides", .post, book),
+                ("/v1/rides/\(UUID().uuidString)", .get, nil), ("/v1/notifications", .get, nil),
+                ("/v1/rides?scope=past&limit=500", .get, nil),
+            ] {
                 try await client.execute(uri: uri, method: method, headers: Wire.bearer(token), body: body) { response in
                     let (status, type) = Self.problem(response)
                     #expect(status == .forbidden && type == "/problems/wrong-role", "\(method) \(uri) as a driver: \(status) \(type ?? "")")
@@ -116,7 +119,8 @@ struct DriverRoutesTests {
             }
             try await client.execute(uri: "/book", method: .get, headers: cookie) { response in
                 #expect(response.status == .forbidden)
-                #expect(String(buffer: response.body).contains("driver’s page") || String(buffer: response.body).contains("driver&#39;s page")
+                #expect(
+                    String(buffer: response.body).contains("driver’s page") || String(buffer: response.body).contains("driver&#39;s page")
                         || String(buffer: response.body).contains("/driver"))
             }
         }
@@ -144,14 +148,18 @@ struct DriverRoutesTests {
                 #expect(response.status == .ok && body["shift"] == nil)
                 #expect((body["vans"] as? [[String: Any]])?.count ?? 0 >= 2)
             }
-            try await client.execute(uri: "/v1/driver/shift", method: .post, headers: Wire.bearer(token), body: Wire.body(["van": van1])) { response in
+            try await client.execute(uri: "/v1/driver/shift", method: .post, headers: Wire.bearer(token), body: Wire.body(["van": van1])) {
+                response in
                 #expect(response.status == .created)
                 #expect((Wire.object(response.body)["van"] as? [String: Any])?["name"] as? String == "Van 1")
             }
-            try await client.execute(uri: "/v1/driver/shift", method: .post, headers: Wire.bearer(other), body: Wire.body(["van": van1])) { response in
+            try await client.execute(uri: "/v1/driver/shift", method: .post, headers: Wire.bearer(other), body: Wire.body(["van": van1])) {
+                response in
                 #expect(Self.problem(response) == (.conflict, "/problems/shift-conflict"))
             }
-            try await client.execute(uri: "/v1/driver/shift", method: .post, headers: Wire.bearer(other), body: Wire.body(["van": van2])) { #expect($0.status == .created) }
+            try await client.execute(uri: "/v1/driver/shift", method: .post, headers: Wire.bearer(other), body: Wire.body(["van": van2])) {
+                #expect($0.status == .created)
+            }
             try await client.execute(uri: "/v1/driver/run", method: .get, headers: Wire.bearer(token)) { response in
                 let stops = Wire.object(response.body)["stops"] as? [[String: Any]] ?? []
                 #expect(response.status == .ok && stops.count == 2)
@@ -159,13 +167,22 @@ struct DriverRoutesTests {
                 #expect(stops.first?["next_actions"] as? [String] == ["arrived"])
             }
             let key = UUID().uuidString
-            func tap(_ ride: UUID, _ stop: String, _ action: String, key: String = UUID().uuidString, as bearer: String? = nil) -> (String, ByteBuffer) {
-                (bearer ?? token, Wire.body(["tap_key": key, "ride_id": ride.uuidString, "stop": stop, "action": action,
-                                            "position": ["lat": 41.3163, "lon": -72.9224, "accuracy_m": 8]]))
+            func tap(_ ride: UUID, _ stop: String, _ action: String, key: String = UUID().uuidString, as bearer: String? = nil) -> (
+                String, ByteBuffer
+            ) {
+                (
+                    bearer ?? token,
+                    Wire.body([
+                        "tap_key": key, "ride_id": ride.uuidString, "stop": stop, "action": action,
+                        "position": ["lat": 41.3163, "lon": -72.9224, "accuracy_m": 8],
+                    ])
+                )
             }
-            for (expected, outcome, body) in [(HTTPResponse.Status.created, "applied", tap(mine, "pickup", "arrived", key: key)),
-                                              (.ok, "retried", tap(mine, "pickup", "arrived", key: key)),
-                                              (.ok, "already_done", tap(mine, "pickup", "arrived"))] {
+            for (expected, outcome, body) in [
+                (HTTPResponse.Status.created, "applied", tap(mine, "pickup", "arrived", key: key)),
+                (.ok, "retried", tap(mine, "pickup", "arrived", key: key)),
+                (.ok, "already_done", tap(mine, "pickup", "arrived")),
+            ] {
                 try await client.execute(uri: "/v1/driver/taps", method: .post, headers: Wire.bearer(body.0), body: body.1) { response in
                     #expect(response.status == expected && Wire.object(response.body)["outcome"] as? String == outcome)
                 }
@@ -175,13 +192,17 @@ struct DriverRoutesTests {
             try await client.execute(uri: "/v1/driver/taps", method: .post, headers: Wire.bearer(token), body: foreign.1) { response in
                 #expect(Self.problem(response) == (.forbidden, "/problems/not-on-your-run"))
             }
-            let badFix = Wire.body(["tap_key": UUID().uuidString, "ride_id": mine.uuidString, "stop": "pickup", "action": "boarded",
-                                    "position": ["lat": 91, "lon": 0]])
+            let badFix = Wire.body([
+                "tap_key": UUID().uuidString, "ride_id": mine.uuidString, "stop": "pickup", "action": "boarded",
+                "position": ["lat": 91, "lon": 0],
+            ])
             try await client.execute(uri: "/v1/driver/taps", method: .post, headers: Wire.bearer(token), body: badFix) { response in
                 #expect(Self.problem(response) == (.unprocessableContent, "/problems/invalid-fields"))
             }
             // The other driver cannot undo her tap; she can, within two minutes.
-            try await client.execute(uri: "/v1/driver/taps/\(key)/undo", method: .post, headers: Wire.bearer(other)) { #expect($0.status == .notFound) }
+            try await client.execute(uri: "/v1/driver/taps/\(key)/undo", method: .post, headers: Wire.bearer(other)) {
+                #expect($0.status == .notFound)
+            }
             f.clock.advance(by: 60)
             try await client.execute(uri: "/v1/driver/taps/\(key)/undo", method: .post, headers: Wire.bearer(token)) { response in
                 #expect(response.status == .ok && Wire.object(response.body)["undone_at"] != nil)
@@ -189,7 +210,8 @@ struct DriverRoutesTests {
             try await client.execute(uri: "/v1/driver/shift", method: .delete, headers: Wire.bearer(token)) { response in
                 #expect(response.status == .ok && Wire.object(response.body)["ended_at"] != nil)
             }
-            try await client.execute(uri: "/v1/driver/taps", method: .post, headers: Wire.bearer(token), body: tap(mine, "pickup", "arrived").1) { response in
+            try await client.execute(uri: "/v1/driver/taps", method: .post, headers: Wire.bearer(token), body: tap(mine, "pickup", "arrived").1) {
+                response in
                 #expect(Self.problem(response) == (.conflict, "/problems/no-open-shift"))
             }
         }
@@ -204,17 +226,28 @@ struct DriverRoutesTests {
         let (_, tracker) = try await TrackerTokens(pool: f.database.pool, clock: f.clock).issue(vanNamed: "Van 2", actor: "test")
         let fix = Wire.body(["lat": 41.3163, "lon": -72.9224, "accuracy_m": 12])
         try await f.application().test(.router) { client in
-            try await client.execute(uri: "/v1/vans/\(van1)/positions", method: .post, headers: Wire.bearer(tracker.rawValue), body: fix) { response in
+            try await client.execute(uri: "/v1/vans/\(van1)/positions", method: .post, headers: Wire.bearer(tracker.rawValue), body: fix) {
+                response in
                 #expect(Self.problem(response) == (.forbidden, "/problems/not-your-van"))
             }
-            try await client.execute(uri: "/v1/vans/\(van2)/positions", method: .post, headers: Wire.bearer(tracker.rawValue), body: fix) { #expect($0.status == .noContent) }
-            try await client.execute(uri: "/v1/vans/\(van2)/positions", method: .post, headers: Wire.json, body: fix) { #expect($0.status == .unauthorized) }
-            try await client.execute(uri: "/v1/vans/\(van2)/positions", method: .post, headers: Wire.bearer(SessionToken.generate().rawValue), body: fix) {
+            try await client.execute(uri: "/v1/vans/\(van2)/positions", method: .post, headers: Wire.bearer(tracker.rawValue), body: fix) {
+                #expect($0.status == .noContent)
+            }
+            try await client.execute(uri: "/v1/vans/\(van2)/positions", method: .post, headers: Wire.json, body: fix) {
                 #expect($0.status == .unauthorized)
             }
-            for bad in [["lat": 91, "lon": 0], ["lat": 0, "lon": 181], ["lat": 41.3, "lon": -72.9, "accuracy_m": -3],
-                        ["lat": 41.3, "lon": -72.9, "at": "2099-01-01T00:00:00Z"]] as [[String: Any?]] {
-                try await client.execute(uri: "/v1/vans/\(van2)/positions", method: .post, headers: Wire.bearer(tracker.rawValue), body: Wire.body(bad)) { response in
+            try await client.execute(
+                uri: "/v1/vans/\(van2)/positions", method: .post, headers: Wire.bearer(SessionToken.generate().rawValue), body: fix
+            ) {
+                #expect($0.status == .unauthorized)
+            }
+            for bad in [
+                ["lat": 91, "lon": 0], ["lat": 0, "lon": 181], ["lat": 41.3, "lon": -72.9, "accuracy_m": -3],
+                ["lat": 41.3, "lon": -72.9, "at": "2099-01-01T00:00:00Z"],
+            ] as [[String: Any?]] {
+                try await client.execute(
+                    uri: "/v1/vans/\(van2)/positions", method: .post, headers: Wire.bearer(tracker.rawValue), body: Wire.body(bad)
+                ) { response in
                     #expect(Self.problem(response) == (.unprocessableContent, "/problems/invalid-fields"), "\(bad)")
                 }
             }
@@ -222,14 +255,20 @@ struct DriverRoutesTests {
             try await client.execute(uri: "/v1/vans/\(van1)/positions", method: .post, headers: Wire.bearer(token), body: fix) { response in
                 #expect(Self.problem(response) == (.forbidden, "/problems/not-your-van"))  // no shift yet
             }
-            try await client.execute(uri: "/v1/driver/shift", method: .post, headers: Wire.bearer(token), body: Wire.body(["van": van1])) { #expect($0.status == .created) }
-            try await client.execute(uri: "/v1/vans/\(van1)/positions", method: .post, headers: Wire.bearer(token), body: fix) { #expect($0.status == .noContent) }
+            try await client.execute(uri: "/v1/driver/shift", method: .post, headers: Wire.bearer(token), body: Wire.body(["van": van1])) {
+                #expect($0.status == .created)
+            }
+            try await client.execute(uri: "/v1/vans/\(van1)/positions", method: .post, headers: Wire.bearer(token), body: fix) {
+                #expect($0.status == .noContent)
+            }
             try await client.execute(uri: "/v1/vans/\(van2)/positions", method: .post, headers: Wire.bearer(token), body: fix) { response in
                 #expect(Self.problem(response) == (.forbidden, "/problems/not-your-van"))
             }
         }
         let sources = try await f.database.pool.withConnection { conn in
-            try conn.query("SELECT van_id, source FROM van_positions ORDER BY van_id").map { "\(try $0.decode(Int64.self, at: 0)):\(try $0.decode(String.self, at: 1))" }
+            try conn.query("SELECT van_id, source FROM van_positions ORDER BY van_id").map {
+                "\(try $0.decode(Int64.self, at: 0)):\(try $0.decode(String.self, at: 1))"
+            }
         }
         #expect(sources == ["\(van1):driver", "\(van2):tracker"])
         await f.close()
@@ -259,14 +298,17 @@ struct DriverRefusalTimesTests {
                 // The zone's offset, as `no_show_from` is written; never UTC's "Z" in New York.
                 #expect(from.hasSuffix("-05:00"), "\(from)")
                 let instant = try #require(ISO8601DateFormatter().date(from: from))
-                let words = ServiceTime(timeZone: zone).text(Date(timeIntervalSince1970: (instant.timeIntervalSince1970 / 60).rounded(.up) * 60), .clockTime)
+                let words = ServiceTime(timeZone: zone).text(
+                    Date(timeIntervalSince1970: (instant.timeIntervalSince1970 / 60).rounded(.up) * 60), .clockTime)
                 #expect(body["detail"] as? String == "A no-show is allowed once the van has waited the set time, from \(words).")
             }
             f.clock.advance(by: 10 * 60)
             try await client.execute(uri: "/v1/driver/taps/\(arrived.uuidString)/undo", method: .post, headers: Wire.bearer(token)) { response in
                 #expect(response.status == .conflict)
                 let detail = try #require(Wire.object(response.body)["detail"] as? String)
-                #expect(detail.hasPrefix("A tap can be undone only until ") && detail.hasSuffix(", the end of its undo window; tell the dispatcher."), "\(detail)")
+                #expect(
+                    detail.hasPrefix("A tap can be undone only until ") && detail.hasSuffix(", the end of its undo window; tell the dispatcher."),
+                    "\(detail)")
                 #expect(!detail.contains("2 minutes") && detail.contains(" AM") || detail.contains(" PM"), "\(detail)")
             }
         }

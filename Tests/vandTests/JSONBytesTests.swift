@@ -14,9 +14,11 @@ struct JSONBytesTests {
         let at = Date(timeIntervalSince1970: 1_795_000_000.123)
         return Ride(
             id: UUID(), ref: try RideRef(validating: "K7M-3QX"), netID: try NetID("jd123"), kind: full ? .onDemand : .scheduled,
-            pickup: RideEndpoint(address: full ? "180 \"York\" St\\ \n/ é" : nil, coordinate: try Coordinate(latitude: 41.31633, longitude: -72.92241),
-                                 placeID: 3, placeName: text),
-            dropoff: full ? RideEndpoint(address: "  ", coordinate: try Coordinate(latitude: 41, longitude: -72.5)) : RideEndpoint(address: "Davenport"),
+            pickup: RideEndpoint(
+                address: full ? "180 \"York\" St\\ \n/ é" : nil, coordinate: try Coordinate(latitude: 41.31633, longitude: -72.92241),
+                placeID: 3, placeName: text),
+            dropoff: full
+                ? RideEndpoint(address: "  ", coordinate: try Coordinate(latitude: 41, longitude: -72.5)) : RideEndpoint(address: "Davenport"),
             requestedAt: at, pickupAt: at.addingTimeInterval(3_600), estimatedDropoffAt: at.addingTimeInterval(4_000),
             needsWheelchair: full, companions: full ? 2 : 0, status: full ? .approved : .pending,
             vanID: full ? 1 : nil, vanName: full ? "Van 1" : nil, note: full ? "bring\tthe ramp \u{1}\u{1f}\u{7f}" : nil,
@@ -41,8 +43,11 @@ struct JSONBytesTests {
         }
         var withETA = RideView(try Self.ride(full: true), clock: Self.clock)
         let at = Date(timeIntervalSince1970: 1_795_003_600)
-        withETA.eta = ETAView(RiderETA(rideID: UUID(), vanID: 1, at: at, now: at.addingTimeInterval(-400), stopsBefore: 2, vanHere: false, lateness: Lateness(at: at.addingTimeInterval(61), windowEnd: at)),
-                              clock: Self.clock)
+        withETA.eta = ETAView(
+            RiderETA(
+                rideID: UUID(), vanID: 1, at: at, now: at.addingTimeInterval(-400), stopsBefore: 2, vanHere: false,
+                lateness: Lateness(at: at.addingTimeInterval(61), windowEnd: at)),
+            clock: Self.clock)
         #expect(Self.bytes { withETA.write(to: &$0) } == (try APIJSON.string(withETA)))
         #expect(Self.bytes { withETA.write(to: &$0) }.contains(#""eta":{"at":"#))
         let empty = RideList(rides: [], next: nil)
@@ -60,6 +65,9 @@ struct JSONBytesTests {
     @Test(arguments: [0.0, 1.0, -72.92241, 41.31633, 1e-7, 123456789.0, 0.1 + 0.2, -0.0])
     func numbersAreWrittenAlike(_ number: Double) throws {
         struct Box: Encodable { let lat: Double }
-        #expect(Self.bytes { $0.beginObject(); $0.field("lat", number); $0.endObject() } == (try APIJSON.string(Box(lat: number))))
+        #expect(
+            Self.bytes {
+                $0.beginObject(); $0.field("lat", number); $0.endObject()
+            } == (try APIJSON.string(Box(lat: number))))
     }
 }

@@ -16,8 +16,9 @@ struct NotificationRoutesTests {
     /// ann1 books over HTTP; the dispatcher approves with plain SQL; bob2 has a ride too.
     static func world() async throws -> (BookingWorld, TriggerLoop) {
         let w = try await BookingWorld(vans: 2)
-        let loop = TriggerLoop(pool: w.f.database.pool, settings: EventSettings(), timeZone: w.f.configuration.timeZone,
-                               clock: w.f.clock, logger: TestCluster.quietLogger)
+        let loop = TriggerLoop(
+            pool: w.f.database.pool, settings: EventSettings(), timeZone: w.f.configuration.timeZone,
+            clock: w.f.clock, logger: TestCluster.quietLogger)
         return (w, loop)
     }
 
@@ -89,7 +90,9 @@ struct NotificationRoutesTests {
             // Reconnecting with Last-Event-ID sends only what came after it.
             w.f.clock.advance(by: 60)
             try await w.f.database.pool.withConnection { conn in
-                try conn.execute("UPDATE rides SET pickup_at = pickup_at + interval '30 minutes', estimated_dropoff_at = estimated_dropoff_at + interval '30 minutes', window_start = window_start + interval '30 minutes', window_end = window_end + interval '30 minutes' WHERE net_id = 'bob2'")
+                try conn.execute(
+                    "UPDATE rides SET pickup_at = pickup_at + interval '30 minutes', estimated_dropoff_at = estimated_dropoff_at + interval '30 minutes', window_start = window_start + interval '30 minutes', window_end = window_end + interval '30 minutes' WHERE net_id = 'bob2'"
+                )
             }
             let resumed = try await EventStreamReader.open(port: port, token: ann, lastEventID: both[0].id)
             let again = try await resumed.waitFor(count: 1)

@@ -20,7 +20,8 @@ struct ObservabilityTests {
             let booked = try await client.book(token, RideRoutesTests.sclToDavenport)
             #expect(booked.status == .created)
             #expect(booked.headers[.init("X-Request-Id")!]?.count == 36)
-            #expect(try await client.book(try await client.token("bob2", "correct horse battery"), RideRoutesTests.sclToDavenport).status == .conflict)
+            #expect(
+                try await client.book(try await client.token("bob2", "correct horse battery"), RideRoutesTests.sclToDavenport).status == .conflict)
             try await client.execute(uri: "/v1/nowhere", method: .get, headers: [.init("X-Request-Id")!: "trace-abc-123"]) { response in
                 #expect(response.status == .notFound)
                 #expect(response.headers[.init("X-Request-Id")!] == "trace-abc-123")
@@ -42,7 +43,10 @@ struct ObservabilityTests {
         let lines = Mutex<[String]>([])
         var journal = LineLogHandler(label: "vand", journald: true) { line in lines.withLock { $0.append(line) } }
         journal[metadataKey: "request_id"] = "r1"
-        journal.log(event: LogEvent(level: .warning, message: "database unavailable", metadata: ["error": "down"], source: "vand", file: #file, function: #function, line: #line))
+        journal.log(
+            event: LogEvent(
+                level: .warning, message: "database unavailable", metadata: ["error": "down"], source: "vand", file: #file, function: #function,
+                line: #line))
         let plain = LineLogHandler(label: "vand", journald: false) { line in lines.withLock { $0.append(line) } }
         plain.log(event: LogEvent(level: .info, message: "started", metadata: nil, source: "vand", file: #file, function: #function, line: #line))
         let written = lines.withLock { $0 }
@@ -59,10 +63,12 @@ struct ObservabilityTests {
         #expect("\(error)".contains("\n"), "expected libpq's message to span lines: \(error)")
         let output = Mutex("")
         let handler = LineLogHandler(label: "vand", journald: true) { line in output.withLock { $0 += line + "\n" } }
-        handler.log(event: LogEvent(
-            level: .error, message: "cannot start: \(error)\nforged line\u{2028}", metadata: ["error": "\(error)", "key\nforged": "v\r\u{1b}[31m\\"],
-            source: "vand", file: #file, function: #function, line: #line
-        ))
+        handler.log(
+            event: LogEvent(
+                level: .error, message: "cannot start: \(error)\nforged line\u{2028}",
+                metadata: ["error": "\(error)", "key\nforged": "v\r\u{1b}[31m\\"],
+                source: "vand", file: #file, function: #function, line: #line
+            ))
         let written = output.withLock { $0 }
         let lines = written.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 2 && lines[1].isEmpty, "one record, one line: \(written)")

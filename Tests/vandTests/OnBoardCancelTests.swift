@@ -41,7 +41,8 @@ struct OnBoardCancelTests {
             let page = try await client.web("/rides/\(ann)", jar: &jar)
             #expect(!page.body.contains("Cancel this ride"))
             let confirm = try await client.web("/rides/\(ann)/cancel", jar: &jar)
-            #expect(confirm.body.contains("You are on board the van, so this ride cannot be cancelled. To change where you get off, tell the driver."))
+            #expect(
+                confirm.body.contains("You are on board the van, so this ride cannot be cancelled. To change where you get off, tell the driver."))
             #expect(!confirm.body.contains("Yes, cancel this ride"))
             let csrf = try #require(try await client.web("/book", jar: &jar).csrf)
             let refused = try await client.web("/rides/\(ann)/cancel", form: [("csrf", csrf)], jar: &jar)
@@ -86,7 +87,9 @@ struct OnBoardCancelTests {
             var jar = WebJar()
             _ = try await client.webSignIn("ann1", jar: &jar)
             let confirm = try await client.web("/series/\(series)/cancel", jar: &jar)
-            #expect(confirm.body.contains("This cancels its one upcoming ride of this weekly series") && confirm.body.contains(">Yes, cancel it</button>"), "\(confirm.body)")
+            #expect(
+                confirm.body.contains("This cancels its one upcoming ride of this weekly series")
+                    && confirm.body.contains(">Yes, cancel it</button>"), "\(confirm.body)")
             let token = try await client.token("ann1", "correct horse battery")
             try await client.execute(uri: "/v1/series/\(series)/cancel", method: .post, headers: Wire.bearer(token)) { response in
                 #expect(response.status == .ok)

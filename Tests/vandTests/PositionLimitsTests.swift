@@ -17,7 +17,9 @@ struct PositionLimitsTests {
         try await f.database.pool.withConnection { try $0.query("SELECT count(*) FROM van_trail").first!.decode(Int.self, at: 0) }
     }
 
-    static func post(_ client: some TestClientProtocol, van: Int64, token: String, _ body: [String: Any?]) async throws -> (HTTPResponse.Status, [String: Any]) {
+    static func post(_ client: some TestClientProtocol, van: Int64, token: String, _ body: [String: Any?]) async throws -> (
+        HTTPResponse.Status, [String: Any]
+    ) {
         try await client.execute(uri: "/v1/vans/\(van)/positions", method: .post, headers: Wire.bearer(token), body: Wire.body(body)) {
             ($0.status, Wire.object($0.body))
         }
@@ -31,7 +33,9 @@ struct PositionLimitsTests {
         let stale = f.configuration.road.positionStale
         try await f.application().test(.router) { client in
             let now = f.clock.now
-            for at in ["0001-01-01T00:00:00Z", now.addingTimeInterval(-stale - 1).formatted(.iso8601), now.addingTimeInterval(61).formatted(.iso8601)] {
+            for at in [
+                "0001-01-01T00:00:00Z", now.addingTimeInterval(-stale - 1).formatted(.iso8601), now.addingTimeInterval(61).formatted(.iso8601),
+            ] {
                 let (status, body) = try await Self.post(client, van: van, token: tracker.rawValue, ["lat": 41.3163, "lon": -72.9224, "at": at])
                 #expect(status == .unprocessableContent, "at \(at)")
                 #expect(body["type"] as? String == "/problems/invalid-fields")
@@ -40,7 +44,8 @@ struct PositionLimitsTests {
             #expect(try await Self.trail(f) == 0)
             // The window's edges are inside it.
             for at in [now.addingTimeInterval(-stale), now.addingTimeInterval(60)] {
-                let (status, _) = try await Self.post(client, van: van, token: tracker.rawValue, ["lat": 41.3163, "lon": -72.9224, "at": at.formatted(.iso8601)])
+                let (status, _) = try await Self.post(
+                    client, van: van, token: tracker.rawValue, ["lat": 41.3163, "lon": -72.9224, "at": at.formatted(.iso8601)])
                 #expect(status == .noContent, "at \(at)")
             }
             #expect(try await Self.trail(f) == 2)
@@ -67,7 +72,8 @@ struct PositionLimitsTests {
                 f.clock.advance(by: 0.2)
                 var answers: [HTTPResponse.Status] = []
                 for step in 0..<5 {
-                    answers.append(try await Self.post(client, van: van, token: tracker.rawValue, ["lat": 41.30 + Double(step) / 1000, "lon": -72.92]).0)
+                    answers.append(
+                        try await Self.post(client, van: van, token: tracker.rawValue, ["lat": 41.30 + Double(step) / 1000, "lon": -72.92]).0)
                     f.clock.advance(by: 0.1)
                 }
                 #expect(answers == [.noContent, .accepted, .accepted, .accepted, .accepted])
@@ -100,14 +106,20 @@ struct PositionLimitsTests {
         try await f.application().test(.router) { client in
             let token = try await client.driverOnShift(van: van)
             let before = try await Self.trail(f)
-            let tap = Wire.body(["tap_key": UUID().uuidString, "ride_id": ride.uuidString, "stop": "pickup", "action": "arrived",
-                                 "position": ["lat": 41.3163, "lon": -72.9224, "at": "0001-01-01T00:00:00Z"]])
+            let tap = Wire.body([
+                "tap_key": UUID().uuidString, "ride_id": ride.uuidString, "stop": "pickup", "action": "arrived",
+                "position": ["lat": 41.3163, "lon": -72.9224, "at": "0001-01-01T00:00:00Z"],
+            ])
             try await client.execute(uri: "/v1/driver/taps", method: .post, headers: Wire.bearer(token), body: tap) { #expect($0.status == .created) }
             #expect(try await Self.trail(f) == before)
             // In the window, it is kept.
-            let next = Wire.body(["tap_key": UUID().uuidString, "ride_id": ride.uuidString, "stop": "pickup", "action": "boarded",
-                                  "position": ["lat": 41.3163, "lon": -72.9224, "at": f.clock.now.formatted(.iso8601)]])
-            try await client.execute(uri: "/v1/driver/taps", method: .post, headers: Wire.bearer(token), body: next) { #expect($0.status == .created) }
+            let next = Wire.body([
+                "tap_key": UUID().uuidString, "ride_id": ride.uuidString, "stop": "pickup", "action": "boarded",
+                "position": ["lat": 41.3163, "lon": -72.9224, "at": f.clock.now.formatted(.iso8601)],
+            ])
+            try await client.execute(uri: "/v1/driver/taps", method: .post, headers: Wire.bearer(token), body: next) {
+                #expect($0.status == .created)
+            }
             #expect(try await Self.trail(f) == before + 1)
         }
         await f.close()

@@ -94,10 +94,12 @@ struct ResponseCompressionTests {
         router.add(middleware: ResponseCompression<AppRequestContext>())
         let event = ByteBuffer(string: "event: notification\ndata: " + String(repeating: "x", count: 4_000) + "\n\n")
         router.get("stream") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/event-stream"], body: ResponseBody { writer in
-                try await writer.write(event)
-                try await writer.finish(nil)
-            })
+            Response(
+                status: .ok, headers: [.contentType: "text/event-stream"],
+                body: ResponseBody { writer in
+                    try await writer.write(event)
+                    try await writer.finish(nil)
+                })
         }
         router.get("sized-stream") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/event-stream"], body: .init(byteBuffer: event))

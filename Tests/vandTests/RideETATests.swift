@@ -22,9 +22,11 @@ struct RideETATests {
         let w = try await BookingWorld(vans: 2)
         let shift = try await w.f.database.pool.withConnection { conn in
             try conn.execute("INSERT INTO riders (net_id, password_hash, role) VALUES ('drv1', 'x', 'driver')")
-            return try conn.query("""
+            return try conn.query(
+                """
                 INSERT INTO shifts (driver_net_id, van_id, started_at) SELECT 'drv1', id, \(w.f.clock.now) FROM vans WHERE name = 'Van 1' RETURNING id
-                """).first!.decode(Int64.self, at: 0)
+                """
+            ).first!.decode(Int64.self, at: 0)
         }
         return (w, shift)
     }
@@ -33,7 +35,8 @@ struct RideETATests {
     static func ride(_ w: BookingWorld, rider: String = "ann1", pickupIn minutes: Double) async throws -> UUID {
         let id = UUID(), pickup = w.f.clock.now.addingTimeInterval(minutes * 60)
         try await w.f.database.pool.withConnection { conn in
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO rides (id, net_id, kind, pickup_place_id, pickup_lat, pickup_lon, dropoff_place_id, dropoff_lat, dropoff_lon,
                                    requested_at, pickup_at, estimated_dropoff_at, status, van_id, promise, window_start, window_end)
                 SELECT \(id), \(rider), 'scheduled', p.id, p.lat, p.lon, d.id, d.lat, d.lon, \(w.f.clock.now), \(pickup),
@@ -47,7 +50,8 @@ struct RideETATests {
 
     static func position(_ w: BookingWorld, _ at: Coordinate) async throws {
         try await w.f.database.pool.withConnection { conn in
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO van_positions (van_id, at, lat, lon, source)
                 SELECT id, \(w.f.clock.now), \(at.latitude), \(at.longitude), 'tracker' FROM vans WHERE name = 'Van 1'
                 ON CONFLICT (van_id) DO UPDATE SET at = EXCLUDED.at, lat = EXCLUDED.lat, lon = EXCLUDED.lon
@@ -57,7 +61,8 @@ struct RideETATests {
 
     static func tap(_ w: BookingWorld, _ shift: Int64, _ ride: UUID, _ stop: String, _ action: String) async throws {
         try await w.f.database.pool.withConnection { conn in
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at)
                 VALUES (\(UUID()), \(shift), \(ride), \(stop), \(action), \(w.f.clock.now))
                 """)

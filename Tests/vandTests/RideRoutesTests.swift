@@ -34,7 +34,9 @@ struct BookingWorld {
 
 extension TestClientProtocol {
     /// POSTs a booking and returns status, parsed body and headers.
-    func book(_ token: String, _ body: [String: Any?], key: String? = nil) async throws -> (status: HTTPResponse.Status, body: [String: Any], headers: HTTPFields) {
+    func book(_ token: String, _ body: [String: Any?], key: String? = nil) async throws -> (
+        status: HTTPResponse.Status, body: [String: Any], headers: HTTPFields
+    ) {
         var headers = Wire.bearer(token)
         if let key { headers[.init("Idempotency-Key")!] = key }
         return try await execute(uri: "/v1/rides", method: .post, headers: headers, body: Wire.body(body)) { response in
@@ -74,8 +76,10 @@ struct RideRoutesTests {
             }
             #expect(try await w.rideCount() == 0)
             // The account routes decode at the same point.
-            try await client.execute(uri: "/v1/me", method: .patch, headers: Wire.bearer(token),
-                                     body: ByteBuffer(string: #"{"email": "ann@example.edu\u0000"}"#)) { response in
+            try await client.execute(
+                uri: "/v1/me", method: .patch, headers: Wire.bearer(token),
+                body: ByteBuffer(string: #"{"email": "ann@example.edu\u0000"}"#)
+            ) { response in
                 #expect(response.status == .unprocessableContent)
                 #expect((Wire.object(response.body)["fields"] as? [[String: String]])?.first?["field"] == "email")
             }
@@ -232,7 +236,8 @@ struct RideRoutesTests {
             // The Location answers: the series' rides, soonest first; another rider's is not found.
             let listed = try await client.get("/v1/series/\(seriesID)", ann)
             #expect(listed.status == .ok && listed.body["series_id"] as? String == seriesID)
-            #expect((listed.body["rides"] as? [[String: Any]])?.compactMap { $0["pickup_at"] as? String }
+            #expect(
+                (listed.body["rides"] as? [[String: Any]])?.compactMap { $0["pickup_at"] as? String }
                     == ["2026-11-30T15:00:00-05:00", "2026-12-07T15:00:00-05:00", "2026-12-09T15:00:00-05:00"])
             #expect(try await client.get("/v1/series/\(seriesID)", bob).status == .notFound)
             let conflicts = try #require(body["conflicts"] as? [[String: Any]])
@@ -296,8 +301,9 @@ struct RideRoutesTests {
     @Test func bookingsAndCancellationsTellThePlannerAfterTheyCommitAndReplaysDoNot() async throws {
         let w = try await BookingWorld()
         let heard = Mutex<[Date]>([])
-        let router = buildRoutes(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock,
-                                 routeChanges: RouteChangeHook { time in heard.withLock { $0.append(time) } })
+        let router = buildRoutes(
+            configuration: w.f.configuration, database: w.f.database, clock: w.f.clock,
+            routeChanges: RouteChangeHook { time in heard.withLock { $0.append(time) } })
         // Monday 2026-11-30 15:00 New York.
         let pickup = Date(timeIntervalSince1970: 1_796_068_800)
         try await w.f.application(router).test(.router) { client in
@@ -345,7 +351,8 @@ struct RideRoutesTests {
             #expect(try await fields(wrongType) == ["needs_wheelchair"])
             var noTime = Self.sclToDavenport; noTime["pickup_at"] = nil
             #expect(try await fields(noTime) == ["pickup_at"])
-            try await client.execute(uri: "/v1/rides", method: .post, headers: Wire.bearer(token), body: ByteBuffer(string: #"{"pickup": "SCL", "#)) { response in
+            try await client.execute(uri: "/v1/rides", method: .post, headers: Wire.bearer(token), body: ByteBuffer(string: #"{"pickup": "SCL", "#)) {
+                response in
                 #expect(response.status == .badRequest)
                 #expect(Wire.object(response.body)["type"] as? String == "/problems/malformed-json")
             }
@@ -448,7 +455,8 @@ struct RideRoutesTests {
         #expect(document["openapi"] as? String == "3.1.0")
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         for route in router.router.routes {
-            let openAPIPath = route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+            let openAPIPath = route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(
+                separator: "/")
             let key = "/" + openAPIPath
             let operation = paths[key]?[route.method.rawValue.lowercased()] as? [String: Any]
             #expect(operation != nil, "\(route.method) \(key) is not in openapi.yaml")

@@ -25,7 +25,10 @@ struct RidesBookCommandTests {
         #expect(result.stdout.contains("ann1 Sterling Chemistry Lab → Davenport College (pending, Van 1)"))
         let id = try await w.value("SELECT id FROM rides WHERE net_id = 'ann1'", as: UUID.self)
         #expect(try await w.value("SELECT pickup_at FROM rides WHERE id = \(id)", as: Date.self) == w.at(15))
-        #expect(try await w.value("SELECT count(*) FROM audit_log WHERE actor = 'dana' AND action = 'book' AND subject = \(id.uuidString.lowercased())", as: Int.self) == 1)
+        #expect(
+            try await w.value(
+                "SELECT count(*) FROM audit_log WHERE actor = 'dana' AND action = 'book' AND subject = \(id.uuidString.lowercased())", as: Int.self)
+                == 1)
         #expect(try await w.value("SELECT payload->>'actor' FROM ride_events WHERE ride_id = \(id) AND kind = 'created'", as: String.self) == "dana")
         // The rider sees it as hers.
         let rides = try await RiderRides(pool: w.pool).list(try NetID("ann1"), scope: .upcoming, now: Date(), limit: 10)
@@ -38,13 +41,15 @@ struct RidesBookCommandTests {
     @Test func thePhoneBookingFollowsVandsSettings() async throws {
         let w = try await DispatchWorld()
         try await whitelist(w, "ann1")
-        let approved = try w.vanadmin(["rides", "book", "ann1", "--from", "SCL", "--to", "Davenport", "--at", "\(w.dayText) 15:00", "--as", "dana"],
-                                      environment: ["VAND_AUTO_APPROVE": "true"])
+        let approved = try w.vanadmin(
+            ["rides", "book", "ann1", "--from", "SCL", "--to", "Davenport", "--at", "\(w.dayText) 15:00", "--as", "dana"],
+            environment: ["VAND_AUTO_APPROVE": "true"])
         #expect(approved.status == 0, "\(approved.stderr)")
         #expect(approved.stdout.contains("(approved, Van 1)"), "\(approved.stdout)")
         #expect(try await w.value("SELECT status FROM rides WHERE net_id = 'ann1'", as: String.self) == "approved")
-        let wrong = try w.vanadmin(["rides", "book", "ann1", "--from", "SCL", "--to", "Davenport", "--at", "\(w.dayText) 17:00"],
-                                   environment: ["VAND_AUTO_APPROVE": "sometimes"])
+        let wrong = try w.vanadmin(
+            ["rides", "book", "ann1", "--from", "SCL", "--to", "Davenport", "--at", "\(w.dayText) 17:00"],
+            environment: ["VAND_AUTO_APPROVE": "sometimes"])
         #expect(wrong.status != 0 && wrong.stderr.contains("VAND_AUTO_APPROVE") && wrong.stderr.split(separator: "\n").count == 1, "\(wrong.stderr)")
         #expect(try await w.value("SELECT count(*) FROM rides", as: Int.self) == 1)
     }
@@ -56,7 +61,8 @@ struct RidesBookCommandTests {
         let w = try await DispatchWorld()
         let id = try await w.book("ann1", w.at(15))
         let result = try w.vanadmin(["rides", "approve", id.uuidString, "--as", "dana"], environment: ["VAND_NO_SHOW_WAIT": "soon"])
-        #expect(result.status != 0 && result.stderr.contains("VAND_NO_SHOW_WAIT") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(
+            result.status != 0 && result.stderr.contains("VAND_NO_SHOW_WAIT") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(try await w.value("SELECT status FROM rides WHERE id = \(id)", as: String.self) == "pending")
     }
 
@@ -77,9 +83,11 @@ struct RidesBookCommandTests {
         let json = try w.vanadmin(["rides", "book", "bob2", "--from", "SCL", "--to", "Davenport", "--at", "\(w.dayText) 15:02", "--json"])
         let answers = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
         let places = try await PlaceStore(pool: w.pool).list()
-        let own = try w.booking.check(BookingRequest(pickupAt: ServiceTime(timeZone: w.zone).format(w.at(15, 2)), pickup: .init(place: "SCL"),
-                                                     dropoff: .init(place: "Davenport")),
-                                      for: try NetID("bob2"), places: places, now: Date())
+        let own = try w.booking.check(
+            BookingRequest(
+                pickupAt: ServiceTime(timeZone: w.zone).format(w.at(15, 2)), pickup: .init(place: "SCL"),
+                dropoff: .init(place: "Davenport")),
+            for: try NetID("bob2"), places: places, now: Date())
         let outcomes = try await w.booking.bookSeries(own.rides, now: Date())
         guard case .refused(let feasibility, let sentence) = outcomes[0] else { throw TestFailure("the rider's own request was booked") }
         #expect(answers?.first?["reason"] as? String == feasibility.refusalCode)

@@ -23,8 +23,9 @@ struct RouterFixture {
         configuration.hotline = hotline
         configuration.trustedProxies = trustedProxies
         self.configuration = configuration
-        riders = RiderAdministration(pool: database.pool, hasher: PasswordHasher(cost: 4), settings: configuration.accounts,
-                                     clock: clock, timeZone: configuration.timeZone)
+        riders = RiderAdministration(
+            pool: database.pool, hasher: PasswordHasher(cost: 4), settings: configuration.accounts,
+            clock: clock, timeZone: configuration.timeZone)
         whitelist = WhitelistAdministration(riders: riders)
     }
 
@@ -36,8 +37,9 @@ struct RouterFixture {
     /// The application of `routes` (default: ``router()``), which runs their services as vand does.
     func application(_ routes: VandRoutes? = nil) -> some ApplicationProtocol {
         let routes = routes ?? router()
-        return Application(router: routes.router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: routes.services,
-                           logger: TestCluster.quietLogger)
+        return Application(
+            router: routes.router, configuration: .init(address: .hostname("127.0.0.1", port: 0)), services: routes.services,
+            logger: TestCluster.quietLogger)
     }
 
     /// An invited rider who chose `password`.
@@ -70,7 +72,8 @@ enum Wire {
 extension TestClientProtocol {
     /// Logs in and returns the parsed answer and status.
     func login(_ netID: String, _ password: String) async throws -> (status: HTTPResponse.Status, body: [String: Any], headers: HTTPFields) {
-        try await execute(uri: "/v1/session", method: .post, headers: Wire.json, body: Wire.body(["net_id": netID, "password": password])) { response in
+        try await execute(uri: "/v1/session", method: .post, headers: Wire.json, body: Wire.body(["net_id": netID, "password": password])) {
+            response in
             (response.status, Wire.object(response.body), response.headers)
         }
     }

@@ -79,8 +79,9 @@ struct ServerSentEventTests {
     static let awkward = "Line one\nLine \"two\"\r\nthree\rfour \\ </script> \u{2028} 🚐 done"
 
     @Test func aRidersTextWithLineBreaksAndQuotesIsOneDataLineOfValidJSON() throws {
-        let view = NotificationView(id: 42, kind: "approved", ride_id: Self.rideID.uuidString.lowercased(),
-                                    message: Self.awkward, created_at: "2026-11-30T15:00:00-05:00")
+        let view = NotificationView(
+            id: 42, kind: "approved", ride_id: Self.rideID.uuidString.lowercased(),
+            message: Self.awkward, created_at: "2026-11-30T15:00:00-05:00")
         let text = try view.serverSentEvent().text
         #expect(text.hasSuffix("\n\n"))
         #expect(!text.contains("\r"), "a raw carriage return would end the line for a reader")
@@ -90,14 +91,18 @@ struct ServerSentEventTests {
         #expect(events[0].event == "notification" && events[0].id == "42" && events[0].dataLines == 1)
         struct Shown: Decodable, Equatable { let id: Int64; let kind: String; let ride_id: String; let message: String; let created_at: String }
         let shown = try JSONDecoder().decode(Shown.self, from: Data(events[0].data.utf8))
-        #expect(shown == Shown(id: 42, kind: "approved", ride_id: "01890000-0000-7000-8000-0000000000ab", message: Self.awkward,
-                               created_at: "2026-11-30T15:00:00-05:00"))
+        #expect(
+            shown
+                == Shown(
+                    id: 42, kind: "approved", ride_id: "01890000-0000-7000-8000-0000000000ab", message: Self.awkward,
+                    created_at: "2026-11-30T15:00:00-05:00"))
     }
 
     @Test func anETAEventHasNoIDAndWritesANullETAOut() throws {
         let at = Date(timeIntervalSince1970: 1_796_068_800)  // 2026-11-30 20:00 UTC, 3:00 PM in New York
-        let eta = RiderETA(rideID: Self.rideID, vanID: 3, at: at, now: at.addingTimeInterval(-360), stopsBefore: 2, vanHere: false,
-                           lateness: Lateness(at: at.addingTimeInterval(120), windowEnd: at))
+        let eta = RiderETA(
+            rideID: Self.rideID, vanID: 3, at: at, now: at.addingTimeInterval(-360), stopsBefore: 2, vanHere: false,
+            lateness: Lateness(at: at.addingTimeInterval(120), windowEnd: at))
         let shown = Self.read(try ETAEventView(ride_id: "r1", eta: ETAView(eta, clock: Self.clock)).serverSentEvent().text)
         try #require(shown.count == 1)
         #expect(shown[0].event == "eta" && shown[0].id == nil)
@@ -134,13 +139,15 @@ struct ServerSentEventTests {
             let events = Self.read(try WebDispatchStream.event(.ride(id: Self.rideID, kind: kind.rawValue, van: 2, day: day)).text)
             try #require(events.count == 1)
             #expect(events[0].event == "ride" && events[0].id == nil)
-            #expect(try Self.decode(Ride.self, events[0].data, keys: ["ride", "kind", "van", "day"])
+            #expect(
+                try Self.decode(Ride.self, events[0].data, keys: ["ride", "kind", "van", "day"])
                     == Ride(ride: "01890000-0000-7000-8000-0000000000ab", kind: kind.rawValue, van: 2, day: "2026-11-30"))
         }
         // A ride on no van says so with null; a kind this build does not know is "updated", never echoed.
         let noVan = try Self.object(Self.read(try WebDispatchStream.event(.ride(id: Self.rideID, kind: "created", van: nil, day: day)).text)[0].data)
         #expect(Set(noVan.keys) == ["ride", "kind", "van", "day"] && noVan["van"] is NSNull)
-        let odd = try Self.object(Self.read(try WebDispatchStream.event(.ride(id: Self.rideID, kind: "x\"}\ndata: {", van: 1, day: day)).text)[0].data)
+        let odd = try Self.object(
+            Self.read(try WebDispatchStream.event(.ride(id: Self.rideID, kind: "x\"}\ndata: {", van: 1, day: day)).text)[0].data)
         #expect(odd["kind"] as? String == "updated")
 
         let van = Self.read(try WebDispatchStream.event(.van(3)).text)

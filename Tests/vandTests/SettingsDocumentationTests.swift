@@ -43,7 +43,9 @@ import VanServices
         let rows = Set(SettingSpec.all.map(\.name))
         let others = SettingSpec.notSettings.union(SettingSpec.formerNames.keys)
         #expect(named.subtracting(rows).subtracting(others).isEmpty, "no row for \(named.subtracting(rows).subtracting(others).sorted())")
-        #expect(rows.filter { $0.hasPrefix("VAND_") }.subtracting(named).isEmpty, "rows never read: \(rows.filter { $0.hasPrefix("VAND_") }.subtracting(named).sorted())")
+        #expect(
+            rows.filter { $0.hasPrefix("VAND_") }.subtracting(named).isEmpty,
+            "rows never read: \(rows.filter { $0.hasPrefix("VAND_") }.subtracting(named).sorted())")
     }
 
     /// A doc naming a variable the code does not read is how VAND_REMINDER_LEAD_MINUTES happened
@@ -94,9 +96,13 @@ import VanServices
 
     /// A value out of the documented range is refused with the documented words.
     @Test func theRangeInTheTableIsTheRangeEnforced() {
-        let error = #expect(throws: SettingError.self) { try AppConfiguration.fromEnvironment(["DATABASE_URL": "postgresql://localhost/vand", "VAND_WEBHOOK_MAX_ATTEMPTS": "101"]) }
+        let error = #expect(throws: SettingError.self) {
+            try AppConfiguration.fromEnvironment(["DATABASE_URL": "postgresql://localhost/vand", "VAND_WEBHOOK_MAX_ATTEMPTS": "101"])
+        }
         #expect(error?.description == "VAND_WEBHOOK_MAX_ATTEMPTS=101 is not valid: expected a whole number from 1 to 100")
-        let secret = #expect(throws: SettingError.self) { try AppConfiguration.fromEnvironment(["DATABASE_URL": "postgresql://u:topsecret@h/x?no_such_option=1"]) }
+        let secret = #expect(throws: SettingError.self) {
+            try AppConfiguration.fromEnvironment(["DATABASE_URL": "postgresql://u:topsecret@h/x?no_such_option=1"])
+        }
         #expect(secret?.value == nil)
     }
 }

@@ -23,7 +23,8 @@ struct StaffPagesOnABigDayTests {
             let vans = try conn.query("SELECT id FROM vans WHERE name IN ('Van 1', 'Van 2') ORDER BY name").map { try $0.decode(Int64.self, at: 0) }
             try conn.execute("SET LOCAL session_replication_role = replica")
             for (van, count, spacing, offset) in [(vans[0], 600, 60, 0), (vans[1], 200, 180, 60)] {
-                try conn.execute("""
+                try conn.execute(
+                    """
                     INSERT INTO rides (id, net_id, kind, pickup_place_id, dropoff_place_id, requested_at, pickup_at, estimated_dropoff_at,
                                        status, van_id, promise, window_start, window_end, max_ride_seconds)
                     SELECT gen_random_uuid(), 'ann1', 'scheduled', p.id, d.id, \(w.start) + n * interval '1 second',
@@ -40,7 +41,8 @@ struct StaffPagesOnABigDayTests {
 
     /// The van's first `count` stops in route order tapped done on `shift` (boarded, dropped off).
     static func done(_ count: Int, van: Int64, shift: Int64, at: Date, _ conn: PGConnection) throws {
-        try conn.execute("""
+        try conn.execute(
+            """
             INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at)
             SELECT gen_random_uuid(), \(shift), id, stop, CASE stop WHEN 'pickup' THEN 'boarded' ELSE 'dropped_off' END, \(at)
             FROM (SELECT id, 'pickup' AS stop, pickup_at AS at FROM rides WHERE van_id = \(van)
@@ -59,9 +61,11 @@ struct StaffPagesOnABigDayTests {
         // The route around each queued ride, against a full read of its van's day.
         let pool = w.f.database.pool
         let stops: [(ref: String, action: String, at: Date, id: UUID)] = try await pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT ref, id, pickup_at, estimated_dropoff_at FROM rides WHERE van_id = \(van2) AND status IN ('pending', 'approved')
-                """).flatMap { row -> [(ref: String, action: String, at: Date, id: UUID)] in
+                """
+            ).flatMap { row -> [(ref: String, action: String, at: Date, id: UUID)] in
                 let ref: String = try row.decode(at: 0), id: UUID = try row.decode(at: 1)
                 return [(ref, "pickup", try row.decode(at: 2), id), (ref, "dropoff", try row.decode(at: 3), id)]
             }
@@ -76,7 +80,9 @@ struct StaffPagesOnABigDayTests {
             for entry in entries {
                 #expect(seen.insert(entry.listing.ride.ref.rawValue).inserted, "a ride on two pages")
                 let own = stops.indices.filter { stops[$0].ref == entry.listing.ride.ref.rawValue }
-                let expected = Set(own.flatMap { [$0 - 1, $0, $0 + 1] }.filter(stops.indices.contains)).sorted().map { "\(stops[$0].ref) \(stops[$0].action)" }
+                let expected = Set(own.flatMap { [$0 - 1, $0, $0 + 1] }.filter(stops.indices.contains)).sorted().map {
+                    "\(stops[$0].ref) \(stops[$0].action)"
+                }
                 #expect(entry.route.map { "\($0.ref.rawValue) \($0.action.rawValue)" } == expected, "\(entry.listing.ride.ref.rawValue)")
             }
         }
@@ -99,7 +105,8 @@ struct StaffPagesOnABigDayTests {
             let part = try await client.web("/dispatch/queue/part?page=4", jar: &jar)
             #expect(part.status == .ok && Self.count(part.body, #"class="card queue-ride""#) == 8 && !part.body.contains("<html"))
             let past = try await client.web("/dispatch?page=9", jar: &jar)
-            #expect(past.status == .ok && past.body.contains("No rides on this page") && past.body.contains(#"<a href="/dispatch">The first page</a>"#))
+            #expect(
+                past.status == .ok && past.body.contains("No rides on this page") && past.body.contains(#"<a href="/dispatch">The first page</a>"#))
             // A page that is no number is the first.
             let odd = try await client.web("/dispatch?page=x%3Cb%3E", jar: &jar)
             #expect(odd.status == .ok && odd.body.contains("Rides 1–10 of 38"))
@@ -142,7 +149,8 @@ struct StaffPagesOnABigDayTests {
         // Van 1's first 250 stops done: the board opens on the page of its 251st.
         let refs: [String] = try await w.f.database.pool.withConnection { conn in
             try conn.execute("INSERT INTO riders (net_id, name, password_hash, role) VALUES ('drv2', 'Dru', 'x', 'driver')")
-            let shift = try conn.query("INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES ('drv2', \(van1), \(w.start)) RETURNING id").first!.decode(Int64.self, at: 0)
+            let shift = try conn.query("INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES ('drv2', \(van1), \(w.start)) RETURNING id")
+                .first!.decode(Int64.self, at: 0)
             try Self.done(250, van: van1, shift: shift, at: w.f.clock.now, conn)
             return try conn.query("SELECT ref FROM rides WHERE van_id = \(van1) ORDER BY pickup_at").map { try $0.decode(String.self, at: 0) }
         }
@@ -155,7 +163,8 @@ struct StaffPagesOnABigDayTests {
             let fleetRows = Self.count(now.body, #"<th scope="row"><a href="/dispatch/board?"#)
             #expect(fleetRows == 3 && Self.count(now.body, #"<th scope="row">"#) - fleetRows == size, "one page of stops after the fleet's rows")
             #expect(now.body.contains(#"data-page="3""#))
-            #expect(now.body.contains(#"href="/dispatch/board?day=2026-11-29&amp;van=\#(van1)&amp;page=2#van-\#(van1)" rel="prev">Earlier stops</a>"#))
+            #expect(
+                now.body.contains(#"href="/dispatch/board?day=2026-11-29&amp;van=\#(van1)&amp;page=2#van-\#(van1)" rel="prev">Earlier stops</a>"#))
             #expect(now.body.contains(#"href="/dispatch/board?day=2026-11-29&amp;van=\#(van1)&amp;page=4#van-\#(van1)" rel="next">Later stops</a>"#))
             #expect(now.body.utf8.count < 50 * 1_024, "a van's page is \(now.body.utf8.count) bytes")
             let last = try await client.web(base + "&page=99", jar: &jar)

@@ -19,7 +19,9 @@ struct StreamEndingTests {
     }
 
     /// Books for ann over HTTP, approves it and delivers the notification.
-    static func notifyAnn(_ w: BookingWorld, _ loop: TriggerLoop, client: some TestClientProtocol, token: String, at time: String = "2026-11-30T15:00") async throws {
+    static func notifyAnn(
+        _ w: BookingWorld, _ loop: TriggerLoop, client: some TestClientProtocol, token: String, at time: String = "2026-11-30T15:00"
+    ) async throws {
         var body = RideRoutesTests.sclToDavenport
         body["pickup_at"] = time
         #expect(try await client.book(token, body).status == .created)
@@ -86,8 +88,10 @@ struct StreamEndingTests {
             let laptop = try await client.token("ann1", "correct horse battery")
             try await Self.notifyAnn(w, loop, client: client, token: phone)
             let stream = try await Self.open(port, phone)
-            let changed = try await client.execute(uri: "/v1/password", method: .post, headers: Wire.bearer(laptop),
-                                                   body: Wire.body(["current": "correct horse battery", "new": "a new horse battery"])) { $0.status }
+            let changed = try await client.execute(
+                uri: "/v1/password", method: .post, headers: Wire.bearer(laptop),
+                body: Wire.body(["current": "correct horse battery", "new": "a new horse battery"])
+            ) { $0.status }
             #expect(changed == .noContent)
             try await Self.expectEnded(stream)
             // The session that changed it keeps its stream.

@@ -109,7 +109,8 @@ struct WebBookingRulesTests {
             #expect(try await w.rideCount() == 1)
             // A fresh form (a new key) books the freed time.
             let fresh = try await client.web("/book", jar: &jar)
-            let booked = try await client.web("/book", form: WebRoutesTests.bookForm(fresh.csrf ?? "") + [("form_key", try #require(fresh.formKey))], jar: &jar)
+            let booked = try await client.web(
+                "/book", form: WebRoutesTests.bookForm(fresh.csrf ?? "") + [("form_key", try #require(fresh.formKey))], jar: &jar)
             #expect(booked.status == .seeOther)
         }
         await w.f.close()

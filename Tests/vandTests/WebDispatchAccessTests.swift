@@ -17,8 +17,10 @@ struct WebDispatchAccessTests {
             #expect(try await client.webSignIn("dee1", jar: &jar).headers[.location] == "/dispatch")
             #expect(try await client.web("/", jar: &jar).headers[.location] == "/dispatch")
             #expect(try await client.web("/sign-in", jar: &jar).headers[.location] == "/dispatch")
-            for (path, nav) in [("/dispatch", "Queue"), ("/dispatch/board", "Day board"), ("/dispatch/map", "Map"),
-                                ("/dispatch/alerts", "Alerts"), ("/dispatch/book", "Book for a rider")] {
+            for (path, nav) in [
+                ("/dispatch", "Queue"), ("/dispatch/board", "Day board"), ("/dispatch/map", "Map"),
+                ("/dispatch/alerts", "Alerts"), ("/dispatch/book", "Book for a rider"),
+            ] {
                 let page = try await client.web(path, jar: &jar)
                 #expect(page.status == .ok, "\(path)")
                 #expect(page.body.contains(#"<a href="\#(path)" aria-current="page">\#(nav)</a>"#), "\(path) is not marked current")
@@ -65,7 +67,8 @@ struct WebDispatchAccessTests {
                 let page = try await client.web(path, jar: &dee, headers: [.accept: "text/html"])
                 #expect(page.status == status, "\(path)")
                 #expect(page.body.contains("dispatch.css") && page.body.contains(#"<span class="role">Dispatch</span>"#), "\(path): \(page.body)")
-                #expect(!page.body.contains("Call the dispatcher") && page.body.contains(#"href="/dispatch">Go to the queue"#), "\(path): \(page.body)")
+                #expect(
+                    !page.body.contains("Call the dispatcher") && page.body.contains(#"href="/dispatch">Go to the queue"#), "\(path): \(page.body)")
             }
             let refused = try await client.web("/dispatch", jar: &dana, headers: [.accept: "text/html"])
             #expect(refused.status == .forbidden)

@@ -30,7 +30,8 @@ struct WebDispatchBoardBudgetTests {
         let places: [(id: Int64, name: String, at: Coordinate)] = try await pool.withConnection { conn in
             for n in 4...8 { try conn.execute("INSERT INTO vans (name, seats, wheelchair_positions) VALUES (\("Van \(n)"), 8, 2)") }
             for i in 0..<rides {
-                try conn.execute("""
+                try conn.execute(
+                    """
                     INSERT INTO riders (net_id, name, password_hash) VALUES (\("busy\(i)"), \("\(first[i % first.count]) \(last[i % last.count])"), 'x')
                     """)
             }
@@ -41,12 +42,15 @@ struct WebDispatchBoardBudgetTests {
         let booking = BookingService(pool: pool, timeZone: w.configuration.timeZone)
         let dispatch = DispatchService(pool: pool, timeZone: w.configuration.timeZone)
         for i in 0..<rides {
-            let from = places[i % places.count], to = places[(i * 5 + 3) % places.count].id == from.id
-                ? places[(i + 1) % places.count] : places[(i * 5 + 3) % places.count]
-            let ride = NewRide(id: .timeOrdered(at: w.start), netID: try NetID("busy\(i)"),
-                               pickup: RideEndpoint(coordinate: from.at, placeID: from.id, placeName: from.name),
-                               dropoff: RideEndpoint(coordinate: to.at, placeID: to.id, placeName: to.name),
-                               pickupAt: w.at(7, 30).addingTimeInterval(TimeInterval(i * 180)), needsWheelchair: i % 9 == 0)
+            let from = places[i % places.count],
+                to =
+                    places[(i * 5 + 3) % places.count].id == from.id
+                    ? places[(i + 1) % places.count] : places[(i * 5 + 3) % places.count]
+            let ride = NewRide(
+                id: .timeOrdered(at: w.start), netID: try NetID("busy\(i)"),
+                pickup: RideEndpoint(coordinate: from.at, placeID: from.id, placeName: from.name),
+                dropoff: RideEndpoint(coordinate: to.at, placeID: to.id, placeName: to.name),
+                pickupAt: w.at(7, 30).addingTimeInterval(TimeInterval(i * 180)), needsWheelchair: i % 9 == 0)
             guard case .booked(let booked) = try await booking.book(ride, now: w.f.clock.now) else { throw TestFailure("ride \(i) was not booked") }
             _ = try await dispatch.approve(booked.id.uuidString, actor: "office", now: w.f.clock.now)
         }
@@ -58,13 +62,17 @@ struct WebDispatchBoardBudgetTests {
             let vans = try conn.query("SELECT id FROM vans ORDER BY name").map { try $0.decode(Int64.self, at: 0) }
             for (n, van) in vans.prefix(3).enumerated() {
                 try conn.execute("INSERT INTO riders (net_id, name, password_hash, role) VALUES (\("busydrv\(n)"), \("Driver \(n)"), 'x', 'driver')")
-                let shift = try conn.query("""
+                let shift = try conn.query(
+                    """
                     INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES (\("busydrv\(n)"), \(van), \(w.at(7, 0))) RETURNING id
-                    """).first!.decode(Int64.self, at: 0)
+                    """
+                ).first!.decode(Int64.self, at: 0)
                 var stops: [(ride: UUID, kind: String, at: Date, lat: Double, lon: Double)] = []
-                for row in try conn.query("""
+                for row in try conn.query(
+                    """
                     SELECT id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon FROM rides WHERE van_id = \(van)
-                    """) {
+                    """)
+                {
                     let id: UUID = try row.decode(at: 0)
                     stops.append((id, "pickup", try row.decode(at: 1), try row.decode(at: 3), try row.decode(at: 4)))
                     stops.append((id, "dropoff", try row.decode(at: 2), try row.decode(at: 5), try row.decode(at: 6)))
@@ -72,7 +80,8 @@ struct WebDispatchBoardBudgetTests {
                 stops.sort { $0.at < $1.at }
                 guard !stops.isEmpty else { continue }
                 for stop in stops where stop.at.addingTimeInterval(120) < now {
-                    try conn.execute("""
+                    try conn.execute(
+                        """
                         INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at, lat, lon) VALUES
                           (\(UUID()), \(shift), \(stop.ride), \(stop.kind), 'arrived', \(stop.at.addingTimeInterval(60)), \(stop.lat), \(stop.lon)),
                           (\(UUID()), \(shift), \(stop.ride), \(stop.kind), \(stop.kind == "pickup" ? "boarded" : "dropped_off"),
@@ -80,7 +89,8 @@ struct WebDispatchBoardBudgetTests {
                         """)
                 }
                 let last = stops.last { $0.at.addingTimeInterval(120) < now } ?? stops[0]
-                try conn.execute("INSERT INTO van_positions (van_id, at, lat, lon, source) VALUES (\(van), \(now), \(last.lat), \(last.lon), 'tracker')")
+                try conn.execute(
+                    "INSERT INTO van_positions (van_id, at, lat, lon, source) VALUES (\(van), \(now), \(last.lat), \(last.lon), 'tracker')")
             }
             return vans
         }
@@ -96,7 +106,8 @@ struct WebDispatchBoardBudgetTests {
         #expect(assets.contains { $0.contains("dispatch-board.css") } && assets.contains { $0.contains("dispatch-board.js") }, "\(assets)")
         var decoded = page.body.utf8.count, sent = 0
         for uri in [path] + assets {
-            let (plain, gzipped) = try await client.execute(uri: uri, method: .get, headers: [.cookie: jar.header, .acceptEncoding: "gzip"]) { response in
+            let (plain, gzipped) = try await client.execute(uri: uri, method: .get, headers: [.cookie: jar.header, .acceptEncoding: "gzip"]) {
+                response in
                 (response.headers[.contentEncoding] == nil, response.body.readableBytes)
             }
             sent += gzipped
@@ -113,9 +124,12 @@ struct WebDispatchBoardBudgetTests {
         let vans = try await Self.busyDay(w)
         #expect(vans.count == 8)
         let stopsByVan: [Int64: Int] = try await w.f.database.pool.withConnection { conn in
-            Dictionary(uniqueKeysWithValues: try conn.query("""
-                SELECT van_id, 2 * count(*) FROM rides WHERE status = 'approved' GROUP BY van_id
-                """).map { (try $0.decode(Int64.self, at: 0), try $0.decode(Int.self, at: 1)) })
+            Dictionary(
+                uniqueKeysWithValues: try conn.query(
+                    """
+                    SELECT van_id, 2 * count(*) FROM rides WHERE status = 'approved' GROUP BY van_id
+                    """
+                ).map { (try $0.decode(Int64.self, at: 0), try $0.decode(Int.self, at: 1)) })
         }
         #expect(stopsByVan.values.reduce(0, +) == 2 * Self.rides, "every ride booked and approved on a van")
         try await w.application().test(.router) { client in
@@ -128,8 +142,9 @@ struct WebDispatchBoardBudgetTests {
             #expect(rows == 8, "one summary row a van")
             #expect(fleet.html.components(separatedBy: "; on the road</td>").count - 1 == 3)
             #expect(fleet.html.contains("ETA "), "the vans on the road show their next stop's ETA")
-            #expect(fleet.decoded <= Self.decodedBudget && fleet.sent <= Self.sentBudget,
-                    "the fleet's board is \(fleet.decoded) bytes decoded, \(fleet.sent) sent")
+            #expect(
+                fleet.decoded <= Self.decodedBudget && fleet.sent <= Self.sentBudget,
+                "the fleet's board is \(fleet.decoded) bytes decoded, \(fleet.sent) sent")
             var largest = (decoded: 0, sent: 0)
             var paged = 0
             for van in vans {
@@ -139,8 +154,9 @@ struct WebDispatchBoardBudgetTests {
                 while true {
                     let weighed = try await Self.weigh(client, "/dispatch/board?day=2026-11-29&van=\(van)&page=\(page)", jar: jar)
                     stops += weighed.html.components(separatedBy: #"<th scope="row">"#).count - 1 - 8
-                    #expect(weighed.decoded <= Self.decodedBudget && weighed.sent <= Self.sentBudget,
-                            "van \(van)'s board, page \(page), is \(weighed.decoded) bytes decoded, \(weighed.sent) sent")
+                    #expect(
+                        weighed.decoded <= Self.decodedBudget && weighed.sent <= Self.sentBudget,
+                        "van \(van)'s board, page \(page), is \(weighed.decoded) bytes decoded, \(weighed.sent) sent")
                     largest = (max(largest.decoded, weighed.decoded), max(largest.sent, weighed.sent))
                     guard weighed.html.contains(#"rel="next">Later stops</a>"#), page < 10 else { break }
                     page += 1
@@ -149,8 +165,9 @@ struct WebDispatchBoardBudgetTests {
                 #expect(stops == stopsByVan[van] ?? 0, "van \(van) shows \(stops) of its \(stopsByVan[van] ?? 0) stops")
             }
             #expect(paged == 2, "the busiest van's day (over \(DayBoard.stopsPerPage) stops) is on two pages")
-            print("busy day (300 rides, 8 vans): the fleet's board \(fleet.decoded) B decoded, \(fleet.sent) B sent; "
-                  + "a van's board at most \(largest.decoded) B decoded, \(largest.sent) B sent (HTML, CSS and scripts)")
+            print(
+                "busy day (300 rides, 8 vans): the fleet's board \(fleet.decoded) B decoded, \(fleet.sent) B sent; "
+                    + "a van's board at most \(largest.decoded) B decoded, \(largest.sent) B sent (HTML, CSS and scripts)")
         }
         await w.f.close()
     }

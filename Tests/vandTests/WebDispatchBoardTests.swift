@@ -20,13 +20,18 @@ struct WebDispatchBoardTests {
     static func approved(_ w: ConsoleWorld, _ rider: String, _ time: Date, wheelchair: Bool = false) async throws -> Ride {
         let booking = BookingService(pool: w.f.database.pool, timeZone: w.configuration.timeZone)
         let (from, to): (Int64, Int64) = try await w.f.database.pool.withConnection { conn in
-            (try conn.query("SELECT id FROM places WHERE name = 'Sterling Chemistry Lab'").first!.decode(at: 0),
-             try conn.query("SELECT id FROM places WHERE name = 'Davenport College'").first!.decode(at: 0))
+            (
+                try conn.query("SELECT id FROM places WHERE name = 'Sterling Chemistry Lab'").first!.decode(at: 0),
+                try conn.query("SELECT id FROM places WHERE name = 'Davenport College'").first!.decode(at: 0)
+            )
         }
-        let new = NewRide(id: .timeOrdered(at: w.start), netID: try NetID(rider),
-                          pickup: RideEndpoint(coordinate: scl, placeID: from, placeName: "Sterling Chemistry Lab"),
-                          dropoff: RideEndpoint(coordinate: davenport, placeID: to, placeName: "Davenport College"), pickupAt: time, needsWheelchair: wheelchair)
-        guard case .booked(let ride) = try await booking.book(new, now: w.f.clock.now) else { throw TestFailure("could not book \(rider) at \(time)") }
+        let new = NewRide(
+            id: .timeOrdered(at: w.start), netID: try NetID(rider),
+            pickup: RideEndpoint(coordinate: scl, placeID: from, placeName: "Sterling Chemistry Lab"),
+            dropoff: RideEndpoint(coordinate: davenport, placeID: to, placeName: "Davenport College"), pickupAt: time, needsWheelchair: wheelchair)
+        guard case .booked(let ride) = try await booking.book(new, now: w.f.clock.now) else {
+            throw TestFailure("could not book \(rider) at \(time)")
+        }
         return try await DispatchService(pool: w.f.database.pool, timeZone: w.configuration.timeZone)
             .approve(ride.id.uuidString, actor: "office", now: w.f.clock.now)
     }
@@ -118,7 +123,8 @@ struct WebDispatchBoardTests {
             #expect(seen.count == 6)
             // Ann's own rider row names her, and the 9:00 pickup's window is her promise.
             let page = try await client.web("/dispatch/board?van=\(ann.vanID!)", jar: &jar)
-            let annRow = try #require(try Self.rows(page.body, van: ann.vanName!).first { $0[4].contains(ann.ref.rawValue) && $0[2].hasPrefix("Pickup") })
+            let annRow = try #require(
+                try Self.rows(page.body, van: ann.vanName!).first { $0[4].contains(ann.ref.rawValue) && $0[2].hasPrefix("Pickup") })
             let clock = ServiceTime(timeZone: w.configuration.timeZone)
             #expect(annRow[4].hasPrefix("Ann Rivera"))
             #expect(annRow[5] == "\(clock.text(ann.promise.window.start, .clockTime))–\(clock.text(ann.promise.window.end, .clockTime))")
@@ -137,15 +143,18 @@ struct WebDispatchBoardTests {
         let w = try await ConsoleWorld()
         let ride = try await Self.approved(w, "ann1", w.at(9, 0))
         let shift = try await w.f.database.pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES ('dana1', \(ride.vanID!), \(w.at(8, 0))) RETURNING id
-                """).first!.decode(Int64.self, at: 0)
+                """
+            ).first!.decode(Int64.self, at: 0)
         }
         // The van arrives 7 minutes after the window closed.
         let arrived = ride.promise.window.end.addingTimeInterval(7 * 60 + 20)
         w.f.clock.set(arrived.addingTimeInterval(30))
         try await w.f.database.pool.withConnection { conn in
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at, lat, lon)
                 VALUES (\(UUID()), \(shift), \(ride.id), 'pickup', 'arrived', \(arrived), \(Self.scl.latitude), \(Self.scl.longitude))
                 """)
@@ -170,7 +179,10 @@ struct WebDispatchBoardTests {
             let row = try #require(fleet.body.components(separatedBy: "<tr").first { $0.contains(">\(ride.vanName!)</a>") })
             #expect(row.contains("<td>Dana Driver (dana1)</td>") && row.contains("; on the road</td>"), "\(row)")
             #expect(row.contains("<td>0 of 2</td>"), "\(row)")
-            #expect(row.contains(#"\#(clock.text(ride.pickupAt, .clockTime)) pickup at <bdi>Sterling Chemistry Lab</bdi>, <bdi>Ann Rivera</bdi> <a href="/dispatch/rides/\#(ride.ref.rawValue)">"#), "\(row)")
+            #expect(
+                row.contains(
+                    #"\#(clock.text(ride.pickupAt, .clockTime)) pickup at <bdi>Sterling Chemistry Lab</bdi>, <bdi>Ann Rivera</bdi> <a href="/dispatch/rides/\#(ride.ref.rawValue)">"#
+                ), "\(row)")
             #expect(row.contains(#"<td class="late">7 min late</td><td>1</td>"#), "\(row)")
             let ridePage = try await client.web("/dispatch/rides/\(ride.ref.rawValue)", jar: &jar)
             #expect(ridePage.body.contains("pickup: arrived \(clock.text(arrived, .clockTime)); drop-off: not yet"))
@@ -189,7 +201,8 @@ struct WebDispatchBoardTests {
             #expect(found.status == .seeOther)
             #expect(found.headers[.location] == "/dispatch/rides/\(ride.ref.rawValue)")
             // Without the dash at all.
-            let joined = try await client.web("/dispatch/find?ref=" + ride.ref.rawValue.lowercased().replacingOccurrences(of: "-", with: ""), jar: &jar)
+            let joined = try await client.web(
+                "/dispatch/find?ref=" + ride.ref.rawValue.lowercased().replacingOccurrences(of: "-", with: ""), jar: &jar)
             #expect(joined.headers[.location] == "/dispatch/rides/\(ride.ref.rawValue)")
 
             let page = try await client.web("/dispatch/rides/\(ride.ref.rawValue)", jar: &jar)
@@ -209,13 +222,18 @@ struct WebDispatchBoardTests {
             var jar = try await signedIn(client)
             let malformed = try await client.web("/dispatch/find?ref=K7M-3Q&day=2026-11-29", jar: &jar)
             #expect(malformed.status == .unprocessableContent)
-            #expect(malformed.body.contains(#"<p class="error" id="ref-error"><span class="vh">Error: </span>That is not a ride reference: a ride reference has 6 letters and digits"#))
+            #expect(
+                malformed.body.contains(
+                    #"<p class="error" id="ref-error"><span class="vh">Error: </span>That is not a ride reference: a ride reference has 6 letters and digits"#
+                ))
             #expect(malformed.body.contains(#"id="ref" name="ref" type="text" value="K7M-3Q""#))
             #expect(malformed.body.contains(#"aria-invalid="true""#) && malformed.body.contains(##"href="#ref""##))
             #expect(malformed.body.contains(#"<a href="/dispatch/rides/\#(ride.ref.rawValue)">"#), "the board stays under the form")
 
             let unknownRef = ride.ref.rawValue == "ZZZ-ZZZ" ? "YYY-YYY" : "ZZZ-ZZZ"
-            let unknown = try await client.web("/dispatch/find?ref=zzz+zzz".replacingOccurrences(of: "zzz+zzz", with: unknownRef.lowercased().replacingOccurrences(of: "-", with: "+")), jar: &jar)
+            let unknown = try await client.web(
+                "/dispatch/find?ref=zzz+zzz".replacingOccurrences(
+                    of: "zzz+zzz", with: unknownRef.lowercased().replacingOccurrences(of: "-", with: "+")), jar: &jar)
             #expect(unknown.status == .notFound)
             #expect(unknown.body.contains("No ride has the reference \(unknownRef). Check it with the rider and try again"))
             #expect(unknown.body.contains(#"value="\#(unknownRef.lowercased().replacingOccurrences(of: "-", with: " "))""#))
@@ -232,7 +250,8 @@ struct WebDispatchBoardTests {
         try await w.application().test(.router) { client in
             var jar = try await signedIn(client)
             let page = try await client.web("/dispatch/rides/\(ride.ref.rawValue)", jar: &jar)
-            let moved = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/move", form: [("csrf", page.csrf ?? ""), ("at", "1:30 PM"), ("van", "")], jar: &jar)
+            let moved = try await client.web(
+                "/dispatch/rides/\(ride.ref.rawValue)/move", form: [("csrf", page.csrf ?? ""), ("at", "1:30 PM"), ("van", "")], jar: &jar)
             #expect(moved.status == .seeOther)
             #expect(moved.headers[.location] == "/dispatch/rides/\(ride.ref.rawValue)?done=moved")
             let after = try await client.web(moved.headers[.location]!, jar: &jar)
@@ -264,7 +283,8 @@ struct WebDispatchBoardTests {
             var jar = try await signedIn(client)
             var page = try await client.web("/dispatch/rides/\(ride.ref.rawValue)", jar: &jar)
             #expect(!page.body.contains("kept there by") && !page.body.contains("/unpin"))
-            let moved = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/move", form: [("csrf", page.csrf ?? ""), ("at", ""), ("van", otherVan)], jar: &jar)
+            let moved = try await client.web(
+                "/dispatch/rides/\(ride.ref.rawValue)/move", form: [("csrf", page.csrf ?? ""), ("at", ""), ("van", otherVan)], jar: &jar)
             #expect(moved.status == .seeOther, "\(moved.body.prefix(2000))")
             page = try await client.web("/dispatch/rides/\(ride.ref.rawValue)", jar: &jar)
             #expect(page.body.contains("\(otherVan), kept there by <bdi>\(ConsoleWorld.dispatcherActor)</bdi>"), "\(page.body.prefix(3000))")
@@ -293,18 +313,25 @@ struct WebDispatchBoardTests {
             var jar = try await signedIn(client)
             let page = try await client.web("/dispatch/rides/\(ride.ref.rawValue)", jar: &jar)
             // Before now (07:00): the time is in the past, said as such (not "the van is occupied").
-            let past = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/move", form: [("csrf", page.csrf ?? ""), ("at", "06:00"), ("van", "")], jar: &jar)
+            let past = try await client.web(
+                "/dispatch/rides/\(ride.ref.rawValue)/move", form: [("csrf", page.csrf ?? ""), ("at", "06:00"), ("van", "")], jar: &jar)
             #expect(past.status == .unprocessableContent)
-            #expect(past.body.contains(#"<p class="error" id="at-error"><span class="vh">Error: </span>The new time is in the past; choose a time from now on"#))
+            #expect(
+                past.body.contains(
+                    #"<p class="error" id="at-error"><span class="vh">Error: </span>The new time is in the past; choose a time from now on"#))
             #expect(past.body.contains(#"id="at" name="at" type="text" value="06:00""#))
             // A day the service is closed: the engine's sentence.
-            let refused = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/move", form: [("csrf", page.csrf ?? ""), ("at", "2026-12-01 10:00"), ("van", "")], jar: &jar)
+            let refused = try await client.web(
+                "/dispatch/rides/\(ride.ref.rawValue)/move", form: [("csrf", page.csrf ?? ""), ("at", "2026-12-01 10:00"), ("van", "")], jar: &jar)
             #expect(refused.status == .conflict)
-            #expect(refused.body.contains(#"<p class="error" id="at-error"><span class="vh">Error: </span>It does not fit: "#), "\(refused.body.prefix(3000))")
+            #expect(
+                refused.body.contains(#"<p class="error" id="at-error"><span class="vh">Error: </span>It does not fit: "#),
+                "\(refused.body.prefix(3000))")
             #expect(refused.body.contains(#"id="at" name="at" type="text" value="2026-12-01 10:00""#))
             #expect(refused.body.contains("<title>Error: Ride"))
             // A time that is no time: next to the field too.
-            let garbled = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/move", form: [("csrf", page.csrf ?? ""), ("at", "half past"), ("van", "")], jar: &jar)
+            let garbled = try await client.web(
+                "/dispatch/rides/\(ride.ref.rawValue)/move", form: [("csrf", page.csrf ?? ""), ("at", "half past"), ("van", "")], jar: &jar)
             #expect(garbled.status == .unprocessableContent)
             #expect(garbled.body.contains(#"id="at-error""#) && garbled.body.contains(#"value="half past""#))
         }
@@ -327,11 +354,14 @@ struct WebDispatchBoardTests {
         let boarded = w.at(9, 7)
         w.f.clock.set(boarded.addingTimeInterval(60))
         try await w.f.database.pool.withConnection { conn in
-            let shift = try conn.query("""
+            let shift = try conn.query(
+                """
                 INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES ('dana1', \(ride.vanID!), \(w.at(8, 0))) RETURNING id
-                """).first!.decode(Int64.self, at: 0)
+                """
+            ).first!.decode(Int64.self, at: 0)
             for (action, at) in [("arrived", w.at(9, 5)), ("boarded", boarded)] {
-                try conn.execute("""
+                try conn.execute(
+                    """
                     INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at) VALUES (\(UUID()), \(shift), \(ride.id), 'pickup', \(action), \(at))
                     """)
             }
@@ -341,10 +371,14 @@ struct WebDispatchBoardTests {
         try await w.application().test(.router) { client in
             var jar = try await signedIn(client)
             let page = try await client.web("/dispatch/rides/\(ride.ref.rawValue)", jar: &jar)
-            let refused = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/move", form: [("csrf", page.csrf ?? ""), ("at", ""), ("van", other)], jar: &jar)
+            let refused = try await client.web(
+                "/dispatch/rides/\(ride.ref.rawValue)/move", form: [("csrf", page.csrf ?? ""), ("at", ""), ("van", other)], jar: &jar)
             #expect(refused.status == .conflict)
-            #expect(refused.body.contains(#"<p class="error" id="van-error"><span class="vh">Error: </span>This ride cannot be moved: the rider is on board \#(ride.vanName!) (boarded 9:07 AM): a ride under way stays on its van"#),
-                    "\(refused.body)")
+            #expect(
+                refused.body.contains(
+                    #"<p class="error" id="van-error"><span class="vh">Error: </span>This ride cannot be moved: the rider is on board \#(ride.vanName!) (boarded 9:07 AM): a ride under way stays on its van"#
+                ),
+                "\(refused.body)")
             #expect(refused.body.contains("<title>Error: Ride"))
         }
         let stored: (Int64, Date, Date) = try await w.f.database.pool.withConnection { conn in
@@ -384,7 +418,10 @@ struct WebDispatchBoardTests {
             }
             // The ride's page leads back to its row on its van's stops.
             let ridePage = try await client.web("/dispatch/rides/\(monday.ref.rawValue)", jar: &jar)
-            #expect(ridePage.body.contains(#"href="/dispatch/board?day=2026-11-30&amp;van=\#(monday.vanID!)&amp;ride=\#(monday.ref.rawValue)#ride-\#(monday.ref.rawValue)""#))
+            #expect(
+                ridePage.body.contains(
+                    #"href="/dispatch/board?day=2026-11-30&amp;van=\#(monday.vanID!)&amp;ride=\#(monday.ref.rawValue)#ride-\#(monday.ref.rawValue)""#)
+            )
             let bad = try await client.web("/dispatch/board?day=2026-13-01", jar: &jar)
             #expect(bad.status == .unprocessableContent)
             #expect(bad.body.contains(#"id="day-error""#) && bad.body.contains(#"value="2026-13-01""#))

@@ -38,7 +38,8 @@ struct WebDispatchCancelTests {
             #expect(page.body.contains(#"<h2 id="cancel-heading">Cancel the ride</h2>"#))
             #expect(page.body.contains(#"<input id="who" name="who" type="radio" value="rider" checked>"#))
             #expect(page.body.contains("Ann asked: her own cancellation</label>"))
-            let done = try await client.web("/dispatch/rides/\(early.ref.rawValue)/cancel", form: [("csrf", page.csrf ?? ""), ("who", "rider"), ("reason", "")], jar: &jar)
+            let done = try await client.web(
+                "/dispatch/rides/\(early.ref.rawValue)/cancel", form: [("csrf", page.csrf ?? ""), ("who", "rider"), ("reason", "")], jar: &jar)
             #expect(done.status == .seeOther && done.headers[.location] == "/dispatch/rides/\(early.ref.rawValue)?done=cancelled")
             let after = try await client.web(done.headers[.location]!, jar: &jar)
             #expect(after.body.contains("The ride is cancelled; the rider is told."))
@@ -48,7 +49,9 @@ struct WebDispatchCancelTests {
             w.f.clock.set(w.at(14, 20))
             let close = try await client.web("/dispatch/rides/\(soon.ref.rawValue)", jar: &jar)
             #expect(close.body.contains("Ann asked: her own cancellation, counted late (within the hour before pickup)"))
-            #expect(try await client.web("/dispatch/rides/\(soon.ref.rawValue)/cancel", form: [("csrf", close.csrf ?? ""), ("who", "rider")], jar: &jar).status == .seeOther)
+            #expect(
+                try await client.web("/dispatch/rides/\(soon.ref.rawValue)/cancel", form: [("csrf", close.csrf ?? ""), ("who", "rider")], jar: &jar)
+                    .status == .seeOther)
         }
         let (status, by, late, kind, actor) = try await stored(w, early)
         #expect(status == "cancelled" && by == "rider" && late == false && kind == "cancelled_by_rider" && actor == ConsoleWorld.dispatcherActor)
@@ -66,18 +69,21 @@ struct WebDispatchCancelTests {
             var jar = try await signedIn(client)
             let page = try await client.web("/dispatch/rides/\(ride.ref.rawValue)", jar: &jar)
             let csrf = page.csrf ?? ""
-            let noReason = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/cancel", form: [("csrf", csrf), ("who", "service"), ("reason", "  ")], jar: &jar)
+            let noReason = try await client.web(
+                "/dispatch/rides/\(ride.ref.rawValue)/cancel", form: [("csrf", csrf), ("who", "service"), ("reason", "  ")], jar: &jar)
             #expect(noReason.status == .unprocessableContent)
             #expect(noReason.body.contains(#"<p class="error" id="reason-error"><span class="vh">Error: </span>Enter the reason the rider is told"#))
             #expect(noReason.body.contains(#"<input id="who-service" name="who" type="radio" value="service" checked>"#))
             #expect(noReason.body.contains(##"<a href="#reason">"##))
-            let noChoice = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/cancel", form: [("csrf", csrf), ("reason", "Van 2 <b>broke</b> down")], jar: &jar)
+            let noChoice = try await client.web(
+                "/dispatch/rides/\(ride.ref.rawValue)/cancel", form: [("csrf", csrf), ("reason", "Van 2 <b>broke</b> down")], jar: &jar)
             #expect(noChoice.status == .unprocessableContent && noChoice.body.contains(#"id="who-error""#))
             #expect(noChoice.body.contains("value=\"Van 2 &lt;b&gt;broke&lt;/b&gt; down\""))
             #expect(try await stored(w, ride).0 == "approved")
             #expect(try await w.count("SELECT count(*) FROM audit_log") == audit)
 
-            let done = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/cancel", form: [("csrf", csrf), ("who", "service"), ("reason", "Van 1 broke down")], jar: &jar)
+            let done = try await client.web(
+                "/dispatch/rides/\(ride.ref.rawValue)/cancel", form: [("csrf", csrf), ("who", "service"), ("reason", "Van 1 broke down")], jar: &jar)
             #expect(done.status == .seeOther)
         }
         let (status, by, _, kind, actor) = try await stored(w, ride)
@@ -104,7 +110,8 @@ struct WebDispatchCancelTests {
             var jar = try await signedIn(client)
             let page = try await client.web("/dispatch/rides/\(ride.ref.rawValue)", jar: &jar)
             #expect(!page.body.contains("cancel-heading"))
-            let refused = try await client.web("/dispatch/rides/\(ride.ref.rawValue)/cancel", form: [("csrf", page.csrf ?? ""), ("who", "rider")], jar: &jar)
+            let refused = try await client.web(
+                "/dispatch/rides/\(ride.ref.rawValue)/cancel", form: [("csrf", page.csrf ?? ""), ("who", "rider")], jar: &jar)
             #expect(refused.status == .conflict && refused.body.contains("This ride cannot be cancelled: the rider is on board"), "\(refused.status)")
         }
         #expect(try await stored(w, ride).0 == "approved")

@@ -15,8 +15,10 @@ struct WebDispatchLiveScriptTests {
         try await w.application().test(.router) { client in
             var jar = WebJar()
             _ = try await client.webSignIn("dee1", jar: &jar)
-            for (path, own) in [("/dispatch", "dispatch-queue.js"), ("/dispatch/alerts", "dispatch-queue.js"),
-                                ("/dispatch/board", "dispatch-board.js"), ("/dispatch/map", "dispatch-map.js")] {
+            for (path, own) in [
+                ("/dispatch", "dispatch-queue.js"), ("/dispatch/alerts", "dispatch-queue.js"),
+                ("/dispatch/board", "dispatch-board.js"), ("/dispatch/map", "dispatch-map.js"),
+            ] {
                 let page = try await client.web(path, jar: &jar)
                 #expect(page.status == .ok, "\(path)")
                 let scripts = page.body.matches(of: #/<script src="/static/([^"?]+)\?v=[^"]+" defer>/#).map { String($0.output.1) }
@@ -45,8 +47,9 @@ struct WebDispatchLiveScriptTests {
             _ = try await client.webSignIn("ann1", jar: &rider)
             for part in parts {
                 let gone = try await client.web(part, jar: &stale)
-                #expect(gone.status == .seeOther && gone.headers[.location]?.hasPrefix("/sign-in") == true,
-                        "\(part) answered a signed-out dispatcher \(gone.status) \(gone.headers[.location] ?? "")")
+                #expect(
+                    gone.status == .seeOther && gone.headers[.location]?.hasPrefix("/sign-in") == true,
+                    "\(part) answered a signed-out dispatcher \(gone.status) \(gone.headers[.location] ?? "")")
                 #expect(try await client.web(part, jar: &rider).status == .forbidden, "\(part)")
             }
         }

@@ -58,20 +58,32 @@ struct MapProjectionTests {
 struct WebDispatchMapTests {
     /// Where the SVG draws the place labelled `short` (its dot's centre).
     static func place(_ short: String, in body: String) throws -> (x: String, y: String) {
-        let pattern = try Regex(#"<circle class="place" cx="([-\d.]+)" cy="([-\d.]+)" r="5"/>(?:<line class="leader"[^>]*/>)?<text class="place-label"[^>]*>"# + NSRegularExpression.escapedPattern(for: short) + "</text>")
+        let pattern = try Regex(
+            #"<circle class="place" cx="([-\d.]+)" cy="([-\d.]+)" r="5"/>(?:<line class="leader"[^>]*/>)?<text class="place-label"[^>]*>"#
+                + NSRegularExpression.escapedPattern(for: short) + "</text>")
         let match = try #require(body.firstMatch(of: pattern), "no place \(short)")
         return (String(match.output[1].substring!), String(match.output[2].substring!))
     }
 
     /// The van marker's group for van `id`: its class and centre.
     static func van(_ id: Int64, in body: String) -> (classes: String, x: String, y: String, label: String)? {
-        guard let match = body.firstMatch(of: try! Regex(#"<g class="van ([^"]+)" data-van="\#(id)"><circle cx="([-\d.]+)" cy="([-\d.]+)" r="11"/>(?:<line class="leader"[^>]*/>)?<text class="van-label"[^>]*>([^<]*)</text>"#)) else { return nil }
-        return (String(match.output[1].substring!), String(match.output[2].substring!), String(match.output[3].substring!), String(match.output[4].substring!))
+        guard
+            let match = body.firstMatch(
+                of: try! Regex(
+                    #"<g class="van ([^"]+)" data-van="\#(id)"><circle cx="([-\d.]+)" cy="([-\d.]+)" r="11"/>(?:<line class="leader"[^>]*/>)?<text class="van-label"[^>]*>([^<]*)</text>"#
+                ))
+        else { return nil }
+        return (
+            String(match.output[1].substring!), String(match.output[2].substring!), String(match.output[3].substring!),
+            String(match.output[4].substring!)
+        )
     }
 
     /// The table's row for `van`.
     static func row(_ van: String, in body: String) throws -> String {
-        let match = try #require(body.firstMatch(of: try Regex(#"<tr><th scope="row"><span class="swatch [^"]*" aria-hidden="true"></span>\#(van)</th>.*?</tr>"#)), "no row for \(van)")
+        let match = try #require(
+            body.firstMatch(of: try Regex(#"<tr><th scope="row"><span class="swatch [^"]*" aria-hidden="true"></span>\#(van)</th>.*?</tr>"#)),
+            "no row for \(van)")
         return String(match.output[0].substring!)
     }
 
@@ -101,10 +113,12 @@ struct WebDispatchMapTests {
         try await w.application().test(.router) { client in
             let ride = try await Self.ride(w, client)
             _ = try await road.shifts.start(driver: try NetID("dana1"), vanID: van1)
-            _ = try await road.positions.record(try PositionFix(lat: 41.31112, lon: -72.92880, accuracyMeters: 8), vanID: van1, from: .driver(try NetID("dana1")))
+            _ = try await road.positions.record(
+                try PositionFix(lat: 41.31112, lon: -72.92880, accuracyMeters: 8), vanID: van1, from: .driver(try NetID("dana1")))
             // Van 2 has an old position but no shift: not on the road.
             try await w.f.database.pool.withConnection { conn in
-                try conn.execute("INSERT INTO van_positions (van_id, at, lat, lon, source) VALUES (\(van2), \(w.f.clock.now), 41.30409, -72.93628, 'tracker')")
+                try conn.execute(
+                    "INSERT INTO van_positions (van_id, at, lat, lon, source) VALUES (\(van2), \(w.f.clock.now), 41.30409, -72.93628, 'tracker')")
             }
 
             var jar = WebJar()
@@ -148,7 +162,8 @@ struct WebDispatchMapTests {
         try await w.application().test(.router) { client in
             let ride = try await Self.ride(w, client)
             _ = try await road.shifts.start(driver: try NetID("dana1"), vanID: van1)
-            _ = try await road.positions.record(try PositionFix(lat: 41.31112, lon: -72.92880, accuracyMeters: 8), vanID: van1, from: .driver(try NetID("dana1")))
+            _ = try await road.positions.record(
+                try PositionFix(lat: 41.31112, lon: -72.92880, accuracyMeters: 8), vanID: van1, from: .driver(try NetID("dana1")))
             var jar = WebJar()
             _ = try await client.webSignIn("dee1", jar: &jar)
             // Inside the stale limit the position is known; past it, drawn faded with its age.
@@ -211,10 +226,12 @@ struct WebDispatchMapLabelTests {
         }
         let projection = MapProjection(fitting: places.map(\.1) + vans.map(\.1))
         let dots = places.map { ($0.0, projection.point($0.1)) }, markers = vans.map { ($0.0, projection.point($0.1)) }
-        let placed = WebDispatchMapView.placeLabels(width: projection.width, height: projection.height,
-                                                    vans: markers.map { ($0.0, $0.1.x, $0.1.y) }, places: dots.map { ($0.0, $0.1.x, $0.1.y) }, stops: [])
+        let placed = WebDispatchMapView.placeLabels(
+            width: projection.width, height: projection.height,
+            vans: markers.map { ($0.0, $0.1.x, $0.1.y) }, places: dots.map { ($0.0, $0.1.x, $0.1.y) }, stops: [])
         #expect(placed.count == markers.count + dots.count)
-        let marks = dots.map { Box(circle: $0.1.x, $0.1.y, radius: WebDispatchMapView.placeRadius) }
+        let marks =
+            dots.map { Box(circle: $0.1.x, $0.1.y, radius: WebDispatchMapView.placeRadius) }
             + markers.map { Box(circle: $0.1.x, $0.1.y, radius: WebDispatchMapView.vanRadius) }
         return (Array(zip(markers.map(\.0) + dots.map(\.0), placed)), marks, Box(minX: 0, minY: 0, maxX: projection.width, maxY: projection.height))
     }

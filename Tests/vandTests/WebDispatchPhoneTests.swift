@@ -23,7 +23,8 @@ struct WebDispatchPhoneTests {
             // One van, one seat: one booking takes a time (shared rides have their own tests).
             try conn.execute("UPDATE vans SET active = false WHERE name > 'Van 1'")
             try conn.execute("UPDATE vans SET seats = 1 WHERE name = 'Van 1'")
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO settings (key, value, updated_by) VALUES ('scheduler', '{"windowMinutes": 0, "stepMinutes": 5}', 'test')
                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
                 """)
@@ -35,10 +36,14 @@ struct WebDispatchPhoneTests {
     }
 
     /// A form as both the rider's `/book` and the console send it: Monday 2026-11-30.
-    static func form(pickup: String = "SCL", dropoff: String = "Davenport", time: String = "10:00", arrive: Bool = false,
-                     companions: String = "0", date: String = "2026-11-30") -> [(String, String)] {
-        [("pickup", pickup), ("dropoff", dropoff), ("date", date), ("time", time), ("time_is", arrive ? "arrive" : "pickup"),
-         ("companions", companions), ("note", "")]
+    static func form(
+        pickup: String = "SCL", dropoff: String = "Davenport", time: String = "10:00", arrive: Bool = false,
+        companions: String = "0", date: String = "2026-11-30"
+    ) -> [(String, String)] {
+        [
+            ("pickup", pickup), ("dropoff", dropoff), ("date", date), ("time", time), ("time_is", arrive ? "arrive" : "pickup"),
+            ("companions", companions), ("note", ""),
+        ]
     }
 
     static func signIn(_ client: some TestClientProtocol, _ netID: String, jar: inout WebJar) async throws -> String {
@@ -49,11 +54,13 @@ struct WebDispatchPhoneTests {
     /// A ride's stored request and plan, comparable across two databases loaded alike.
     static func stored(_ id: UUID, _ w: ConsoleWorld) async throws -> String {
         try await w.f.database.pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT concat_ws('|', net_id, kind, promise, window_start, window_end, pickup_at, estimated_dropoff_at, pickup_place_id,
                                  dropoff_place_id, companions, note, needs_wheelchair, status, van_id)
                 FROM rides WHERE id = \(id)
-                """).first!.decode(String.self, at: 0)
+                """
+            ).first!.decode(String.self, at: 0)
         }
     }
 
@@ -107,7 +114,8 @@ struct WebDispatchPhoneTests {
             _ = try await Self.signIn(client, "dee1", jar: &jar)
             let byNetID = try await client.web("/dispatch/book?q=ANN1", jar: &jar)
             #expect(byNetID.status == .ok)
-            #expect(byNetID.body.contains(#"<th scope="row"><bdi>Ann Rivera</bdi></th>"#) && byNetID.body.contains("<td>ann1</td>")
+            #expect(
+                byNetID.body.contains(#"<th scope="row"><bdi>Ann Rivera</bdi></th>"#) && byNetID.body.contains("<td>ann1</td>")
                     && byNetID.body.contains("<td>203-555-0111</td>"))
             #expect(byNetID.body.contains(#"<a href="/dispatch/book/ann1">Book for <bdi>Ann Rivera</bdi></a>"#))
             #expect(byNetID.body.contains("1 rider matching"))
@@ -182,7 +190,8 @@ struct WebDispatchPhoneTests {
                 // bob holds Monday 15:00 on the one van, in both worlds.
                 for client in [consoleClient, ownClient] as [any TestClientProtocol] {
                     let bob = try await client.token("bob2", "correct horse battery")
-                    #expect(try await client.book(bob, ["pickup": "SCL", "dropoff": "Davenport", "pickup_at": "2026-11-30T15:00"]).status == .created)
+                    #expect(
+                        try await client.book(bob, ["pickup": "SCL", "dropoff": "Davenport", "pickup_at": "2026-11-30T15:00"]).status == .created)
                 }
                 var deeJar = WebJar(), annJar = WebJar()
                 let deeCSRF = try await Self.signIn(consoleClient, "dee1", jar: &deeJar)
@@ -202,7 +211,8 @@ struct WebDispatchPhoneTests {
                     Row(name: "past", now: false, form: Self.form(date: "2026-11-28")),
                 ]
                 for row in rows {
-                    let byDee = try await consoleClient.web("/dispatch/book/ann1", form: [("csrf", deeCSRF), ("when", row.now ? "now" : "ahead")] + row.form, jar: &deeJar)
+                    let byDee = try await consoleClient.web(
+                        "/dispatch/book/ann1", form: [("csrf", deeCSRF), ("when", row.now ? "now" : "ahead")] + row.form, jar: &deeJar)
                     let byAnn = try await ownClient.web(row.now ? "/ride-now" : "/book", form: [("csrf", annCSRF)] + row.form, jar: &annJar)
                     #expect(byDee.status == byAnn.status, "\(row.name): \(byDee.status) \(byAnn.status)")
                     switch byAnn.status {
@@ -233,8 +243,9 @@ struct WebDispatchPhoneTests {
 
     @Test func theAuditAndTheEventsNameTheDispatcherAndSheSeesTheRideAndHearsOfItAsHerOwn() async throws {
         let w = try await Self.world()
-        let loop = TriggerLoop(pool: w.f.database.pool, settings: EventSettings(), timeZone: w.f.configuration.timeZone,
-                               clock: w.f.clock, logger: TestCluster.quietLogger)
+        let loop = TriggerLoop(
+            pool: w.f.database.pool, settings: EventSettings(), timeZone: w.f.configuration.timeZone,
+            clock: w.f.clock, logger: TestCluster.quietLogger)
         try await w.application().test(.router) { client in
             var deeJar = WebJar(), annJar = WebJar()
             let deeCSRF = try await Self.signIn(client, "dee1", jar: &deeJar)
@@ -250,7 +261,9 @@ struct WebDispatchPhoneTests {
 
             // The confirmation: the reference to read out, the time, the van's promise, a link to book another.
             let done = try await client.web("/dispatch/book/ann1/rides/\(id)", jar: &deeJar)
-            let ref = try await w.f.database.pool.withConnection { try $0.query("SELECT ref FROM rides WHERE id = \(forHer)").first!.decode(String.self, at: 0) }
+            let ref = try await w.f.database.pool.withConnection {
+                try $0.query("SELECT ref FROM rides WHERE id = \(forHer)").first!.decode(String.self, at: 0)
+            }
             #expect(done.status == .ok)
             #expect(done.body.contains(#"<span aria-hidden="true">\#(ref)</span>"#))
             #expect(done.body.contains("10:00 AM tomorrow") && done.body.contains("The van picks up at 10:00 AM"))
@@ -262,8 +275,10 @@ struct WebDispatchPhoneTests {
             #expect(try await w.auditActors("book") == [ConsoleWorld.dispatcherActor])
             #expect(try await w.count("SELECT count(*) FROM audit_log WHERE action = 'book' AND subject = \(id) AND details->>'rider' = 'ann1'") == 1)
             let actors = try await w.f.database.pool.withConnection { conn in
-                try conn.query("SELECT payload->>'actor' FROM ride_events WHERE kind = 'created' AND ride_id IN (\(forHer), \(own)) ORDER BY ride_id = \(own)")
-                    .map { try $0.decode(String.self, at: 0) }
+                try conn.query(
+                    "SELECT payload->>'actor' FROM ride_events WHERE kind = 'created' AND ride_id IN (\(forHer), \(own)) ORDER BY ride_id = \(own)"
+                )
+                .map { try $0.decode(String.self, at: 0) }
             }
             #expect(actors == [ConsoleWorld.dispatcherActor, "ann1"])
 
@@ -275,10 +290,12 @@ struct WebDispatchPhoneTests {
             // The same events and deliveries as her own booking, and the same notification once approved.
             let trail = { (ride: UUID) async throws -> [String] in
                 try await w.f.database.pool.withConnection { conn in
-                    try conn.query("""
+                    try conn.query(
+                        """
                         SELECT e.kind || ':' || coalesce(string_agg(d.sink, ',' ORDER BY d.sink), '') FROM ride_events e
                         LEFT JOIN deliveries d ON d.event_id = e.id WHERE e.ride_id = \(ride) GROUP BY e.id ORDER BY e.id
-                        """).map { try $0.decode(String.self, at: 0) }
+                        """
+                    ).map { try $0.decode(String.self, at: 0) }
                 }
             }
             #expect(try await trail(forHer) == (try await trail(own)))
@@ -287,10 +304,11 @@ struct WebDispatchPhoneTests {
             _ = try await loop.runOnce(now: w.f.clock.now)
             let inbox = try #require(try await client.get("/v1/notifications", ann).body["notifications"] as? [[String: Any]])
             let messages = inbox.map { "\($0["kind"] as? String ?? "?"): \($0["message"] as? String ?? "?")" }.sorted()
-            #expect(messages == [
-                "approved: Your ride from SCL to Davenport on Mon Nov 30 at 10:00 AM is approved.",
-                "approved: Your ride from SCL to Davenport on Mon Nov 30 at 1:00 PM is approved.",
-            ])
+            #expect(
+                messages == [
+                    "approved: Your ride from SCL to Davenport on Mon Nov 30 at 10:00 AM is approved.",
+                    "approved: Your ride from SCL to Davenport on Mon Nov 30 at 1:00 PM is approved.",
+                ])
         }
         await w.f.close()
     }
@@ -304,7 +322,8 @@ struct WebDispatchPhoneTests {
             let csrf = try await Self.signIn(client, "dee1", jar: &jar)
             let page = try await client.web("/dispatch/book/ann1", jar: &jar)
             let key = try #require(page.body.firstMatch(of: /name="form_key" value="([^"]+)"/).map { String($0.1) })
-            let taken = try await client.web("/dispatch/book/ann1", form: [("csrf", csrf), ("form_key", key), ("when", "ahead")] + Self.form(time: "15:02"), jar: &jar)
+            let taken = try await client.web(
+                "/dispatch/book/ann1", form: [("csrf", csrf), ("form_key", key), ("when", "ahead")] + Self.form(time: "15:02"), jar: &jar)
             #expect(taken.status == .conflict)
             #expect(taken.body.contains(#"<div class="conflict" tabindex="-1" data-focus"#))
             #expect(taken.body.contains("The van is occupied at 3:02 PM"))
@@ -319,8 +338,10 @@ struct WebDispatchPhoneTests {
             #expect(booked.status == .seeOther)
             let id = try Self.rideID(booked)
             let pickup = try await w.f.database.pool.withConnection { conn in
-                try conn.query("SELECT to_char(pickup_at AT TIME ZONE 'America/New_York', 'YYYY-MM-DD HH24:MI') FROM rides WHERE id = \(id) AND net_id = 'ann1'")
-                    .first!.decode(String.self, at: 0)
+                try conn.query(
+                    "SELECT to_char(pickup_at AT TIME ZONE 'America/New_York', 'YYYY-MM-DD HH24:MI') FROM rides WHERE id = \(id) AND net_id = 'ann1'"
+                )
+                .first!.decode(String.self, at: 0)
             }
             #expect(pickup == "2026-11-30 \(time)")
             #expect(try await w.auditActors("book") == [ConsoleWorld.dispatcherActor])
@@ -338,19 +359,28 @@ struct WebDispatchPhoneTests {
         try await w.application().test(.router) { client in
             var jar = WebJar()
             let csrf = try await Self.signIn(client, "dee1", jar: &jar)
-            let before = try await w.count("SELECT (SELECT count(*) FROM rides) + (SELECT count(*) FROM audit_log) + (SELECT count(*) FROM ride_events)")
-            let answer = try await client.web("/dispatch/book/ann1", form: [("csrf", csrf), ("when", "ahead"), ("pickup", "SCL"), ("dropoff", "Nowhere Hall"),
-                                                                             ("date", "2026-11-30"), ("time", ""), ("time_is", "arrive"),
-                                                                             ("companions", "1"), ("note", "ramp & <door>")], jar: &jar)
+            let before = try await w.count(
+                "SELECT (SELECT count(*) FROM rides) + (SELECT count(*) FROM audit_log) + (SELECT count(*) FROM ride_events)")
+            let answer = try await client.web(
+                "/dispatch/book/ann1",
+                form: [
+                    ("csrf", csrf), ("when", "ahead"), ("pickup", "SCL"), ("dropoff", "Nowhere Hall"),
+                    ("date", "2026-11-30"), ("time", ""), ("time_is", "arrive"),
+                    ("companions", "1"), ("note", "ramp & <door>"),
+                ], jar: &jar)
             #expect(answer.status == .unprocessableContent)
             #expect(answer.body.contains(#"<div class="error-summary" tabindex="-1" data-focus"#))
-            #expect(Self.errors(answer.body).contains { $0.hasPrefix("dropoff: ") } && Self.errors(answer.body).contains("time: Enter the time you must arrive by"))
+            #expect(
+                Self.errors(answer.body).contains { $0.hasPrefix("dropoff: ") }
+                    && Self.errors(answer.body).contains("time: Enter the time you must arrive by"))
             #expect(answer.body.contains(#"value="Nowhere Hall""#) && answer.body.contains(#"value="2026-11-30""#))
             #expect(answer.body.contains("ramp &amp; &lt;door&gt;</textarea>"))
             #expect(answer.body.contains(#"id="time_is-arrive" name="time_is" type="radio" value="arrive" checked"#))
             #expect(answer.body.contains(#"<option value="1" selected>"#))
             #expect(answer.body.contains("<title>Error: Book for Ann Rivera"))
-            #expect(try await w.count("SELECT (SELECT count(*) FROM rides) + (SELECT count(*) FROM audit_log) + (SELECT count(*) FROM ride_events)") == before)
+            #expect(
+                try await w.count("SELECT (SELECT count(*) FROM rides) + (SELECT count(*) FROM audit_log) + (SELECT count(*) FROM ride_events)")
+                    == before)
             // Without a valid CSRF token nothing is read.
             let forged = try await client.web("/dispatch/book/ann1", form: [("csrf", "forged")] + Self.form(), jar: &jar)
             #expect(forged.status == .forbidden)
@@ -364,7 +394,8 @@ struct WebDispatchPhoneTests {
         try await w.application().test(.router) { client in
             var jar = WebJar()
             let csrf = try await Self.signIn(client, "dee1", jar: &jar)
-            let form = [("csrf", csrf), ("when", "ahead")] + Self.form(time: "17:00")
+            let form =
+                [("csrf", csrf), ("when", "ahead")] + Self.form(time: "17:00")
                 + [("repeat", "yes"), ("repeat_days", "mon"), ("repeat_days", "wed"), ("repeat_until", "2026-12-09")]
             let answer = try await client.web("/dispatch/book/ann1", form: form, jar: &jar)
             #expect(answer.status == .ok)

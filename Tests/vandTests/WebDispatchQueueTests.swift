@@ -24,7 +24,9 @@ struct WebDispatchQueueTests {
         let booked = try await client.book(token, body)
         #expect(booked.status == .created, "\(booked.body)")
         let id = try #require(booked.body["id"] as? String)
-        return try await w.f.database.pool.withConnection { try $0.query("SELECT ref FROM rides WHERE id = \(UUID(uuidString: id)!)").first!.decode(String.self, at: 0) }
+        return try await w.f.database.pool.withConnection {
+            try $0.query("SELECT ref FROM rides WHERE id = \(UUID(uuidString: id)!)").first!.decode(String.self, at: 0)
+        }
     }
 
     static func status(_ w: ConsoleWorld, _ ref: String) async throws -> String {
@@ -64,10 +66,13 @@ struct WebDispatchQueueTests {
             let page = try await client.web("/dispatch", jar: &jar)
             #expect(page.status == .ok)
             #expect(page.body.contains("2 rides wait for a decision."))
-            let first = try #require(page.body.range(of: #"id="ride-\#(later)""#)), second = try #require(page.body.range(of: #"id="ride-\#(earlier)""#))
+            let first = try #require(page.body.range(of: #"id="ride-\#(later)""#)),
+                second = try #require(page.body.range(of: #"id="ride-\#(earlier)""#))
             #expect(first.lowerBound < second.lowerBound)
             let entry = try #require(Self.entry(page.body, earlier))
-            #expect(entry.contains("Ann Rivera") && entry.contains("(ann1)") && entry.contains("<bdi>Sterling Chemistry Lab</bdi> → <bdi>Davenport College</bdi>"))
+            #expect(
+                entry.contains("Ann Rivera") && entry.contains("(ann1)")
+                    && entry.contains("<bdi>Sterling Chemistry Lab</bdi> → <bdi>Davenport College</bdi>"))
             #expect(entry.contains("Pickup 3:00 PM–") && entry.contains(" tomorrow"), "\(entry)")
             #expect(entry.contains("Walks on, alone") && entry.contains(#"href="tel:2035550111""#))
             #expect(entry.contains("12 min (booked"))
@@ -123,8 +128,9 @@ struct WebDispatchQueueTests {
 
     @Test func approveAndRejectWithAReasonAreAuditedAndTheRiderIsTold() async throws {
         let w = try await ConsoleWorld()
-        let loop = TriggerLoop(pool: w.f.database.pool, settings: EventSettings(), timeZone: w.configuration.timeZone, clock: w.f.clock,
-                               logger: TestCluster.quietLogger)
+        let loop = TriggerLoop(
+            pool: w.f.database.pool, settings: EventSettings(), timeZone: w.configuration.timeZone, clock: w.f.clock,
+            logger: TestCluster.quietLogger)
         try await w.application().test(.router) { client in
             let approved = try await Self.book(w, client, at: "2026-11-30T15:00")
             let rejected = try await Self.book(w, client, at: "2026-11-30T18:00")
@@ -132,7 +138,8 @@ struct WebDispatchQueueTests {
             _ = try await client.webSignIn("dee1", jar: &jar)
             let csrf = try #require(try await client.web("/dispatch", jar: &jar).csrf)
 
-            let afterApprove = try await Self.follow(try await client.web("/dispatch/approve", form: [("csrf", csrf), ("ride", approved)], jar: &jar), client, jar: &jar)
+            let afterApprove = try await Self.follow(
+                try await client.web("/dispatch/approve", form: [("csrf", csrf), ("ride", approved)], jar: &jar), client, jar: &jar)
             #expect(afterApprove.body.contains("Approved \(approved) for Ann Rivera."))
             #expect(Self.entry(afterApprove.body, approved) == nil)
             #expect(try await Self.status(w, approved) == "approved")
@@ -158,7 +165,8 @@ struct WebDispatchQueueTests {
             #expect(try await Self.status(w, rejected) == "pending")
 
             let afterReject = try await Self.follow(
-                try await client.web("/dispatch/reject", form: [("csrf", csrf), ("ride", rejected), ("reason", "No wheelchair van that evening")], jar: &jar),
+                try await client.web(
+                    "/dispatch/reject", form: [("csrf", csrf), ("ride", rejected), ("reason", "No wheelchair van that evening")], jar: &jar),
                 client, jar: &jar)
             #expect(afterReject.body.contains("Rejected \(rejected) for Ann Rivera."))
             #expect(try await Self.status(w, rejected) == "rejected")
@@ -203,16 +211,22 @@ struct WebDispatchQueueTests {
             _ = try await client.webSignIn("dee1", jar: &jar)
             let csrf = try #require(try await client.web("/dispatch", jar: &jar).csrf)
             // Someone else approved it (from the terminal) after this page was shown.
-            _ = try await DispatchService(pool: w.f.database.pool, timeZone: w.configuration.timeZone).approve(ref, actor: "Bo (bo1)", now: w.f.clock.now)
-            let again = try await Self.follow(try await client.web("/dispatch/reject", form: [("csrf", csrf), ("ride", ref), ("reason", "full")], jar: &jar), client, jar: &jar)
+            _ = try await DispatchService(pool: w.f.database.pool, timeZone: w.configuration.timeZone).approve(
+                ref, actor: "Bo (bo1)", now: w.f.clock.now)
+            let again = try await Self.follow(
+                try await client.web("/dispatch/reject", form: [("csrf", csrf), ("ride", ref), ("reason", "full")], jar: &jar), client, jar: &jar)
             #expect(again.status == .ok)
             #expect(again.body.contains("\(ref) for Ann Rivera is already approved; nothing changed."))
             #expect(try await Self.status(w, ref) == "approved")
             // The rider cancelled hers.
-            try await w.f.database.pool.withConnection { try $0.execute("UPDATE rides SET status = 'cancelled', cancelled_by = 'rider', cancelled_at = now() WHERE ref = \(cancelled)") }
-            let gone = try await Self.follow(try await client.web("/dispatch/approve", form: [("csrf", csrf), ("ride", cancelled)], jar: &jar), client, jar: &jar)
+            try await w.f.database.pool.withConnection {
+                try $0.execute("UPDATE rides SET status = 'cancelled', cancelled_by = 'rider', cancelled_at = now() WHERE ref = \(cancelled)")
+            }
+            let gone = try await Self.follow(
+                try await client.web("/dispatch/approve", form: [("csrf", csrf), ("ride", cancelled)], jar: &jar), client, jar: &jar)
             #expect(gone.body.contains("\(cancelled) for Ann Rivera was cancelled; nothing changed."))
-            let unknown = try await Self.follow(try await client.web("/dispatch/approve", form: [("csrf", csrf), ("ride", "ZZZ-ZZZ")], jar: &jar), client, jar: &jar)
+            let unknown = try await Self.follow(
+                try await client.web("/dispatch/approve", form: [("csrf", csrf), ("ride", "ZZZ-ZZZ")], jar: &jar), client, jar: &jar)
             #expect(unknown.body.contains("There is no ride “ZZZ-ZZZ”; nothing changed."))
         }
         #expect(try await w.auditActors("ride.approve") == ["Bo (bo1)"])
@@ -237,12 +251,14 @@ struct WebDispatchQueueTests {
             #expect(!page.body.contains(#"id="pending-\#(pending)""#))
 
             try await pool.withConnection { conn in
-                try conn.execute("""
+                try conn.execute(
+                    """
                     INSERT INTO ride_alerts (ride_id, kind, raised_at, stop, eta, window_end, van_id)
                     SELECT id, 'late', \(w.f.clock.now), 'pickup', window_end + interval '12 minutes', window_end, van_id FROM rides WHERE ref = \(late)
                     """)
                 try conn.execute("UPDATE rides SET status = 'no_show' WHERE ref = \(noShow)")
-                try conn.execute("""
+                try conn.execute(
+                    """
                     UPDATE deliveries SET parked_at = \(w.f.clock.now), attempts = 8, last_error = 'HTTP 500 from the receiver'
                     WHERE sink = 'webhook' AND event_id = (SELECT min(id) FROM ride_events)
                     """)
@@ -251,7 +267,9 @@ struct WebDispatchQueueTests {
             page = try await client.web("/dispatch/alerts", jar: &jar)
             #expect(page.body.contains("4 alerts."))
             let lateItem = try #require(page.body.range(of: #"id="late-\#(late)""#).map { String(page.body[$0.lowerBound...].prefix(800)) })
-            #expect(lateItem.contains("is 12 min late") && lateItem.contains(#"href="/dispatch/board?day=2026-11-29&amp;van="#) && lateItem.contains(#"#ride-\#(late)""#))
+            #expect(
+                lateItem.contains("is 12 min late") && lateItem.contains(#"href="/dispatch/board?day=2026-11-29&amp;van="#)
+                    && lateItem.contains(#"#ride-\#(late)""#))
             #expect(lateItem.contains(#"href="tel:2035550111""#))
             #expect(page.body.contains(#"id="no-show-\#(noShow)""#))
             #expect(page.body.contains(#"id="pending-\#(pending)""#) && page.body.contains("waiting 11 min"))
@@ -260,12 +278,14 @@ struct WebDispatchQueueTests {
 
             // Replay the parked delivery, as `vanadmin events replay`.
             let csrf = try #require(page.csrf)
-            let replayed = try await Self.follow(try await client.web("/dispatch/alerts/replay", form: [("csrf", csrf), ("event", String(event))], jar: &jar), client, jar: &jar)
+            let replayed = try await Self.follow(
+                try await client.web("/dispatch/alerts/replay", form: [("csrf", csrf), ("event", String(event))], jar: &jar), client, jar: &jar)
             #expect(replayed.body.contains("Sending event \(event) to the webhook again."))
             #expect(!replayed.body.contains(#"id="parked-\#(event)""#))
             #expect(try await w.count("SELECT count(*) FROM deliveries WHERE parked_at IS NOT NULL") == 0)
             // The pending one approved from the alerts page returns there.
-            let approve = try await client.web("/dispatch/approve", form: [("csrf", csrf), ("ride", pending), ("back", "/dispatch/alerts")], jar: &jar)
+            let approve = try await client.web(
+                "/dispatch/approve", form: [("csrf", csrf), ("ride", pending), ("back", "/dispatch/alerts")], jar: &jar)
             #expect(approve.headers[.location] == "/dispatch/alerts")
             #expect(try await Self.status(w, pending) == "approved")
             let part = try await client.web("/dispatch/alerts/part", jar: &jar)
@@ -288,7 +308,9 @@ struct WebDispatchQueueTests {
             let stream = try await EventStreamReader.open(port: port, path: "/dispatch/stream", cookie: cookie)
             try await withTimeout(seconds: 30) { while live.feed.subscriberCount == 0 { try await Task.sleep(for: .milliseconds(10)) } }
             let ref = try await Self.book(w, client, at: "2026-11-30T15:00")
-            let id = try await w.f.database.pool.withConnection { try $0.query("SELECT id FROM rides WHERE ref = \(ref)").first!.decode(UUID.self, at: 0) }
+            let id = try await w.f.database.pool.withConnection {
+                try $0.query("SELECT id FROM rides WHERE ref = \(ref)").first!.decode(UUID.self, at: 0)
+            }
             let ride = try await stream.waitFor { $0.event == "ride" && $0.data.contains(id.uuidString.lowercased()) }
             let data = try #require(try JSONSerialization.jsonObject(with: Data(ride.data.utf8)) as? [String: Any])
             #expect(data["kind"] as? String == "created")
@@ -378,7 +400,9 @@ struct WebDispatchQueueTests {
             #expect(Self.entry(page, soon)?.contains("Pickup soon") == true)
             #expect(Self.entry(page, monday)?.contains("Pickup soon") == false)
             let alerts = try await client.web("/dispatch/alerts", jar: &jar).body
-            #expect(alerts.contains(#"id="pending-\#(soon)""#) && !alerts.contains(#"id="pending-\#(monday)""#) && !alerts.contains(#"id="pending-\#(later)""#))
+            #expect(
+                alerts.contains(#"id="pending-\#(soon)""#) && !alerts.contains(#"id="pending-\#(monday)""#)
+                    && !alerts.contains(#"id="pending-\#(later)""#))
         }
         #expect(try await feed.timedAlerts(since: t0 + 30, now: t0 + 90) == [.alert("pending")])
         #expect(try await feed.timedAlerts(since: t0 + 90, now: t0 + 300).isEmpty)
@@ -404,7 +428,9 @@ struct WebDispatchQueueTests {
             _ = try await Road(pool: w.f.database.pool, clock: w.f.clock, settings: RoadSettings(), timeZone: w.configuration.timeZone)
                 .shifts.start(driver: try NetID("dana1"), vanID: van)
             let after = try await client.web("/dispatch/alerts", jar: &jar).body
-            #expect(!after.contains(#"id="unstaffed-\#(soon.ref.rawValue)""#) && after.contains("Every ride due in the next 30 minutes has a driver on its van."))
+            #expect(
+                !after.contains(#"id="unstaffed-\#(soon.ref.rawValue)""#)
+                    && after.contains("Every ride due in the next 30 minutes has a driver on its van."))
         }
         try await w.f.database.pool.withConnection { try $0.execute("UPDATE shifts SET ended_at = \(t0), ended_by = 'test'") }
         // Due at 07:20: it comes within 30 minutes at 06:50, before t0; nothing crosses after.
@@ -446,14 +472,19 @@ struct WebDispatchQueueTests {
     }
 
     @Test func aFlashRoundTripsThroughItsCookieAndForgedOnesAreIgnored() {
-        let flash = WebDispatchFlash(warning: true, title: "Approved 1 ride. 1 could not be approved:", lines: ["K7M-3QX for Ann Rivera: does not fit"])
+        let flash = WebDispatchFlash(
+            warning: true, title: "Approved 1 ride. 1 could not be approved:", lines: ["K7M-3QX for Ann Rivera: does not fit"])
         let session = SessionToken.generate().rawValue, other = SessionToken.generate().rawValue
         let cookie = flash.cookie(secure: false, session: session)
-        #expect(cookie.httpOnly && cookie.path == "/dispatch" && cookie.value.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." })
+        #expect(
+            cookie.httpOnly && cookie.path == "/dispatch"
+                && cookie.value.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." })
         func request(_ value: String, session: String) -> Request {
-            Request(head: .init(method: .get, scheme: "http", authority: "x", path: "/dispatch",
-                                headerFields: [.cookie: "\(WebSession.sessionCookie)=\(session); \(WebDispatchFlash.cookie)=\(value)"]),
-                    body: .init(buffer: ByteBuffer()))
+            Request(
+                head: .init(
+                    method: .get, scheme: "http", authority: "x", path: "/dispatch",
+                    headerFields: [.cookie: "\(WebSession.sessionCookie)=\(session); \(WebDispatchFlash.cookie)=\(value)"]),
+                body: .init(buffer: ByteBuffer()))
         }
         #expect(WebDispatchFlash.read(request(cookie.value, session: session)) == flash)
         #expect(WebDispatchFlash.read(request(cookie.value, session: other)) == nil, "another session's flash")

@@ -26,8 +26,9 @@ struct WebDispatchRideByIDTests {
             }
             // A move posted to the id's address is the same move.
             let page = try await client.web("/dispatch/rides/\(ride.id.uuidString.lowercased())", jar: &jar)
-            let moved = try await client.web("/dispatch/rides/\(ride.id.uuidString.lowercased())/move",
-                                             form: [("csrf", page.csrf ?? ""), ("at", "1:30 PM"), ("van", "")], jar: &jar)
+            let moved = try await client.web(
+                "/dispatch/rides/\(ride.id.uuidString.lowercased())/move",
+                form: [("csrf", page.csrf ?? ""), ("at", "1:30 PM"), ("van", "")], jar: &jar)
             #expect(moved.status == .seeOther && moved.headers[.location] == "/dispatch/rides/\(ride.ref.rawValue)?done=moved")
             // The find field takes the id too.
             let found = try await client.web("/dispatch/find?ref=\(ride.id.uuidString.lowercased())", jar: &jar)
@@ -39,7 +40,8 @@ struct WebDispatchRideByIDTests {
             #expect(try await client.web("/dispatch/rides/not-a-ride", jar: &jar).status == .notFound)
             // In the find field, an unknown id is "no such ride" (404), not "not a reference" (422).
             let notFound = try await client.web("/dispatch/find?ref=\(unknown.uuidString.lowercased())", jar: &jar)
-            #expect(notFound.status == .notFound && notFound.body.contains("No ride has the id \(unknown.uuidString.lowercased())"), "\(notFound.body)")
+            #expect(
+                notFound.status == .notFound && notFound.body.contains("No ride has the id \(unknown.uuidString.lowercased())"), "\(notFound.body)")
         }
         await w.f.close()
     }

@@ -120,12 +120,16 @@ struct WebDriverRoutesTests {
             var rider = WebJar()
             #expect(try await client.webSignIn("ann1", jar: &rider).headers[.location] == "/")
             let page = try await client.web("/driver", jar: &rider)
-            #expect(page.status == .forbidden && page.body.contains("<h1>Not for this kind of account</h1>") && page.body.contains("Only a driver on shift uses this."))
+            #expect(
+                page.status == .forbidden && page.body.contains("<h1>Not for this kind of account</h1>")
+                    && page.body.contains("Only a driver on shift uses this."))
             // In the app's style: the rider's own navigation and the sign-out button.
             #expect(page.body.contains(#"href="/rides""#) && page.body.contains(#"action="/sign-out""#))
             let csrf = try #require(page.csrf)
-            for (path, form) in [("/driver/run", nil), ("/driver/end", nil), ("/driver/shift", [("csrf", csrf), ("van", "1")]),
-                                 ("/driver/taps", [("csrf", csrf)]), ("/driver/undo", [("csrf", csrf)]), ("/driver/shift/end", [("csrf", csrf)])] as [(String, [(String, String)]?)] {
+            for (path, form) in [
+                ("/driver/run", nil), ("/driver/end", nil), ("/driver/shift", [("csrf", csrf), ("van", "1")]),
+                ("/driver/taps", [("csrf", csrf)]), ("/driver/undo", [("csrf", csrf)]), ("/driver/shift/end", [("csrf", csrf)]),
+            ] as [(String, [(String, String)]?)] {
                 let answer = try await client.web(path, form: form, jar: &rider)
                 #expect(answer.status == .forbidden, "\(path) answered a rider \(answer.status)")
             }
@@ -174,8 +178,9 @@ struct WebDriverRoutesTests {
             let refused = try await client.web("/driver/undo", form: [("csrf", undo["csrf"] ?? ""), ("tap", undo["tap"] ?? "")], jar: &jar)
             #expect(refused.status == .conflict)
             #expect(refused.body.contains("Start your shift"), "\(refused.body)")
-            #expect(refused.body.contains("Not recorded: The shift this tap was made on has ended, so it can no longer be undone; tell the dispatcher."),
-                    "\(refused.body)")
+            #expect(
+                refused.body.contains("Not recorded: The shift this tap was made on has ended, so it can no longer be undone; tell the dispatcher."),
+                "\(refused.body)")
             #expect(try await w.count("SELECT count(*) FROM stop_taps WHERE undone_at IS NULL") == 1)
         }
         await w.f.close()
@@ -216,7 +221,8 @@ struct WebDriverRoutesTests {
             // Undone, then the first form retried (a network retry arriving late): its key answers the
             // first tap, so the rider is not put on board again.
             let undo = try #require(try await client.web("/driver", jar: &jar).forms("/driver/undo").first)
-            #expect(try await client.web("/driver/undo", form: [("csrf", undo["csrf"] ?? ""), ("tap", undo["tap"] ?? "")], jar: &jar).status == .seeOther)
+            #expect(
+                try await client.web("/driver/undo", form: [("csrf", undo["csrf"] ?? ""), ("tap", undo["tap"] ?? "")], jar: &jar).status == .seeOther)
             #expect(try await client.web("/driver/taps", form: boarded, jar: &jar).status == .seeOther)
             #expect(try await w.count("SELECT count(*) FROM stop_taps WHERE action = 'boarded' AND undone_at IS NULL") == 0)
         }
@@ -246,16 +252,20 @@ struct WebDriverRoutesTests {
             #expect(try await w.count("SELECT count(*) FROM stop_taps") == 0)
             // The position endpoint takes its token in a header: without it, nothing is recorded.
             let position = ByteBuffer(string: #"{"lat": 41.3163, "lon": -72.9224, "accuracy_m": 10}"#)
-            for headers: HTTPFields in [[.cookie: jar.header, .contentType: "application/json"],
-                                        [.cookie: jar.header, .contentType: "application/json", .init(WebDriverRoutes.csrfHeader)!: "forged"]] {
+            for headers: HTTPFields in [
+                [.cookie: jar.header, .contentType: "application/json"],
+                [.cookie: jar.header, .contentType: "application/json", .init(WebDriverRoutes.csrfHeader)!: "forged"],
+            ] {
                 try await client.execute(uri: "/driver/positions", method: .post, headers: headers, body: position) { response in
                     #expect(response.status == .forbidden)
                 }
             }
             #expect(try await w.count("SELECT count(*) FROM van_positions") == 0)
             let csrf = try #require(arrived.first { $0.0 == "csrf" }?.1)
-            try await client.execute(uri: "/driver/positions", method: .post,
-                                     headers: [.cookie: jar.header, .contentType: "application/json", .init(WebDriverRoutes.csrfHeader)!: csrf], body: position) { response in
+            try await client.execute(
+                uri: "/driver/positions", method: .post,
+                headers: [.cookie: jar.header, .contentType: "application/json", .init(WebDriverRoutes.csrfHeader)!: csrf], body: position
+            ) { response in
                 #expect(response.status == .noContent)
             }
             #expect(try await w.count("SELECT count(*) FROM van_positions WHERE source = 'driver'") == 1)

@@ -64,12 +64,16 @@ struct WebRiderPagesTests {
             var jar = WebJar()
             _ = try await client.webSignIn("ann1", jar: &jar)
             let page = try await client.web("/book", jar: &jar)
-            let answer = try await client.web("/book", form: WebRoutesTests.bookForm(page.csrf ?? "") + [("repeat", "yes"), ("repeat_until", "2026-12-14")], jar: &jar)
+            let answer = try await client.web(
+                "/book", form: WebRoutesTests.bookForm(page.csrf ?? "") + [("repeat", "yes"), ("repeat_until", "2026-12-14")], jar: &jar)
             #expect(answer.status == .unprocessableContent)
             #expect(answer.body.contains(##"<li><a href="#day-mon">"##), "\(answer.body)")
             #expect(answer.body.contains(#"id="repeat_days-error""#))
             for day in WebBookingRoutes.weekdays {
-                #expect(answer.body.contains(#"<input id="day-\#(day.value)" name="repeat_days" type="checkbox" value="\#(day.value)" aria-invalid="true" aria-describedby="repeat_days-error">"#))
+                #expect(
+                    answer.body.contains(
+                        #"<input id="day-\#(day.value)" name="repeat_days" type="checkbox" value="\#(day.value)" aria-invalid="true" aria-describedby="repeat_days-error">"#
+                    ))
             }
             #expect(try await w.rideCount() == 0)
         }

@@ -156,9 +156,12 @@ struct WebRoutesTests {
             #expect(try await client.web("/book", jar: &jar).headers[.location] == "/password")
             let page = try await client.web("/password", jar: &jar)
             #expect(page.status == .ok && page.body.contains("Choose your password"))
-            let changed = try await client.web("/password", form: [
-                ("csrf", page.csrf ?? ""), ("current", invitation.temporaryPassword), ("new", "my own password 1"), ("confirm", "my own password 1"),
-            ], jar: &jar)
+            let changed = try await client.web(
+                "/password",
+                form: [
+                    ("csrf", page.csrf ?? ""), ("current", invitation.temporaryPassword), ("new", "my own password 1"),
+                    ("confirm", "my own password 1"),
+                ], jar: &jar)
             #expect(changed.status == .seeOther && changed.headers[.location] == "/?done=password")
             // Signed in for good now; not on the whitelist, so the form says whom to call.
             let book = try await client.web("/book", jar: &jar)
@@ -180,7 +183,8 @@ struct WebRoutesTests {
             #expect(try await w.rideCount() == 0)
             // Signing in needs the pre-session token too (no login CSRF).
             var fresh = WebJar()
-            let noCookie = try await client.web("/sign-in", form: [("csrf", "x"), ("net_id", "ann1"), ("password", "correct horse battery")], jar: &fresh)
+            let noCookie = try await client.web(
+                "/sign-in", form: [("csrf", "x"), ("net_id", "ann1"), ("password", "correct horse battery")], jar: &fresh)
             #expect(noCookie.status == .forbidden && fresh.cookies["vand_session"] == nil)
         }
         await w.f.close()
@@ -194,16 +198,24 @@ struct WebRoutesTests {
             _ = try await client.webSignIn("ann1", jar: &jar)
             let first = try #require(jar.cookies[WebSession.sessionCookie])
             #expect(try await client.get("/v1/me", first).status == .ok)
-            let again = try await client.web("/sign-in", form: [("csrf", WebSession.derivedToken(fromSession: first)), ("net_id", "bob2"),
-                                                                 ("password", "correct horse battery")], jar: &jar)
+            let again = try await client.web(
+                "/sign-in",
+                form: [
+                    ("csrf", WebSession.derivedToken(fromSession: first)), ("net_id", "bob2"),
+                    ("password", "correct horse battery"),
+                ], jar: &jar)
             #expect(again.status == .seeOther)
             let second = try #require(jar.cookies[WebSession.sessionCookie])
             #expect(second != first)
             #expect(try await client.get("/v1/me", first).status == .unauthorized)
             #expect(try await client.get("/v1/me", second).status == .ok)
             // A wrong password ends nothing.
-            _ = try await client.web("/sign-in", form: [("csrf", WebSession.derivedToken(fromSession: second)), ("net_id", "bob2"),
-                                                         ("password", "not the password")], jar: &jar)
+            _ = try await client.web(
+                "/sign-in",
+                form: [
+                    ("csrf", WebSession.derivedToken(fromSession: second)), ("net_id", "bob2"),
+                    ("password", "not the password"),
+                ], jar: &jar)
             #expect(try await client.get("/v1/me", second).status == .ok)
         }
         await w.f.close()
@@ -215,7 +227,8 @@ struct WebRoutesTests {
             var jar = WebJar()
             _ = try await client.webSignIn("ann1", jar: &jar)
             let page = try await client.web("/book", jar: &jar)
-            let answer = try await client.web("/book", form: Self.bookForm(page.csrf ?? "", dropoff: "Nowhere Hall", time: "", note: "Side door <please>"), jar: &jar)
+            let answer = try await client.web(
+                "/book", form: Self.bookForm(page.csrf ?? "", dropoff: "Nowhere Hall", time: "", note: "Side door <please>"), jar: &jar)
             #expect(answer.status == .unprocessableContent)
             #expect(answer.body.contains("<title>Error: Book ahead – Campus Van</title>"))
             #expect(answer.body.contains(##"<a href="#time">Enter the pick-up time</a>"##))
@@ -248,7 +261,9 @@ struct WebRoutesTests {
             let ref = try await w.f.database.pool.withConnection { conn in
                 try RideRef(validating: try conn.query("SELECT ref FROM rides WHERE id = \(id)").first!.decode(String.self, at: 0))
             }
-            #expect(ride.body.contains(#"<span class="ref" aria-hidden="true">\#(ref.rawValue)</span><span class="visually-hidden">\#(ref.spelled)</span>"#))
+            #expect(
+                ride.body.contains(
+                    #"<span class="ref" aria-hidden="true">\#(ref.rawValue)</span><span class="visually-hidden">\#(ref.spelled)</span>"#))
             let list = try await client.web("/rides", jar: &jar)
             #expect(list.body.contains(String(location.dropFirst("/rides/".count).prefix(36))))
             #expect(list.body.contains(ref.rawValue))
@@ -277,7 +292,9 @@ struct WebRoutesTests {
             #expect(ride.body.contains("<dt>Arrival</dt><dd>between 8:45 AM and 9:00 AM, as promised</dd>"), "\(ride.body)")
             let id = try #require(UUID(uuidString: String(location.dropFirst("/rides/".count).prefix(36))))
             let stored = try await w.f.database.pool.withConnection { conn in
-                try conn.query("SELECT promise, to_char(window_end AT TIME ZONE 'America/New_York', 'HH24:MI'), estimated_dropoff_at <= window_end FROM rides WHERE id = \(id)").first!
+                try conn.query(
+                    "SELECT promise, to_char(window_end AT TIME ZONE 'America/New_York', 'HH24:MI'), estimated_dropoff_at <= window_end FROM rides WHERE id = \(id)"
+                ).first!
             }
             #expect(try stored.decode(String.self, at: 0) == "arrive_by")
             #expect(try stored.decode(String.self, at: 1) == "09:00")
@@ -296,7 +313,9 @@ struct WebRoutesTests {
             let page = try await client.web("/book", jar: &jar)
             let answer = try await client.web("/book", form: Self.bookForm(page.csrf ?? ""), jar: &jar)
             #expect(answer.status == .conflict)
-            #expect(answer.body.range(of: #"The van is occupied at 3:00 PM\. Does \d{1,2}:\d{2} PM or \d{1,2}:\d{2} PM work\?"#, options: .regularExpression) != nil)
+            #expect(
+                answer.body.range(
+                    of: #"The van is occupied at 3:00 PM\. Does \d{1,2}:\d{2} PM or \d{1,2}:\d{2} PM work\?"#, options: .regularExpression) != nil)
             #expect(answer.body.contains(#"href="tel:6075550100""#))
             // Each suggestion's button posts the same ride at its time: one tap books it.
             let pattern = #"<input type="hidden" name="time" value="(\d\d:\d\d)">"#
@@ -318,7 +337,8 @@ struct WebRoutesTests {
             _ = try await client.webSignIn("ann1", jar: &jar)
             let page = try await client.web("/ride-now", jar: &jar)
             #expect(page.body.contains("the van picks you up at about <strong>7:05 AM today</strong>: be ready until 7:05 AM"))
-            let booked = try await client.web("/ride-now", form: [("csrf", page.csrf ?? ""), ("pickup", "SSS"), ("dropoff", "Bass"), ("companions", "0")], jar: &jar)
+            let booked = try await client.web(
+                "/ride-now", form: [("csrf", page.csrf ?? ""), ("pickup", "SSS"), ("dropoff", "Bass"), ("companions", "0")], jar: &jar)
             let location = try #require(booked.headers[.location])
             let id = String(location.dropFirst("/rides/".count).prefix(36))
             let confirm = try await client.web("/rides/\(id)/cancel", jar: &jar)

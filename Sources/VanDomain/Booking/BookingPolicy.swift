@@ -47,7 +47,11 @@ public struct BookingPolicy: Hashable, Sendable {
     public func checkInServiceArea(_ coordinate: Coordinate, field: String) throws(ValidationError) {
         let distance = coordinate.distance(to: serviceCenter)
         if distance > serviceRadius {
-            throw ValidationError(field: field, reason: "is \(String(format: "%.1f", distance / 1_000)) km from campus; the van serves \(String(format: "%.1f", serviceRadius / 1_000)) km around it")
+            throw ValidationError(
+                field: field,
+                reason:
+                    "is \(String(format: "%.1f", distance / 1_000)) km from campus; the van serves \(String(format: "%.1f", serviceRadius / 1_000)) km around it"
+            )
         }
     }
 

@@ -82,11 +82,12 @@ public struct PlaceMatcher: Sendable {
         let q = query.lowercased()
         let scored = places.map { place -> (String, Int) in
             let names = [place.name] + place.aliases
-            let best = names.map { name -> Int in
-                let n = name.lowercased()
-                if n.contains(q) || q.contains(n) { return 0 }
-                return Self.editDistance(n, q)
-            }.min() ?? .max
+            let best =
+                names.map { name -> Int in
+                    let n = name.lowercased()
+                    if n.contains(q) || q.contains(n) { return 0 }
+                    return Self.editDistance(n, q)
+                }.min() ?? .max
             return (place.name, best)
         }
         return scored.filter { $0.1 <= max(2, q.count / 3) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(3).map(\.0)

@@ -39,8 +39,9 @@ public struct Recurrence: Hashable, Sendable, Codable {
         while day < last, result.count < limit {
             let weekday = calendar.component(.weekday, from: day)
             if weekdays.contains(weekday),
-               let at = calendar.date(bySettingHour: time.hour ?? 0, minute: time.minute ?? 0, second: time.second ?? 0, of: day),
-               at >= first {
+                let at = calendar.date(bySettingHour: time.hour ?? 0, minute: time.minute ?? 0, second: time.second ?? 0, of: day),
+                at >= first
+            {
                 result.append(at)
             }
             guard let next = calendar.date(byAdding: .day, value: 1, to: day) else { break }

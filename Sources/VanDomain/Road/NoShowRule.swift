@@ -42,7 +42,9 @@ public struct NoShowRule: Sendable, Hashable {
     /// nil when it may, else why not.
     public func refusal(arrivedAt: Date?, window: DateInterval, toldETA: Date? = nil, now: Date) -> Refusal? {
         guard let arrivedAt else { return .notArrived }
-        guard let from = allowedFrom(arrivedAt: arrivedAt, window: window, toldETA: toldETA) else { return .arrivedAfterWindow(windowEnd: window.end) }
+        guard let from = allowedFrom(arrivedAt: arrivedAt, window: window, toldETA: toldETA) else {
+            return .arrivedAfterWindow(windowEnd: window.end)
+        }
         return now >= from ? nil : .waiting(until: from)
     }
 }

@@ -34,8 +34,10 @@ public struct VanRun: Sendable, Hashable {
         public var reminded: Bool
 
         /// Creates a value.
-        public init(id: UUID, ref: RideRef, netID: String, status: RideStatus, promise: RidePromise, pickupAt: Date, dropoffAt: Date,
-                    pickup: Coordinate?, dropoff: Coordinate?, wheelchair: Bool, companions: Int, reminded: Bool = false) {
+        public init(
+            id: UUID, ref: RideRef, netID: String, status: RideStatus, promise: RidePromise, pickupAt: Date, dropoffAt: Date,
+            pickup: Coordinate?, dropoff: Coordinate?, wheelchair: Bool, companions: Int, reminded: Bool = false
+        ) {
             self.id = id
             self.ref = ref
             self.netID = netID

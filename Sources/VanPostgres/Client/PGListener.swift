@@ -40,7 +40,9 @@ public enum PGListener {
         let stop = Stop()
         continuation.onTermination = { _ in stop.flag.store(true, ordering: .relaxed) }
         let thread = Thread {
-            ListenLoop(configuration: configuration, channels: channels, logger: logger, maxBackoff: maxBackoff, stop: stop, continuation: continuation).run()
+            ListenLoop(
+                configuration: configuration, channels: channels, logger: logger, maxBackoff: maxBackoff, stop: stop, continuation: continuation
+            ).run()
         }
         thread.name = "vand-listen"
         thread.start()

@@ -199,9 +199,10 @@ public final class PGPool: Sendable {
             guard let index = state.waiters.firstIndex(where: { $0.id == waiterID }) else { return nil }
             return state.waiters.remove(at: index)
         }
-        waiter?.continuation.resume(throwing: PGError(
-            kind: .timedOut, message: "no free connection within \(timeout) (all \(size) busy; is the server slow or frozen?)"
-        ))
+        waiter?.continuation.resume(
+            throwing: PGError(
+                kind: .timedOut, message: "no free connection within \(timeout) (all \(size) busy; is the server slow or frozen?)"
+            ))
     }
 
     /// Gives a grant back: a healthy connection goes to the next waiter or the idle list;

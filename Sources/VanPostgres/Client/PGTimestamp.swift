@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Text form of `timestamptz` values. Every connection runs with `TimeZone=UTC` and
@@ -54,9 +54,9 @@ public enum PGTimestamp {
             return true
         }
         guard let year = number(4), expect(UInt8(ascii: "-")), let month = number(2), expect(UInt8(ascii: "-")),
-              let day = number(2), expect(UInt8(ascii: " ")) || expect(UInt8(ascii: "T")),
-              let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")),
-              let second = number(2)
+            let day = number(2), expect(UInt8(ascii: " ")) || expect(UInt8(ascii: "T")),
+            let hour = number(2), expect(UInt8(ascii: ":")), let minute = number(2), expect(UInt8(ascii: ":")),
+            let second = number(2)
         else { return nil }
         var micros = 0
         if expect(UInt8(ascii: ".")) {
@@ -70,7 +70,15 @@ public enum PGTimestamp {
         var offset = 0
         if index < bytes.count {
             let sign: Int
-            if expect(UInt8(ascii: "+")) { sign = 1 } else if expect(UInt8(ascii: "-")) { sign = -1 } else if expect(UInt8(ascii: "Z")) { sign = 0 } else { return nil }
+            if expect(UInt8(ascii: "+")) {
+                sign = 1
+            } else if expect(UInt8(ascii: "-")) {
+                sign = -1
+            } else if expect(UInt8(ascii: "Z")) {
+                sign = 0
+            } else {
+                return nil
+            }
             if sign != 0 {
                 guard let hours = number(2) else { return nil }
                 var total = hours * 3600
@@ -102,10 +110,10 @@ public enum PGTimestamp {
     private static func parseServerForm(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         let count = bytes.count
         guard count >= 22, bytes[4] == 45, bytes[7] == 45, bytes[10] == 32, bytes[13] == 58, bytes[16] == 58,
-              bytes[count - 3] == 43, bytes[count - 2] == 48, bytes[count - 1] == 48,  // "+00"
-              let year = digits(bytes, 0, 4), let month = digits(bytes, 5, 2), let day = digits(bytes, 8, 2),
-              let hour = digits(bytes, 11, 2), let minute = digits(bytes, 14, 2), let second = digits(bytes, 17, 2),
-              (1...12).contains(month), day >= 1, day <= daysIn(month, of: year), hour < 24, minute < 60, second < 60
+            bytes[count - 3] == 43, bytes[count - 2] == 48, bytes[count - 1] == 48,  // "+00"
+            let year = digits(bytes, 0, 4), let month = digits(bytes, 5, 2), let day = digits(bytes, 8, 2),
+            let hour = digits(bytes, 11, 2), let minute = digits(bytes, 14, 2), let second = digits(bytes, 17, 2),
+            (1...12).contains(month), day >= 1, day <= daysIn(month, of: year), hour < 24, minute < 60, second < 60
         else { return nil }
         var micros = 0
         if count > 22 {

@@ -136,7 +136,8 @@ public final class EmbeddedPostgres: Sendable {
     }
 
     @discardableResult
-    private func run(_ executable: String, _ arguments: [String], as owner: ServerUser?, quiet: Bool = false) throws(EmbeddedPostgresError) -> String {
+    private func run(_ executable: String, _ arguments: [String], as owner: ServerUser?, quiet: Bool = false) throws(EmbeddedPostgresError) -> String
+    {
         // initdb and postgres refuse to run as root.
         let command = owner != nil ? ["/usr/sbin/runuser", "-u", "postgres", "--", executable] + arguments : [executable] + arguments
         // Output goes to a file, not a pipe: the postmaster inherits the descriptor and
@@ -170,9 +171,11 @@ public enum EmbeddedPostgresError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .serverNotInstalled:
-            return "PostgreSQL server binaries (initdb, pg_ctl) not found under /usr/lib/postgresql/*/bin or on PATH; install them with `apt-get install postgresql`, or set DATABASE_URL to use an existing server"
+            return
+                "PostgreSQL server binaries (initdb, pg_ctl) not found under /usr/lib/postgresql/*/bin or on PATH; install them with `apt-get install postgresql`, or set DATABASE_URL to use an existing server"
         case .noServerUser:
-            return "running as root but there is no `postgres` user to run the embedded server as; install Debian's postgresql package (it creates the user) or run as a normal user"
+            return
+                "running as root but there is no `postgres` user to run the embedded server as; install Debian's postgresql package (it creates the user) or run as a normal user"
         case .unusablePath(let path):
             return "the embedded PostgreSQL folder '\(path)' contains a space or quote; set VAND_DATA_DIR to a simple path"
         case .commandFailed(let command, let status, let output):
@@ -215,5 +218,9 @@ struct FileLock {
 final class StartedFlag: Sendable {
     private let value = Mutex(false)
     func set() { value.withLock { $0 = true } }
-    func take() -> Bool { value.withLock { state in defer { state = false }; return state } }
+    func take() -> Bool {
+        value.withLock { state in
+            defer { state = false }; return state
+        }
+    }
 }

@@ -46,8 +46,8 @@ public struct Migration: Sendable, Hashable {
         for file in files where file.hasSuffix(".sql") && file != snapshotFileName {
             let stem = file.dropLast(4)
             guard let underscore = stem.firstIndex(of: "_"),
-                  let version = Int(stem[..<underscore]), version > 0,
-                  stem[..<underscore].count == 4
+                let version = Int(stem[..<underscore]), version > 0,
+                stem[..<underscore].count == 4
             else { throw .badFileName(file) }
             let name = String(stem[stem.index(after: underscore)...])
             guard !name.isEmpty else { throw .badFileName(file) }
@@ -88,7 +88,8 @@ public enum MigrationError: Error, CustomStringConvertible, Sendable, Equatable 
         case .duplicateVersion(let version, let first, let second):
             return "migrations \(first) and \(second) share number \(version); renumber one"
         case .checksumMismatch(let version, let name):
-            return "migration \(String(format: "%04d", version))_\(name).sql was changed after it was applied; restore the file and put the change in a new migration"
+            return
+                "migration \(String(format: "%04d", version))_\(name).sql was changed after it was applied; restore the file and put the change in a new migration"
         case .unknownApplied(let version, let name):
             return "the database has migration \(String(format: "%04d", version))_\(name), which this build does not know; run a newer vand"
         case .pending(let names):

@@ -46,7 +46,8 @@ public struct MigrationRunner: Sendable {
                 for migration in status.pending {
                     try connection.transaction {
                         try connection.execute(simple: migration.sql)
-                        try connection.execute("""
+                        try connection.execute(
+                            """
                             INSERT INTO schema_migrations (version, name, checksum)
                             VALUES (\(migration.version), \(migration.name), \(migration.checksum))
                             """)
@@ -68,14 +69,15 @@ public struct MigrationRunner: Sendable {
     }
 
     private static func createTable(_ connection: PGConnection) throws {
-        try connection.execute(simple: """
-            CREATE TABLE IF NOT EXISTS schema_migrations (
-                version integer PRIMARY KEY,
-                name text NOT NULL,
-                checksum text NOT NULL,
-                applied_at timestamptz NOT NULL DEFAULT now()
-            )
-            """)
+        try connection.execute(
+            simple: """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version integer PRIMARY KEY,
+                    name text NOT NULL,
+                    checksum text NOT NULL,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """)
     }
 
     private static func status(_ connection: PGConnection, migrations: [Migration]) throws -> Status {

@@ -15,7 +15,8 @@ public struct CheapestInsertion: Sendable {
     /// themselves infeasible take nothing. Nil when the request fits nowhere.
     public func bestInsertion(of request: Int, into plan: RoutePlan) -> InsertionOption? {
         guard problem.requests.indices.contains(request),
-              !plan.routes.contains(where: { route in route.stops.contains { $0.request == request } }) else { return nil }
+            !plan.routes.contains(where: { route in route.stops.contains { $0.request == request } })
+        else { return nil }
         return PreparedRoutes(plan: plan, problem: problem).bestInsertion(of: request, problem: problem)
     }
 
@@ -36,8 +37,11 @@ public struct CheapestInsertion: Sendable {
         var repair = PlanRepair()
         var random = RoutingRandom(seed: 0)
         let pending = state.unassigned
-        guard repair.insert(pending, into: &state, problem: problem, regret: regret, noise: 0,
-                            random: &random, pickupPosition: &pickupPosition) != nil else { return plan }
+        guard
+            repair.insert(
+                pending, into: &state, problem: problem, regret: regret, noise: 0,
+                random: &random, pickupPosition: &pickupPosition) != nil
+        else { return plan }
         return state.plan
     }
 

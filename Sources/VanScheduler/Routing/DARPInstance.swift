@@ -63,9 +63,10 @@ public struct DARPInstance: Hashable, Sendable {
             .filter { !$0.fields.isEmpty }
         guard let header = lines.first else { throw ParseError(line: 1, reason: "empty file") }
         guard header.fields.count >= 5,
-              let vehicles = Int(header.fields[0]), let requests = Int(header.fields[1]),
-              let duration = Double(header.fields[2]), let capacity = Int(header.fields[3]),
-              let ride = Double(header.fields[4]), vehicles >= 0, requests >= 0 else {
+            let vehicles = Int(header.fields[0]), let requests = Int(header.fields[1]),
+            let duration = Double(header.fields[2]), let capacity = Int(header.fields[3]),
+            let ride = Double(header.fields[4]), vehicles >= 0, requests >= 0
+        else {
             throw ParseError(line: header.number, reason: "expected header `K n T Q L`")
         }
         guard lines.count >= 2 * requests + 3 else {
@@ -77,8 +78,10 @@ public struct DARPInstance: Hashable, Sendable {
             guard line.fields.count >= 7, numbers.count == 7, Int(numbers[0]) == index else {
                 throw ParseError(line: line.number, reason: "expected node \(index) as `id x y d q e l`")
             }
-            nodes.append(Node(x: numbers[1], y: numbers[2], service: numbers[3], load: Int(numbers[4]),
-                              earliest: numbers[5], latest: numbers[6]))
+            nodes.append(
+                Node(
+                    x: numbers[1], y: numbers[2], service: numbers[3], load: Int(numbers[4]),
+                    earliest: numbers[5], latest: numbers[6]))
         }
         vehicleCount = vehicles
         requestCount = requests
@@ -98,12 +101,15 @@ public struct DARPInstance: Hashable, Sendable {
                 RouteNode(serviceDuration: $0.service, window: TimeWindow(earliest: $0.earliest, latest: $0.latest))
             },
             requests: (0..<n).map {
-                RouteRequest(pickup: $0 + 1, dropoff: n + $0 + 1, load: Capacity([nodes[$0 + 1].load]),
-                             maxRideTime: maxRideTime)
+                RouteRequest(
+                    pickup: $0 + 1, dropoff: n + $0 + 1, load: Capacity([nodes[$0 + 1].load]),
+                    maxRideTime: maxRideTime)
             },
-            vehicles: Array(repeating: RouteVehicle(capacity: Capacity([capacity]), startDepot: 0,
-                                                    endDepot: 2 * n + 1, maxDuration: maxRouteDuration),
-                            count: vehicleCount),
+            vehicles: Array(
+                repeating: RouteVehicle(
+                    capacity: Capacity([capacity]), startDepot: 0,
+                    endDepot: 2 * n + 1, maxDuration: maxRouteDuration),
+                count: vehicleCount),
             travel: travel
         )
     }

@@ -44,8 +44,9 @@ struct InsertionSearch: Sendable {
     ) -> InsertionCandidate? {
         let tables = problem.tables
         let metric = tables.metric
-        let request = RequestFacts(request: request, tables: tables,
-                                   capacity: problem.vehicles[pointer.pointee.vehicle].capacity)
+        let request = RequestFacts(
+            request: request, tables: tables,
+            capacity: problem.vehicles[pointer.pointee.vehicle].capacity)
         let stopCount = pointer.pointee.codes.count
         let lockedPrefix = pointer.pointee.lockedPrefix
         pending.removeAll(keepingCapacity: true)
@@ -60,9 +61,10 @@ struct InsertionSearch: Sendable {
                                         tables.location.withUnsafeBufferPointer { location in
                                             InsertionSearch.collect(
                                                 request, into: &pending,
-                                                route: RouteView(node: node, service: service, leg: leg, lower: lower,
-                                                                 upper: upper, loads: loads, stopCount: stopCount,
-                                                                 lockedPrefix: lockedPrefix),
+                                                route: RouteView(
+                                                    node: node, service: service, leg: leg, lower: lower,
+                                                    upper: upper, loads: loads, stopCount: stopCount,
+                                                    lockedPrefix: lockedPrefix),
                                                 times: times, costs: costs, location: location, locationCount: tables.locationCount,
                                                 costLimit: costLimit, sorted: metric
                                             )
@@ -81,20 +83,26 @@ struct InsertionSearch: Sendable {
         var best: InsertionCandidate?
         for candidate in pending {
             if let found = best, candidate.cost > found.cost + 1e-9 { break }
-            guard check(route: pointer, request: request.index, after: candidate.after,
-                        dropAfter: candidate.dropAfter, tables: tables) else { continue }
+            guard
+                check(
+                    route: pointer, request: request.index, after: candidate.after,
+                    dropAfter: candidate.dropAfter, tables: tables)
+            else { continue }
             let waiting = scratch.waiting() - pointer.pointee.waiting
             if let found = best, found.waiting <= waiting { continue }
-            best = InsertionCandidate(cost: candidate.cost, waiting: waiting,
-                                      pickupIndex: candidate.after, dropoffIndex: candidate.dropAfter + 1)
+            best = InsertionCandidate(
+                cost: candidate.cost, waiting: waiting,
+                pickupIndex: candidate.after, dropoffIndex: candidate.dropAfter + 1)
         }
         return best
     }
 
     /// Exactly decides the route with the pickup after position `after` and the
     /// drop-off after old position `dropAfter`; leaves the times in `scratch`.
-    private mutating func check(route: UnsafePointer<RouteState>, request: Int, after: Int, dropAfter: Int,
-                                tables: RoutingTables) -> Bool {
+    private mutating func check(
+        route: UnsafePointer<RouteState>, request: Int, after: Int, dropAfter: Int,
+        tables: RoutingTables
+    ) -> Bool {
         let metric = tables.metric
         let pickup = tables.pickupNode[request]
         let dropoff = tables.dropoffNode[request]
@@ -103,12 +111,14 @@ struct InsertionSearch: Sendable {
         let pickupPosition = after + 1
         let dropoffPosition = dropAfter + 2
         let afterPickup = after == dropAfter ? dropoff : route.pointee.timing.node[after + 1]
-        scratch.insert(at: pickupPosition, node: pickup, partner: dropoffPosition, maxRide: maxRide,
-                       lo: tables.earliest[pickup], hi: tables.latest[pickup], service: tables.service[pickup],
-                       leg: tables.time(pickup, afterPickup), time: tables.earliest[pickup])
-        scratch.insert(at: dropoffPosition, node: dropoff, partner: pickupPosition, maxRide: 0,
-                       lo: tables.earliest[dropoff], hi: tables.latest[dropoff], service: tables.service[dropoff],
-                       leg: tables.time(dropoff, route.pointee.timing.node[dropAfter + 1]), time: tables.earliest[dropoff])
+        scratch.insert(
+            at: pickupPosition, node: pickup, partner: dropoffPosition, maxRide: maxRide,
+            lo: tables.earliest[pickup], hi: tables.latest[pickup], service: tables.service[pickup],
+            leg: tables.time(pickup, afterPickup), time: tables.earliest[pickup])
+        scratch.insert(
+            at: dropoffPosition, node: dropoff, partner: pickupPosition, maxRide: 0,
+            lo: tables.earliest[dropoff], hi: tables.latest[dropoff], service: tables.service[dropoff],
+            leg: tables.time(dropoff, route.pointee.timing.node[dropAfter + 1]), time: tables.earliest[dropoff])
         scratch.leg[after] = tables.time(route.pointee.timing.node[after], pickup)
         if dropAfter != after {
             scratch.leg[dropAfter + 1] = tables.time(route.pointee.timing.node[dropAfter], dropoff)
@@ -231,7 +241,8 @@ struct InsertionSearch: Sendable {
             let latestDirect = min(request.dropoffLatest, upper[after + 1] - request.dropoffService - time(dropoff, next))
             let latestPickupDirect = min(request.pickupLatest, latestDirect - request.pickupService - directTime)
             if arrivalDirect <= latestDirect + eps, arrivalPickup <= latestPickupDirect + eps,
-               arrivalDirect - latestPickupDirect - request.pickupService <= request.maxRide + eps {
+                arrivalDirect - latestPickupDirect - request.pickupService <= request.maxRide + eps
+            {
                 let total = baseCost + directCost + cost(dropoff, next)
                 if total <= costLimit { pending.append((total, after, after)) }
             }
@@ -256,8 +267,9 @@ struct InsertionSearch: Sendable {
                 let following = node[stop + 1]
                 let arrival = max(request.dropoffEarliest, push + route.service[stop] + time(here, dropoff))
                 if arrival <= request.dropoffLatest + eps,
-                   arrival <= upper[stop + 1] - request.dropoffService - time(dropoff, following) + eps,
-                   arrival - latestPickup - request.pickupService <= request.maxRide + eps {
+                    arrival <= upper[stop + 1] - request.dropoffService - time(dropoff, following) + eps,
+                    arrival - latestPickup - request.pickupService <= request.maxRide + eps
+                {
                     let total = pickupSplitCost + cost(here, dropoff) + cost(dropoff, following) - cost(here, following)
                     if total <= costLimit { pending.append((total, after, stop)) }
                 }

@@ -38,9 +38,11 @@ public struct PlanImprover: Sendable {
 
         if !current.unassigned.isEmpty {
             var trial = current
-            if let left = repair.insert(trial.unassigned, into: &trial, problem: problem, regret: 2, noise: 0,
-                                        random: &random, pickupPosition: &pickupPosition),
-               left.count < current.unassigned.count {
+            if let left = repair.insert(
+                trial.unassigned, into: &trial, problem: problem, regret: 2, noise: 0,
+                random: &random, pickupPosition: &pickupPosition),
+                left.count < current.unassigned.count
+            {
                 trial.recomputeCost()
                 current = trial
             }
@@ -81,28 +83,33 @@ public struct PlanImprover: Sendable {
             let noiseChoice = noiseWeights.pick(&random)
 
             var candidate = current
-            let removed = removal.choose(RemovalOperator.allCases[removalChoice], count: count, from: movable,
-                                         plan: candidate, random: &random)
+            let removed = removal.choose(
+                RemovalOperator.allCases[removalChoice], count: count, from: movable,
+                plan: candidate, random: &random)
             guard candidate.remove(removed, problem: problem, pickupPosition: &pickupPosition),
-                  let left = repair.insert(candidate.unassigned, into: &candidate, problem: problem,
-                                           regret: insertionChoice + 1, noise: noiseChoice == 1 ? noise : 0,
-                                           random: &random, pickupPosition: &pickupPosition),
-                  left.count <= current.unassigned.count,
-                  left.allSatisfy({ allowedUnassigned.contains($0) }) else {
+                let left = repair.insert(
+                    candidate.unassigned, into: &candidate, problem: problem,
+                    regret: insertionChoice + 1, noise: noiseChoice == 1 ? noise : 0,
+                    random: &random, pickupPosition: &pickupPosition),
+                left.count <= current.unassigned.count,
+                left.allSatisfy({ allowedUnassigned.contains($0) })
+            else {
                 continue
             }
             candidate.recomputeCost()
 
             let fewerUnassigned = candidate.unassigned.count < current.unassigned.count
             let delta = candidate.cost - current.cost
-            let accepted = fewerUnassigned || delta < -1e-9
+            let accepted =
+                fewerUnassigned || delta < -1e-9
                 || random.unit() < exp(-max(delta, 0) / temperature)
             guard accepted else { continue }
             let isNew = visited.insert(fingerprint(candidate)).inserted
             if visited.count > 500_000 { visited.removeAll(keepingCapacity: true) }
             var score = 0.0
             if candidate.unassigned.count < best.unassigned.count
-                || (candidate.unassigned.count == best.unassigned.count && candidate.cost < best.cost - 1e-9) {
+                || (candidate.unassigned.count == best.unassigned.count && candidate.cost < best.cost - 1e-9)
+            {
                 best = candidate
                 sinceBest = 0
                 score = 33
@@ -119,8 +126,9 @@ public struct PlanImprover: Sendable {
         let evaluator = RouteEvaluator(problem: problem)
         let original = plan.cost(in: problem)
         guard evaluator.violations(in: result).isEmpty,
-              result.unassigned.allSatisfy({ allowedUnassigned.contains($0) }),
-              result.unassigned.count < allowedUnassigned.count || result.cost(in: problem) <= original + 1e-9 else {
+            result.unassigned.allSatisfy({ allowedUnassigned.contains($0) }),
+            result.unassigned.count < allowedUnassigned.count || result.cost(in: problem) <= original + 1e-9
+        else {
             return plan
         }
         return result

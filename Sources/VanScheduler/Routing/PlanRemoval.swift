@@ -129,10 +129,12 @@ struct PlanRemoval: Sendable {
                 guard let pickup = pickupAt[request] else { continue }
                 let value: Double
                 if pickup == position - 1 {
-                    value = tables.cost(nodes[pickup - 1], nodes[pickup]) + tables.cost(nodes[pickup], nodes[position])
+                    value =
+                        tables.cost(nodes[pickup - 1], nodes[pickup]) + tables.cost(nodes[pickup], nodes[position])
                         + tables.cost(nodes[position], nodes[position + 1]) - tables.cost(nodes[pickup - 1], nodes[position + 1])
                 } else {
-                    value = tables.cost(nodes[pickup - 1], nodes[pickup]) + tables.cost(nodes[pickup], nodes[pickup + 1])
+                    value =
+                        tables.cost(nodes[pickup - 1], nodes[pickup]) + tables.cost(nodes[pickup], nodes[pickup + 1])
                         - tables.cost(nodes[pickup - 1], nodes[pickup + 1])
                         + tables.cost(nodes[position - 1], nodes[position]) + tables.cost(nodes[position], nodes[position + 1])
                         - tables.cost(nodes[position - 1], nodes[position + 1])
@@ -160,7 +162,8 @@ struct PlanRemoval: Sendable {
 
     private func relatedness(_ first: Int, _ second: Int) -> Double {
         let tables = problem.tables
-        let distance = tables.cost(tables.pickupNode[first], tables.pickupNode[second])
+        let distance =
+            tables.cost(tables.pickupNode[first], tables.pickupNode[second])
             + tables.cost(tables.dropoffNode[first], tables.dropoffNode[second])
         let time = abs(pickupTime[first] - pickupTime[second]) + abs(dropoffTime[first] - dropoffTime[second])
         return 9 * distance / distanceScale + 3 * time / timeScale

@@ -32,8 +32,9 @@ struct PlanRepair: Sendable {
         scores = Array(repeating: .infinity, count: pending.count * routeCount)
         for slot in pending.indices {
             for route in 0..<routeCount {
-                evaluate(slot: slot, request: pending[slot], route: route, plan: plan, problem: problem,
-                         noise: noise, random: &random)
+                evaluate(
+                    slot: slot, request: pending[slot], route: route, plan: plan, problem: problem,
+                    noise: noise, random: &random)
             }
         }
         var alive = Array(repeating: true, count: pending.count)
@@ -86,23 +87,28 @@ struct PlanRepair: Sendable {
             guard chosen >= 0 else { break }
             let request = pending[chosen]
             guard let option = options[chosen * routeCount + chosenRoute],
-                  plan.insert(request, route: chosenRoute, at: option, problem: problem,
-                              pickupPosition: &pickupPosition) else {
+                plan.insert(
+                    request, route: chosenRoute, at: option, problem: problem,
+                    pickupPosition: &pickupPosition)
+            else {
                 return nil
             }
             alive[chosen] = false
             aliveCount -= 1
             for slot in pending.indices where alive[slot] {
-                evaluate(slot: slot, request: pending[slot], route: chosenRoute, plan: plan, problem: problem,
-                         noise: noise, random: &random)
+                evaluate(
+                    slot: slot, request: pending[slot], route: chosenRoute, plan: plan, problem: problem,
+                    noise: noise, random: &random)
             }
         }
         pending.removeAll()
         return leftover
     }
 
-    private mutating func evaluate(slot: Int, request: Int, route: Int, plan: PlanState,
-                                   problem: RoutingProblem, noise: Double, random: inout RoutingRandom) {
+    private mutating func evaluate(
+        slot: Int, request: Int, route: Int, plan: PlanState,
+        problem: RoutingProblem, noise: Double, random: inout RoutingRandom
+    ) {
         let index = slot * plan.routes.count + route
         let option = search.best(request: request, in: plan.routes, at: route, problem: problem)
         options[index] = option

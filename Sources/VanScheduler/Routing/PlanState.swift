@@ -14,8 +14,9 @@ struct PlanState: Sendable {
         cost = 0
         for (index, route) in plan.routes.enumerated() {
             guard route.vehicle == index else { return nil }
-            var state = RouteState(vehicle: index, codes: route.stops.map(\.code),
-                                   lockedPrefix: min(route.lockedPrefixCount, route.stops.count))
+            var state = RouteState(
+                vehicle: index, codes: route.stops.map(\.code),
+                lockedPrefix: min(route.lockedPrefixCount, route.stops.count))
             guard state.refresh(problem: problem, pickupPosition: &pickupPosition) == nil else { return nil }
             for stop in route.stops where stop.kind == .pickup {
                 guard routeOf[stop.request] == -1 else { return nil }
@@ -34,8 +35,9 @@ struct PlanState: Sendable {
     var plan: RoutePlan {
         RoutePlan(
             routes: routes.map { state in
-                VehicleRoute(vehicle: state.vehicle, stops: state.codes.map(RouteStop.init(code:)),
-                             lockedPrefixCount: state.lockedPrefix)
+                VehicleRoute(
+                    vehicle: state.vehicle, stops: state.codes.map(RouteStop.init(code:)),
+                    lockedPrefixCount: state.lockedPrefix)
             },
             unassigned: unassigned.sorted()
         )
@@ -61,8 +63,10 @@ struct PlanState: Sendable {
     }
 
     /// Inserts a request as the candidate says and refreshes the route; false if the result is infeasible.
-    mutating func insert(_ request: Int, route: Int, at candidate: InsertionCandidate,
-                         problem: RoutingProblem, pickupPosition: inout [Int]) -> Bool {
+    mutating func insert(
+        _ request: Int, route: Int, at candidate: InsertionCandidate,
+        problem: RoutingProblem, pickupPosition: inout [Int]
+    ) -> Bool {
         routes[route].codes.insert(request * 2, at: candidate.pickupIndex)
         routes[route].codes.insert(request * 2 + 1, at: candidate.dropoffIndex)
         routeOf[request] = route

@@ -11,8 +11,9 @@ struct PreparedRoutes: Sendable {
         var states: [RouteState] = []
         states.reserveCapacity(plan.routes.count)
         for route in plan.routes where problem.vehicles.indices.contains(route.vehicle) {
-            var state = RouteState(vehicle: route.vehicle, codes: route.stops.map(\.code),
-                                   lockedPrefix: min(route.lockedPrefixCount, route.stops.count))
+            var state = RouteState(
+                vehicle: route.vehicle, codes: route.stops.map(\.code),
+                lockedPrefix: min(route.lockedPrefixCount, route.stops.count))
             guard state.refresh(problem: problem, pickupPosition: &pickupPosition) == nil else { continue }
             states.append(state)
         }
@@ -32,12 +33,14 @@ struct PreparedRoutes: Sendable {
                 continue
             }
             if let current = best,
-               found.cost > current.addedCost - 1e-9,
-               found.cost >= current.addedCost + 1e-9 || found.waiting >= current.addedWaiting {
+                found.cost > current.addedCost - 1e-9,
+                found.cost >= current.addedCost + 1e-9 || found.waiting >= current.addedWaiting
+            {
                 continue
             }
-            best = InsertionOption(vehicle: states[index].vehicle, pickupIndex: found.pickupIndex,
-                                   dropoffIndex: found.dropoffIndex, addedCost: found.cost, addedWaiting: found.waiting)
+            best = InsertionOption(
+                vehicle: states[index].vehicle, pickupIndex: found.pickupIndex,
+                dropoffIndex: found.dropoffIndex, addedCost: found.cost, addedWaiting: found.waiting)
         }
         return best
     }

@@ -24,8 +24,10 @@ public struct RouteEvaluator: Sendable {
         var loads: [Capacity] = []
         var latest: [Double] = []
         var pickupPosition = Array(repeating: -1, count: problem.requests.count)
-        if let violation = timing.layout(codes: route.stops.map(\.code), vehicle: problem.vehicles[route.vehicle],
-                                         tables: problem.tables, loads: &loads, pickupPosition: &pickupPosition) {
+        if let violation = timing.layout(
+            codes: route.stops.map(\.code), vehicle: problem.vehicles[route.vehicle],
+            tables: problem.tables, loads: &loads, pickupPosition: &pickupPosition)
+        {
             return .failure(violation)
         }
         if route.stops.isEmpty {
@@ -46,13 +48,14 @@ public struct RouteEvaluator: Sendable {
             timing.times[0] = first.isFinite ? first - timing.service[0] - timing.leg[0] : 0
             if let violation = timing.solveLeast(from: 0, dirtyThrough: last) { return .failure(violation) }
         }
-        return .success(RouteSchedule(
-            departure: timing.times[0],
-            serviceStart: Array(timing.times[1..<last]),
-            arrival: timing.times[last],
-            loadAfter: Array(loads[1..<last]),
-            cost: route.cost(in: problem)
-        ))
+        return .success(
+            RouteSchedule(
+                departure: timing.times[0],
+                serviceStart: Array(timing.times[1..<last]),
+                arrival: timing.times[last],
+                loadAfter: Array(loads[1..<last]),
+                cost: route.cost(in: problem)
+            ))
     }
 
     /// Whether the route can be driven within every constraint.
@@ -61,8 +64,10 @@ public struct RouteEvaluator: Sendable {
         var timing = RouteTiming()
         var loads: [Capacity] = []
         var pickupPosition = Array(repeating: -1, count: problem.requests.count)
-        if timing.layout(codes: route.stops.map(\.code), vehicle: problem.vehicles[route.vehicle],
-                         tables: problem.tables, loads: &loads, pickupPosition: &pickupPosition) != nil {
+        if timing.layout(
+            codes: route.stops.map(\.code), vehicle: problem.vehicles[route.vehicle],
+            tables: problem.tables, loads: &loads, pickupPosition: &pickupPosition) != nil
+        {
             return false
         }
         return route.stops.isEmpty || timing.solveEarliest() == nil

@@ -26,8 +26,10 @@ struct RouteState: Sendable {
     mutating func refresh(problem: RoutingProblem, pickupPosition: inout [Int]) -> RouteViolation? {
         let tables = problem.tables
         let vehicle = problem.vehicles[self.vehicle]
-        if let violation = timing.layout(codes: codes, vehicle: vehicle, tables: tables,
-                                         loads: &loads, pickupPosition: &pickupPosition) {
+        if let violation = timing.layout(
+            codes: codes, vehicle: vehicle, tables: tables,
+            loads: &loads, pickupPosition: &pickupPosition)
+        {
             return violation
         }
         if codes.isEmpty {

@@ -62,8 +62,10 @@ struct RouteTiming: Sendable {
     }
 
     /// Inserts a position; partners are not renumbered.
-    mutating func insert(at position: Int, node: Int, partner: Int, maxRide: Double, lo: Double, hi: Double,
-                         service: Double, leg: Double, time: Double) {
+    mutating func insert(
+        at position: Int, node: Int, partner: Int, maxRide: Double, lo: Double, hi: Double,
+        service: Double, leg: Double, time: Double
+    ) {
         self.node.insert(node, at: position)
         self.partner.insert(partner, at: position)
         self.maxRide.insert(maxRide, at: position)
@@ -75,8 +77,10 @@ struct RouteTiming: Sendable {
     }
 
     @inline(__always)
-    mutating func append(node: Int, partner: Int, maxRide: Double, lo: Double, hi: Double,
-                         service: Double, leg: Double, time: Double) {
+    mutating func append(
+        node: Int, partner: Int, maxRide: Double, lo: Double, hi: Double,
+        service: Double, leg: Double, time: Double
+    ) {
         self.node.append(node)
         self.partner.append(partner)
         self.maxRide.append(maxRide)
@@ -106,10 +110,11 @@ struct RouteTiming: Sendable {
         maxDuration = vehicle.maxDuration
         let start = vehicle.startDepot
         let end = vehicle.endDepot
-        append(node: start, partner: -1, maxRide: 0,
-               lo: max(tables.earliest[start], vehicle.availability.earliest),
-               hi: min(tables.latest[start], vehicle.availability.latest),
-               service: tables.service[start], leg: 0, time: 0)
+        append(
+            node: start, partner: -1, maxRide: 0,
+            lo: max(tables.earliest[start], vehicle.availability.earliest),
+            hi: min(tables.latest[start], vehicle.availability.latest),
+            service: tables.service[start], leg: 0, time: 0)
         loads.append(.zero)
         var violation: RouteViolation?
         var load = Capacity.zero
@@ -134,19 +139,21 @@ struct RouteTiming: Sendable {
                 load = load - tables.load[request]
             }
             leg[position - 1] = tables.time(node[position - 1], nodeIndex)
-            append(node: nodeIndex, partner: partner, maxRide: tables.maxRide[request],
-                   lo: tables.earliest[nodeIndex], hi: tables.latest[nodeIndex],
-                   service: tables.service[nodeIndex], leg: 0, time: 0)
+            append(
+                node: nodeIndex, partner: partner, maxRide: tables.maxRide[request],
+                lo: tables.earliest[nodeIndex], hi: tables.latest[nodeIndex],
+                service: tables.service[nodeIndex], leg: 0, time: 0)
             loads.append(load)
             if violation == nil, !load.fits(within: vehicle.capacity) {
                 violation = .overCapacity(position: position)
             }
         }
         leg[count - 1] = tables.time(node[count - 1], end)
-        append(node: end, partner: -1, maxRide: 0,
-               lo: max(tables.earliest[end], vehicle.availability.earliest),
-               hi: min(tables.latest[end], vehicle.availability.latest),
-               service: tables.service[end], leg: 0, time: 0)
+        append(
+            node: end, partner: -1, maxRide: 0,
+            lo: max(tables.earliest[end], vehicle.availability.earliest),
+            hi: min(tables.latest[end], vehicle.availability.latest),
+            service: tables.service[end], leg: 0, time: 0)
         loads.append(load)
         for code in codes {
             let request = code >> 1

@@ -17,12 +17,14 @@ public struct RoutingProblem: Sendable {
     public init(nodes: [RouteNode], requests: [RouteRequest], vehicles: [RouteVehicle], travel: TravelMatrix) {
         precondition(travel.count == nodes.count, "travel matrix must cover every node")
         for request in requests {
-            precondition(nodes.indices.contains(request.pickup) && nodes.indices.contains(request.dropoff),
-                         "request node out of range")
+            precondition(
+                nodes.indices.contains(request.pickup) && nodes.indices.contains(request.dropoff),
+                "request node out of range")
         }
         for vehicle in vehicles {
-            precondition(nodes.indices.contains(vehicle.startDepot) && nodes.indices.contains(vehicle.endDepot),
-                         "depot out of range")
+            precondition(
+                nodes.indices.contains(vehicle.startDepot) && nodes.indices.contains(vehicle.endDepot),
+                "depot out of range")
         }
         self.nodes = nodes
         self.requests = requests
@@ -40,8 +42,9 @@ public struct RoutingProblem: Sendable {
         nodes[pickupNode].window = pickup
         nodes[dropoffNode].window = dropoff
         requests[request].maxRideTime = maxRideTime
-        let tables = self.tables.replacing(pickupNode: pickupNode, pickup: pickup, dropoffNode: dropoffNode, dropoff: dropoff,
-                                           request: request, maxRide: maxRideTime)
+        let tables = self.tables.replacing(
+            pickupNode: pickupNode, pickup: pickup, dropoffNode: dropoffNode, dropoff: dropoff,
+            request: request, maxRide: maxRideTime)
         return RoutingProblem(nodes: nodes, requests: requests, vehicles: vehicles, travel: travel, tables: tables)
     }
 

@@ -60,7 +60,8 @@ public struct TravelMatrix: Sendable {
         self.locationCount = locationCount
         self.times = times
         self.costs = costs
-        self.satisfiesTriangleInequality = triangleInequality
+        self.satisfiesTriangleInequality =
+            triangleInequality
             ?? (locationCount <= 400 && TravelMatrix.isMetric(times, count: locationCount))
     }
 

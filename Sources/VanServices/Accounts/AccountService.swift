@@ -84,9 +84,11 @@ public struct AccountService: Sendable {
 
     /// ``authenticate(token:)`` with the check made already.
     public func authenticate(_ check: SessionCheck) async throws -> AuthenticatedSession {
-        guard let session = try await pool.withConnection({
-            try SessionStore($0).authenticate(digest: check.digest, now: check.now, idleTimeout: check.idleTimeout)
-        }) else {
+        guard
+            let session = try await pool.withConnection({
+                try SessionStore($0).authenticate(digest: check.digest, now: check.now, idleTimeout: check.idleTimeout)
+            })
+        else {
             throw AccountError.notAuthenticated
         }
         return session

@@ -4,12 +4,15 @@ import VanPostgres
 extension AuditLog {
     /// The newest entries first (for tests and reports).
     public static func recent(_ connection: PGConnection, limit: Int = 50) throws -> [AuditEntry] {
-        try connection.query("""
+        try connection.query(
+            """
             SELECT actor, action, subject, details::text AS details, at FROM audit_log ORDER BY id DESC LIMIT \(limit)
-            """).map { row in
-            AuditEntry(actor: try row.decode(String.self, "actor"), action: try row.decode(String.self, "action"),
-                       subject: try row.decode(String?.self, "subject"), details: try row.decode(String.self, "details"),
-                       at: try row.decode(Date.self, "at"))
+            """
+        ).map { row in
+            AuditEntry(
+                actor: try row.decode(String.self, "actor"), action: try row.decode(String.self, "action"),
+                subject: try row.decode(String?.self, "subject"), details: try row.decode(String.self, "details"),
+                at: try row.decode(Date.self, "at"))
         }
     }
 }

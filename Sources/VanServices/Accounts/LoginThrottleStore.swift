@@ -36,10 +36,12 @@ public struct LoginThrottleStore {
     /// Until when sign-ins for `netID` from `address` are blocked (the later of the two
     /// keys), or nil when neither is blocked at `now`.
     public func blockedUntil(_ netID: NetID, from address: ClientAddress, now: Date) throws -> Date? {
-        try connection.query("""
+        try connection.query(
+            """
             SELECT max(blocked_until) AS blocked_until FROM login_throttle
             WHERE address = \(address.rawValue) AND net_id IN (\(netID.rawValue), \(Self.everyNetID)) AND blocked_until > \(now)
-            """).first?.decode(Date?.self, "blocked_until")
+            """
+        ).first?.decode(Date?.self, "blocked_until")
     }
 
     /// Counts a failed sign-in against both keys and blocks each that passed its free
@@ -53,14 +55,16 @@ public struct LoginThrottleStore {
     /// One key: the upsert takes the row lock, so the count read back is this failure's.
     private func count(_ netID: String, _ address: ClientAddress, now: Date, limit: LoginThrottlePolicy.Limit) throws -> Date? {
         let forgetBefore = now.addingTimeInterval(-limit.forgetAfter)
-        let failures = try connection.query("""
+        let failures = try connection.query(
+            """
             INSERT INTO login_throttle AS t (net_id, address, failures, last_failed_at)
             VALUES (\(netID), \(address.rawValue), 1, \(now))
             ON CONFLICT (net_id, address) DO UPDATE SET
                 failures = CASE WHEN t.last_failed_at <= \(forgetBefore) THEN 1 ELSE t.failures + 1 END,
                 last_failed_at = \(now)
             RETURNING failures
-            """).first!.decode(Int.self, "failures")
+            """
+        ).first!.decode(Int.self, "failures")
         guard let until = limit.blockedUntil(failures: failures, now: now) else { return nil }
         try connection.execute("UPDATE login_throttle SET blocked_until = \(until) WHERE net_id = \(netID) AND address = \(address.rawValue)")
         return until
@@ -82,7 +86,8 @@ public struct LoginThrottleStore {
     /// do not pile up.
     public func purge(now: Date, policy: LoginThrottlePolicy) throws {
         let longest = max(policy.perAccountAndAddress.forgetAfter, policy.perAddress.forgetAfter)
-        try connection.execute("""
+        try connection.execute(
+            """
             DELETE FROM login_throttle
             WHERE last_failed_at <= \(now.addingTimeInterval(-longest)) AND (blocked_until IS NULL OR blocked_until <= \(now))
             """)

@@ -23,8 +23,10 @@ public struct Rider: Sendable, Equatable {
     public var role: AccountRole
 
     /// Creates a value.
-    public init(netID: NetID, name: String? = nil, phone: PhoneNumber? = nil, email: EmailAddress? = nil, mustChangePassword: Bool,
-                temporaryPasswordExpiresAt: Date? = nil, disabled: Bool = false, createdAt: Date, role: AccountRole = .rider) {
+    public init(
+        netID: NetID, name: String? = nil, phone: PhoneNumber? = nil, email: EmailAddress? = nil, mustChangePassword: Bool,
+        temporaryPasswordExpiresAt: Date? = nil, disabled: Bool = false, createdAt: Date, role: AccountRole = .rider
+    ) {
         self.netID = netID
         self.name = name
         self.phone = phone

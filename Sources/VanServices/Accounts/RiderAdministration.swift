@@ -63,8 +63,9 @@ public struct RiderAdministration: Sendable {
                 temporaryPasswordHash: hash, expiresAt: expiresAt, now: now
             )
             guard created else { throw AccountError.riderExists(netID) }
-            try AuditLog.record(connection, actor: actor, action: "rider.invite", subject: netID.rawValue,
-                                details: ["temporary_password_expires_at": PGTimestamp.format(expiresAt)])
+            try AuditLog.record(
+                connection, actor: actor, action: "rider.invite", subject: netID.rawValue,
+                details: ["temporary_password_expires_at": PGTimestamp.format(expiresAt)])
         }
         return Invitation(netID: netID, temporaryPassword: password, expiresAt: expiresAt)
     }
@@ -81,8 +82,9 @@ public struct RiderAdministration: Sendable {
             }
             let revoked = try SessionStore(connection).revokeAll(netID)
             try LoginThrottleStore(connection).clear(netID)
-            try AuditLog.record(connection, actor: actor, action: "rider.reset_password", subject: netID.rawValue,
-                                details: ["temporary_password_expires_at": PGTimestamp.format(expiresAt), "sessions_revoked": String(revoked)])
+            try AuditLog.record(
+                connection, actor: actor, action: "rider.reset_password", subject: netID.rawValue,
+                details: ["temporary_password_expires_at": PGTimestamp.format(expiresAt), "sessions_revoked": String(revoked)])
         }
         return Invitation(netID: netID, temporaryPassword: password, expiresAt: expiresAt)
     }

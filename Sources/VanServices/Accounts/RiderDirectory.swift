@@ -54,7 +54,8 @@ public struct RiderDirectory: Sendable {
         guard !needle.isEmpty else { return [] }
         let limit = Self.maxResults + 1
         return try await pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 WITH found AS (
                     SELECT net_id FROM riders
                     WHERE role = 'rider' AND (strpos(lower(net_id), \(needle)) > 0 OR strpos(lower(coalesce(name, '')), \(needle)) > 0)
@@ -68,7 +69,8 @@ public struct RiderDirectory: Sendable {
                 FROM found f LEFT JOIN riders r ON r.net_id = f.net_id LEFT JOIN whitelist w ON w.net_id = f.net_id
                 ORDER BY f.net_id = \(needle) DESC, lower(coalesce(r.name, w.name, f.net_id)), f.net_id
                 LIMIT \(limit)
-                """).map { row in
+                """
+            ).map { row in
                 let validUntil = try row.decode(String?.self, "valid_until").flatMap { try? LocalDate($0) }
                 let hasAccount = try row.decode(Bool.self, "has_account")
                 let whitelisted = try row.decode(Bool.self, "whitelisted")

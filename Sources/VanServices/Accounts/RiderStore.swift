@@ -26,9 +26,11 @@ public struct RiderStore {
 
     /// What a login needs to decide, or nil for an unknown net ID.
     public func credentials(_ netID: NetID) throws -> RiderCredentials? {
-        try connection.query("""
+        try connection.query(
+            """
             SELECT password_hash, must_change_password, temp_password_expires_at, disabled FROM riders WHERE net_id = \(netID)
-            """).first.map { row in
+            """
+        ).first.map { row in
             RiderCredentials(
                 netID: netID,
                 passwordHash: try row.decode(String.self, "password_hash"),
@@ -41,9 +43,12 @@ public struct RiderStore {
 
     /// Creates an account with a temporary password (a rider's unless `role` says otherwise);
     /// false when `netID` already has one.
-    public func insert(netID: NetID, name: String?, email: EmailAddress?, phone: PhoneNumber? = nil, temporaryPasswordHash: String, expiresAt: Date,
-                       now: Date, role: AccountRole = .rider) throws -> Bool {
-        try connection.execute("""
+    public func insert(
+        netID: NetID, name: String?, email: EmailAddress?, phone: PhoneNumber? = nil, temporaryPasswordHash: String, expiresAt: Date,
+        now: Date, role: AccountRole = .rider
+    ) throws -> Bool {
+        try connection.execute(
+            """
             INSERT INTO riders (net_id, name, email, phone, password_hash, must_change_password, temp_password_expires_at, created_at, role)
             VALUES (\(netID), \(name), \(email), \(phone), \(temporaryPasswordHash), true, \(expiresAt), \(now), \(role.rawValue))
             ON CONFLICT (net_id) DO NOTHING
@@ -52,7 +57,8 @@ public struct RiderStore {
 
     /// Replaces the password with a temporary one the rider must change; false for an unknown net ID.
     public func setTemporaryPassword(_ netID: NetID, hash: String, expiresAt: Date) throws -> Bool {
-        try connection.execute("""
+        try connection.execute(
+            """
             UPDATE riders SET password_hash = \(hash), must_change_password = true, temp_password_expires_at = \(expiresAt)
             WHERE net_id = \(netID)
             """) == 1
@@ -60,7 +66,8 @@ public struct RiderStore {
 
     /// Stores the rider's own new password and ends the temporary-password state.
     public func setPassword(_ netID: NetID, hash: String) throws -> Bool {
-        try connection.execute("""
+        try connection.execute(
+            """
             UPDATE riders SET password_hash = \(hash), must_change_password = false, temp_password_expires_at = NULL
             WHERE net_id = \(netID)
             """) == 1

@@ -12,7 +12,8 @@ public struct SessionStore {
 
     /// Stores a new session for `netID`, ending at `expiresAt` unless used before then.
     public func insert(_ token: SessionToken, netID: NetID, now: Date, expiresAt: Date) throws {
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT INTO sessions (token_sha256, net_id, created_at, expires_at, last_seen_at)
             VALUES (\(token.digest), \(netID), \(now), \(expiresAt), \(now))
             """)
@@ -116,7 +117,8 @@ public struct SessionStore {
     /// check refuses otherwise). Reads only: nothing slides.
     public func streamable(_ netID: NetID, now: Date) throws -> [Data: Date] {
         var live: [Data: Date] = [:]
-        let rows = try connection.query("""
+        let rows = try connection.query(
+            """
             SELECT s.token_sha256, s.expires_at FROM sessions s JOIN riders r ON r.net_id = s.net_id
             WHERE s.net_id = \(netID) AND s.expires_at > \(now) AND NOT r.disabled AND NOT r.must_change_password
             """)

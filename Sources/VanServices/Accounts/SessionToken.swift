@@ -20,10 +20,10 @@ public struct SessionToken: Sendable, Hashable {
     /// Accepts a token a client sent; nil when it cannot be one of ours.
     public init?(_ text: some StringProtocol) {
         guard text.utf8.count == 43,
-              text.utf8.allSatisfy({ byte in
-                  (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                      || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-              })
+            text.utf8.allSatisfy({ byte in
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            })
         else { return nil }
         rawValue = String(text)
     }

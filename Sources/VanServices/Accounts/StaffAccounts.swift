@@ -14,7 +14,9 @@ struct StaffAccounts: Sendable {
     /// - Throws: ``AccountError/riderExists(_:)`` when the net ID already has an account.
     func add(_ netID: NetID, name: String, phone: PhoneNumber?, actor: String) async throws -> Invitation {
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...100).contains(name.count) else { throw AccountError.invalid([ValidationError(field: "--name", reason: "must be 1 to 100 characters")]) }
+        guard (1...100).contains(name.count) else {
+            throw AccountError.invalid([ValidationError(field: "--name", reason: "must be 1 to 100 characters")])
+        }
         try ValidationError.checkNoNul(name, field: "--name")
         let password = TemporaryPassword.generate()
         let hash = try await riders.hasher.hash(password)
@@ -25,8 +27,9 @@ struct StaffAccounts: Sendable {
                 netID: netID, name: name, email: nil, phone: phone, temporaryPasswordHash: hash, expiresAt: expiresAt, now: now, role: role
             )
             guard created else { throw AccountError.riderExists(netID) }
-            try AuditLog.record(connection, actor: actor, action: "\(role.rawValue).add", subject: netID.rawValue,
-                                details: ["temporary_password_expires_at": PGTimestamp.format(expiresAt)])
+            try AuditLog.record(
+                connection, actor: actor, action: "\(role.rawValue).add", subject: netID.rawValue,
+                details: ["temporary_password_expires_at": PGTimestamp.format(expiresAt)])
         }
         return Invitation(netID: netID, temporaryPassword: password, expiresAt: expiresAt)
     }
@@ -49,8 +52,9 @@ struct StaffAccounts: Sendable {
             guard try store.rider(netID)?.role == role, try store.setDisabled(netID, true) else { throw AccountError.noSuchRider(netID) }
             let revoked = try SessionStore(connection).revokeAll(netID)
             let (result, details) = try also(connection, now)
-            try AuditLog.record(connection, actor: actor, action: "\(role.rawValue).disable", subject: netID.rawValue,
-                                details: details.merging(["sessions_revoked": String(revoked)]) { mine, _ in mine })
+            try AuditLog.record(
+                connection, actor: actor, action: "\(role.rawValue).disable", subject: netID.rawValue,
+                details: details.merging(["sessions_revoked": String(revoked)]) { mine, _ in mine })
             return result
         }
     }

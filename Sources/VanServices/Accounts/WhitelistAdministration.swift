@@ -59,8 +59,9 @@ public struct WhitelistAdministration: Sendable {
             let change: WhitelistChange = existing == nil ? .added : entry.sameData(as: existing!) ? .unchanged : .updated
             guard change != .unchanged else { return change }
             try store.upsert(entry)
-            try AuditLog.record(connection, actor: actor, action: "whitelist.\(change == .added ? "add" : "update")",
-                                subject: patch.netID.rawValue, details: entry.auditDetails)
+            try AuditLog.record(
+                connection, actor: actor, action: "whitelist.\(change == .added ? "add" : "update")",
+                subject: patch.netID.rawValue, details: entry.auditDetails)
             return change
         }
     }
@@ -138,20 +139,25 @@ public struct WhitelistAdministration: Sendable {
                 }
             }
             func names(_ ids: [NetID]) -> String { ids.map(\.rawValue).joined(separator: ",") }
-            try AuditLog.record(connection, actor: actor, action: "whitelist.import", subject: nil, details: [
-                "source": source, "replace": String(replace), "added": names(report.added), "updated": names(report.updated),
-                "removed": names(report.removed), "unchanged": String(report.unchanged.count),
-            ])
+            try AuditLog.record(
+                connection, actor: actor, action: "whitelist.import", subject: nil,
+                details: [
+                    "source": source, "replace": String(replace), "added": names(report.added), "updated": names(report.updated),
+                    "removed": names(report.removed), "unchanged": String(report.unchanged.count),
+                ])
             if invite {
                 let riderStore = RiderStore(connection)
                 for netID in report.added {
                     guard let secret = ready[netID] else { continue }
                     let entry = file.rows.first { $0.patch.netID == netID }.map { $0.patch.applied(to: nil, actor: actor, now: now) }
-                    guard try riderStore.insert(netID: netID, name: entry?.name, email: entry?.email,
-                                                temporaryPasswordHash: secret.hash, expiresAt: expiresAt, now: now)
+                    guard
+                        try riderStore.insert(
+                            netID: netID, name: entry?.name, email: entry?.email,
+                            temporaryPasswordHash: secret.hash, expiresAt: expiresAt, now: now)
                     else { continue }
-                    try AuditLog.record(connection, actor: actor, action: "rider.invite", subject: netID.rawValue,
-                                        details: ["temporary_password_expires_at": PGTimestamp.format(expiresAt), "via": "whitelist.import"])
+                    try AuditLog.record(
+                        connection, actor: actor, action: "rider.invite", subject: netID.rawValue,
+                        details: ["temporary_password_expires_at": PGTimestamp.format(expiresAt), "via": "whitelist.import"])
                     report.invited.append(Invitation(netID: netID, temporaryPassword: secret.password, expiresAt: expiresAt))
                 }
             }

@@ -19,8 +19,10 @@ public struct WhitelistEntry: Sendable, Equatable, Codable {
     public var addedAt: Date
 
     /// Creates a value.
-    public init(netID: NetID, name: String? = nil, email: EmailAddress? = nil, note: String? = nil, validUntil: LocalDate? = nil,
-                addedBy: String, addedAt: Date) {
+    public init(
+        netID: NetID, name: String? = nil, email: EmailAddress? = nil, note: String? = nil, validUntil: LocalDate? = nil,
+        addedBy: String, addedAt: Date
+    ) {
         self.netID = netID
         self.name = name
         self.email = email

@@ -46,7 +46,8 @@ public struct WhitelistFile: Sendable, Equatable {
             let key = title.replacingOccurrences(of: " ", with: "_")
             let column = Column(rawValue: key) ?? (key == "valid_until" ? .until : key == "netid" ? .netID : nil)
             guard let column else {
-                problems.append(.init(line: headerLine, reason: "unknown column \"\(title)\"; use \(Column.allCases.map(\.rawValue).joined(separator: ", "))"))
+                problems.append(
+                    .init(line: headerLine, reason: "unknown column \"\(title)\"; use \(Column.allCases.map(\.rawValue).joined(separator: ", "))"))
                 continue
             }
             if columns.contains(column) { problems.append(.init(line: headerLine, reason: "column \(column.rawValue) appears twice")) }
@@ -54,7 +55,9 @@ public struct WhitelistFile: Sendable, Equatable {
         }
         if !problems.isEmpty { throw WhitelistFileError(problems: problems) }
         guard columns.contains(.netID) else {
-            throw WhitelistFileError(problems: [.init(line: headerLine, reason: "the header has no net_id column (it names \(csv.header.joined(separator: ", ")))")])
+            throw WhitelistFileError(problems: [
+                .init(line: headerLine, reason: "the header has no net_id column (it names \(csv.header.joined(separator: ", ")))")
+            ])
         }
 
         var rows: [Row] = []

@@ -28,7 +28,8 @@ public struct WhitelistStore {
 
     /// Inserts or replaces the entry for `entry.netID`.
     public func upsert(_ entry: WhitelistEntry) throws {
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT INTO whitelist (net_id, name, email, note, valid_until, added_by, added_at)
             VALUES (\(entry.netID), \(entry.name), \(entry.email), \(entry.note), \(entry.validUntil), \(entry.addedBy), \(entry.addedAt))
             ON CONFLICT (net_id) DO UPDATE SET name = EXCLUDED.name, email = EXCLUDED.email, note = EXCLUDED.note,

@@ -39,5 +39,3 @@ public enum BookingOutcome: Sendable, Hashable {
         }
     }
 }
-
-

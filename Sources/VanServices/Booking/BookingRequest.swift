@@ -39,9 +39,11 @@ public struct BookingRequest: Sendable, Hashable {
     public var repeats: Repeat?
 
     /// A request; everything but the two ends is optional.
-    public init(kind: RideKind = .scheduled, pickupAt: String? = nil, arriveBy: String? = nil, pickup: PlaceMatcher.Input,
-                dropoff: PlaceMatcher.Input, needsWheelchair: Bool = false, companions: Int = 0, note: String? = nil,
-                repeats: Repeat? = nil) {
+    public init(
+        kind: RideKind = .scheduled, pickupAt: String? = nil, arriveBy: String? = nil, pickup: PlaceMatcher.Input,
+        dropoff: PlaceMatcher.Input, needsWheelchair: Bool = false, companions: Int = 0, note: String? = nil,
+        repeats: Repeat? = nil
+    ) {
         self.kind = kind
         self.pickupAt = pickupAt
         self.arriveBy = arriveBy

@@ -19,7 +19,8 @@ public struct BookingRules: Sendable, Hashable {
 
     /// Checks `request` and builds its rides, or throws every problem at once, each naming
     /// the request field to fix. Ids are time-ordered at `now`.
-    public func check(_ request: BookingRequest, netID: NetID, places: [Place], timeZone: TimeZone, now: Date) throws(InvalidFields) -> CheckedBooking {
+    public func check(_ request: BookingRequest, netID: NetID, places: [Place], timeZone: TimeZone, now: Date) throws(InvalidFields) -> CheckedBooking
+    {
         var problems: [ValidationError] = []
         func check(_ work: () throws(ValidationError) -> Void) {
             do throws(ValidationError) { try work() } catch { problems.append(error) }
@@ -39,12 +40,17 @@ public struct BookingRules: Sendable, Hashable {
             case (_?, _?):
                 problems.append(ValidationError(field: "arrive_by", reason: "give pickup_at or arrive_by, not both"))
             case (nil, nil):
-                problems.append(ValidationError(field: "pickup_at", reason: "is required for a scheduled ride (or send arrive_by, or kind \"on_demand\")"))
+                problems.append(
+                    ValidationError(field: "pickup_at", reason: "is required for a scheduled ride (or send arrive_by, or kind \"on_demand\")"))
             }
         } else if request.arriveBy != nil {
-            problems.append(ValidationError(field: "arrive_by", reason: "an on-demand ride is picked up as soon as possible; book a scheduled ride to arrive by a time"))
+            problems.append(
+                ValidationError(
+                    field: "arrive_by", reason: "an on-demand ride is picked up as soon as possible; book a scheduled ride to arrive by a time"))
         } else if request.pickupAt != nil {
-            problems.append(ValidationError(field: "pickup_at", reason: "an on-demand ride is picked up as soon as possible; leave pickup_at out, or book a scheduled ride"))
+            problems.append(
+                ValidationError(
+                    field: "pickup_at", reason: "an on-demand ride is picked up as soon as possible; leave pickup_at out, or book a scheduled ride"))
         } else if request.repeats != nil {
             problems.append(ValidationError(field: "repeat", reason: "an on-demand ride cannot repeat; book a scheduled series"))
         }
@@ -70,8 +76,9 @@ public struct BookingRules: Sendable, Hashable {
         guard problems.isEmpty else { throw InvalidFields(problems) }
         let status: RideStatus = autoApprove ? .approved : .pending
         let rides = times.map { at in
-            NewRide(id: .timeOrdered(at: now), netID: netID, kind: request.kind, pickup: pickup, dropoff: dropoff, pickupAt: at, promise: promise,
-                    needsWheelchair: request.needsWheelchair, companions: request.companions, note: note, seriesID: seriesID, status: status)
+            NewRide(
+                id: .timeOrdered(at: now), netID: netID, kind: request.kind, pickup: pickup, dropoff: dropoff, pickupAt: at, promise: promise,
+                needsWheelchair: request.needsWheelchair, companions: request.companions, note: note, seriesID: seriesID, status: status)
         }
         return CheckedBooking(rides: rides, seriesID: seriesID)
     }
@@ -93,7 +100,9 @@ public struct BookingRules: Sendable, Hashable {
             throw ValidationError(field: "repeat.until", reason: "is more than \(Int(policy.seriesHorizon / 86_400)) days ahead")
         }
         let times = try Recurrence(weekdays: weekdays, until: until).occurrences(startingAt: first, in: timeZone)
-        if times.isEmpty { throw ValidationError(field: "repeat", reason: "none of the chosen weekdays falls between the first ride and the last date") }
+        if times.isEmpty {
+            throw ValidationError(field: "repeat", reason: "none of the chosen weekdays falls between the first ride and the last date")
+        }
         return times
     }
 }

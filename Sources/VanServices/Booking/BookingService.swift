@@ -31,9 +31,11 @@ public struct NewRide: Sendable, Hashable {
     public var status: RideStatus
 
     /// Creates a request.
-    public init(id: UUID, netID: NetID, kind: RideKind = .scheduled, pickup: RideEndpoint, dropoff: RideEndpoint,
-                pickupAt: Date, promise: RidePromise.Kind = .pickup, needsWheelchair: Bool = false, companions: Int = 0, note: String? = nil,
-                seriesID: UUID? = nil, status: RideStatus = .pending) {
+    public init(
+        id: UUID, netID: NetID, kind: RideKind = .scheduled, pickup: RideEndpoint, dropoff: RideEndpoint,
+        pickupAt: Date, promise: RidePromise.Kind = .pickup, needsWheelchair: Bool = false, companions: Int = 0, note: String? = nil,
+        seriesID: UUID? = nil, status: RideStatus = .pending
+    ) {
         self.id = id
         self.netID = netID
         self.kind = kind
@@ -133,12 +135,16 @@ public struct BookingService: Sendable {
         // One booking of a rider at a time: the check below then sees every ride she holds.
         try lockRider(netID, conn)
         if let bookedBy { try conn.execute("SELECT set_config('vand.actor', \(bookedBy), true)") }
-        var held = try RideRecord.held(by: netID, around: DateInterval(start: first.addingTimeInterval(-VanDayRoutes.longestRide),
-                                                                       end: last.addingTimeInterval(VanDayRoutes.longestRide)), conn)
+        var held = try RideRecord.held(
+            by: netID,
+            around: DateInterval(
+                start: first.addingTimeInterval(-VanDayRoutes.longestRide),
+                end: last.addingTimeInterval(VanDayRoutes.longestRide)), conn)
         var outcomes: [BookingOutcome] = []
         for (ride, scheduler) in zip(rides, schedulers) {
-            let request = RideRequest(pickup: ride.pickup.coordinate, dropoff: ride.dropoff.coordinate, wheelchair: ride.needsWheelchair,
-                                      pickupAt: ride.pickupAt, promise: ride.promise, companions: ride.companions, notBefore: now)
+            let request = RideRequest(
+                pickup: ride.pickup.coordinate, dropoff: ride.dropoff.coordinate, wheelchair: ride.needsWheelchair,
+                pickupAt: ride.pickupAt, promise: ride.promise, companions: ride.companions, notBefore: now)
             let span = RidePromise(kind: ride.promise, asked: ride.pickupAt, width: scheduler.windowWidth)
                 .riderSpan(maxRideTime: scheduler.maxRideTime(for: request))
             if let other = held.first(where: { Self.overlap($0.promise.riderSpan(maxRideTime: $0.maxRideTime), span) }) {
@@ -149,8 +155,9 @@ public struct BookingService: Sendable {
             if case .booked(let booked) = outcome {
                 held.append(booked)
                 if let bookedBy {
-                    try AuditLog.record(conn, actor: bookedBy, action: "book", subject: booked.id.uuidString.lowercased(),
-                                        details: ["rider": netID.rawValue, "ref": booked.ref.rawValue])
+                    try AuditLog.record(
+                        conn, actor: bookedBy, action: "book", subject: booked.id.uuidString.lowercased(),
+                        details: ["rider": netID.rawValue, "ref": booked.ref.rawValue])
                 }
             }
             outcomes.append(outcome)
@@ -163,7 +170,8 @@ public struct BookingService: Sendable {
 
     /// Names the transaction's actor (the rider) and waits for any other booking of hers to end.
     private static func lockRider(_ netID: NetID, _ conn: PGConnection) throws {
-        try conn.query(("""
+        try conn.query(
+            ("""
             SELECT set_config('vand.actor', \(netID.rawValue), true), pg_advisory_xact_lock(hashtextextended('vand_rider:' || \(netID.rawValue), 0))
             """ as SQLQuery).prepared())
     }
@@ -171,21 +179,25 @@ public struct BookingService: Sendable {
     /// How many lost races a booking runs before it waits for every van's van-days around its ride.
     static let racesBeforeWaiting = 3
 
-    private static func book(_ ride: NewRide, _ request: RideRequest, scheduler: Scheduler, vans: [Van], now: Date,
-                             _ conn: PGConnection) throws -> BookingOutcome {
+    private static func book(
+        _ ride: NewRide, _ request: RideRequest, scheduler: Scheduler, vans: [Van], now: Date,
+        _ conn: PGConnection
+    ) throws -> BookingOutcome {
         var lost: VanDayRoutes.Snapshot?  // what the last plan read, when a race sent it round again
         for attempt in 0..<8 {
             if attempt == Self.racesBeforeWaiting {
                 // Lost that many races in a row (a burst all choosing one van): take every van's
                 // van-days around the ride first, then plan under them; this attempt cannot lose.
-                try VanDayRoutes.lockEveryVan(vans, around: scheduler.routeSpan(around: request.pickupAt),
-                                              timeZone: scheduler.hours.timeZone, conn)
+                try VanDayRoutes.lockEveryVan(
+                    vans, around: scheduler.routeSpan(around: request.pickupAt),
+                    timeZone: scheduler.hours.timeZone, conn)
                 lost = nil
             }
             let (feasibility, snapshot) = try VanDayRoutes.plan(request, scheduler: scheduler, vans: vans, earlier: lost, conn)
             guard case .feasible(let assignment) = feasibility else {
                 // Kept for the dispatcher's report: a refusal is a denial of service.
-                try conn.execute("""
+                try conn.execute(
+                    """
                     INSERT INTO booking_refusals (net_id, requested_pickup_at, reason, needs_wheelchair, refused_at)
                     VALUES (\(ride.netID.rawValue), \(ride.pickupAt), \(feasibility.refusalCode), \(ride.needsWheelchair), \(now))
                     """)
@@ -224,8 +236,11 @@ public struct BookingService: Sendable {
             let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: interval.start)
             let vans = try VanStore.list(conn, includeRetired: false)
             let reach = scheduler.routeSpan(around: interval.start).duration / 2
-            let booked = try RideRecord.booked(conn, aboardIn: DateInterval(
-                start: interval.start.addingTimeInterval(-reach), end: interval.end.addingTimeInterval(reach)), longestRide: VanDayRoutes.longestRide)
+            let booked = try RideRecord.booked(
+                conn,
+                aboardIn: DateInterval(
+                    start: interval.start.addingTimeInterval(-reach), end: interval.end.addingTimeInterval(reach)),
+                longestRide: VanDayRoutes.longestRide)
             return scheduler.availability(on: day, wheelchair: wheelchair, vans: vans, rides: booked)
         }
     }

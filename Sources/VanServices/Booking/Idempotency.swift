@@ -87,25 +87,30 @@ enum IdempotencyStore {
     /// Claims `key` inside the caller's transaction. Returns what the key remembers when it
     /// was used before (a concurrent first use makes this wait until it commits).
     static func claim(_ key: IdempotencyKey, _ conn: PGConnection) throws -> RememberedBooking? {
-        let inserted = try conn.execute("""
+        let inserted = try conn.execute(
+            """
             INSERT INTO idempotency_keys (net_id, key, request_sha256)
             VALUES (\(key.netID.rawValue), \(key.key), \(key.requestHash))
             ON CONFLICT (net_id, key) DO NOTHING
             """)
         if inserted == 1 { return nil }
-        let row = try conn.query("""
+        let row = try conn.query(
+            """
             SELECT request_sha256, outcome, ride_id, series_id, reason, body
             FROM idempotency_keys WHERE net_id = \(key.netID.rawValue) AND key = \(key.key)
-            """).first!
+            """
+        ).first!
         guard try row.decode(Data.self, "request_sha256") == key.requestHash else { throw IdempotencyKeyReused() }
         let outcome = RememberedBooking.Outcome(rawValue: try row.decode(String?.self, "outcome") ?? "") ?? .refused
-        return RememberedBooking(outcome: outcome, rideID: try row.decode(UUID?.self, "ride_id"), seriesID: try row.decode(UUID?.self, "series_id"),
-                                 reason: try row.decode(String?.self, "reason"), answer: try row.decode(String?.self, "body"))
+        return RememberedBooking(
+            outcome: outcome, rideID: try row.decode(UUID?.self, "ride_id"), seriesID: try row.decode(UUID?.self, "series_id"),
+            reason: try row.decode(String?.self, "reason"), answer: try row.decode(String?.self, "body"))
     }
 
     /// Records what a claimed key's request made, in the same transaction as the work.
     static func remember(_ key: IdempotencyKey, _ booking: RememberedBooking, _ conn: PGConnection) throws {
-        try conn.execute("""
+        try conn.execute(
+            """
             UPDATE idempotency_keys SET outcome = \(booking.outcome.rawValue), ride_id = \(booking.rideID),
                    series_id = \(booking.seriesID), reason = \(booking.reason)
             WHERE net_id = \(key.netID.rawValue) AND key = \(key.key)
@@ -114,7 +119,8 @@ enum IdempotencyStore {
 
     /// Records the answer's text once it was rendered (after the booking committed).
     static func recordAnswer(_ key: IdempotencyKey, _ answer: String, _ conn: PGConnection) throws {
-        try conn.execute("""
+        try conn.execute(
+            """
             UPDATE idempotency_keys SET body = \(answer)
             WHERE net_id = \(key.netID.rawValue) AND key = \(key.key) AND body IS NULL
             """)

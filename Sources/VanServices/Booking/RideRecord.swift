@@ -32,14 +32,18 @@ enum RideRecord {
             let lat = try row.decode(Double?.self, end + "_lat"), lon = try row.decode(Double?.self, end + "_lon")
             var coordinate: Coordinate?
             if let lat, let lon { coordinate = try Coordinate(latitude: lat, longitude: lon) }
-            return RideEndpoint(address: try row.decode(String?.self, end + "_address"), coordinate: coordinate,
-                                placeID: try row.decode(Int64?.self, end + "_place_id"), placeName: try row.decode(String?.self, end + "_place_name"))
+            return RideEndpoint(
+                address: try row.decode(String?.self, end + "_address"), coordinate: coordinate,
+                placeID: try row.decode(Int64?.self, end + "_place_id"), placeName: try row.decode(String?.self, end + "_place_name"))
         }
-        guard let kind = RideKind(rawValue: try row.decode(String.self, "kind")), let status = RideStatus(rawValue: try row.decode(String.self, "status")),
-              let promiseKind = RidePromise.Kind(rawValue: try row.decode(String.self, "promise")) else {
+        guard let kind = RideKind(rawValue: try row.decode(String.self, "kind")),
+            let status = RideStatus(rawValue: try row.decode(String.self, "status")),
+            let promiseKind = RidePromise.Kind(rawValue: try row.decode(String.self, "promise"))
+        else {
             throw PGError(kind: .decoding, message: "ride has an unknown kind, status or promise")
         }
-        let promise = RidePromise(kind: promiseKind, window: DateInterval(start: try row.decode(Date.self, "window_start"), end: try row.decode(Date.self, "window_end")))
+        let promise = RidePromise(
+            kind: promiseKind, window: DateInterval(start: try row.decode(Date.self, "window_start"), end: try row.decode(Date.self, "window_end")))
         return Ride(
             id: try row.decode(UUID.self, "id"), ref: try RideRef(validating: try row.decode(String.self, "ref")),
             netID: try NetID(try row.decode(String.self, "net_id")), kind: kind,
@@ -95,12 +99,14 @@ enum RideRecord {
                 guard let lat = try row.decode(Double?.self, end + "_lat"), let lon = try row.decode(Double?.self, end + "_lon") else { return nil }
                 return try Coordinate(latitude: lat, longitude: lon)
             }
-            let promise = RidePromise(kind: RidePromise.Kind(rawValue: try row.decode(String.self, "promise")) ?? .pickup,
-                                      window: DateInterval(start: try row.decode(Date.self, "window_start"), end: try row.decode(Date.self, "window_end")))
-            var ride = BookedRide(id: try row.decode(UUID.self, "id"), vanID: try row.decode(Int64.self, "van_id"), pickupAt: try row.decode(Date.self, "pickup_at"),
-                                  dropoffAt: try row.decode(Date.self, "estimated_dropoff_at"), pickup: try coordinate("pickup"), dropoff: try coordinate("dropoff"),
-                                  wheelchair: try row.decode(Bool.self, "needs_wheelchair"), companions: try row.decode(Int.self, "companions"), promise: promise,
-                                  maxRideTime: TimeInterval(try row.decode(Int.self, "max_ride_seconds")))
+            let promise = RidePromise(
+                kind: RidePromise.Kind(rawValue: try row.decode(String.self, "promise")) ?? .pickup,
+                window: DateInterval(start: try row.decode(Date.self, "window_start"), end: try row.decode(Date.self, "window_end")))
+            var ride = BookedRide(
+                id: try row.decode(UUID.self, "id"), vanID: try row.decode(Int64.self, "van_id"), pickupAt: try row.decode(Date.self, "pickup_at"),
+                dropoffAt: try row.decode(Date.self, "estimated_dropoff_at"), pickup: try coordinate("pickup"), dropoff: try coordinate("dropoff"),
+                wheelchair: try row.decode(Bool.self, "needs_wheelchair"), companions: try row.decode(Int.self, "companions"), promise: promise,
+                maxRideTime: TimeInterval(try row.decode(Int.self, "max_ride_seconds")))
             ride.vanPinned = try row.decode(Bool.self, "van_pinned")
             return ride
         }

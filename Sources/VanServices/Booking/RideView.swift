@@ -145,4 +145,3 @@ public struct PromiseView: Encodable, Sendable {
         windowEnd = clock.format(promise.window.end)
     }
 }
-

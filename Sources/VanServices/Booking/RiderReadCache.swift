@@ -149,9 +149,10 @@ public final class RiderReadCache<Value: Sendable>: Sendable {
         guard budget > 0 else { return nil }
         return state.withLock { state -> (AuthenticatedSession, Value)? in
             guard state.listening, let session = state.sessions[digest],
-                  now < session.expiresAt, now < session.lastSeenAt.addingTimeInterval(touchInterval),
-                  let page = state.riders[session.netID]?.pages[key],
-                  now < page.storedAt.addingTimeInterval(maxAge), page.validUntil.map({ now < $0 }) ?? true else { return nil }
+                now < session.expiresAt, now < session.lastSeenAt.addingTimeInterval(touchInterval),
+                let page = state.riders[session.netID]?.pages[key],
+                now < page.storedAt.addingTimeInterval(maxAge), page.validUntil.map({ now < $0 }) ?? true
+            else { return nil }
             let authenticated = AuthenticatedSession(
                 netID: session.netID, digest: digest, mustChangePassword: false, expiresAt: session.expiresAt, lastSeenAt: session.lastSeenAt
             )

@@ -53,8 +53,9 @@ public struct RiderRides: Sendable {
     /// series is not hers or does not exist.
     public func series(_ id: UUID, for netID: NetID) async throws -> [Ride] {
         try await pool.withConnection { conn in
-            try conn.query("\(RideRecord.select) WHERE r.net_id = \(netID.rawValue) AND r.series_id = \(id) ORDER BY r.pickup_at, r.id",
-                           results: .binary, rows: RideRecord.ride)
+            try conn.query(
+                "\(RideRecord.select) WHERE r.net_id = \(netID.rawValue) AND r.series_id = \(id) ORDER BY r.pickup_at, r.id",
+                results: .binary, rows: RideRecord.ride)
         }
     }
 
@@ -193,31 +194,41 @@ public struct RiderRides: Sendable {
     /// One transaction, through the ride status rules. A dispatcher cancelling for a rider who
     /// phoned names herself as `onBehalfBy`: the cancellation is still the rider's (and late as
     /// hers would be), its event names the dispatcher, and the audit log gets a `ride.cancel_for_rider` line.
-    public func cancel(_ id: UUID, for netID: NetID, now: Date, lateWithin: TimeInterval, onBehalfBy actor: String? = nil) async throws -> Cancellation {
+    public func cancel(_ id: UUID, for netID: NetID, now: Date, lateWithin: TimeInterval, onBehalfBy actor: String? = nil) async throws
+        -> Cancellation
+    {
         let cancellation = try await pool.withTransaction { conn -> Cancellation in
             try TransactionActor.set(actor ?? netID.rawValue, conn)
-            guard let row = try conn.query("""
-                SELECT status, pickup_at FROM rides WHERE id = \(id) AND net_id = \(netID.rawValue) FOR UPDATE
-                """).first else { throw CancelError.notFound }
+            guard
+                let row = try conn.query(
+                    """
+                    SELECT status, pickup_at FROM rides WHERE id = \(id) AND net_id = \(netID.rawValue) FOR UPDATE
+                    """
+                ).first
+            else { throw CancelError.notFound }
             guard let status = RideStatus(rawValue: try row.decode(String.self, "status")) else { throw CancelError.notFound }
             let pickupAt = try row.decode(Date.self, "pickup_at")
             // The one policy: the van may be early or late, so a rider it picked up is past
             // cancelling whatever the planned time says (on board, she tells the driver).
-            switch RidePolicy.refusal(.cancel, by: .rider, status: status, pickupAt: pickupAt, progress: try RidePolicy.Progress.read(id, conn), now: now) {
+            switch RidePolicy.refusal(
+                .cancel, by: .rider, status: status, pickupAt: pickupAt, progress: try RidePolicy.Progress.read(id, conn), now: now)
+            {
             case nil: break
             case .status(let status): throw CancelError.notCancellable(status)
             case .onBoard: throw CancelError.onBoard
             case .afterPickup, .beforePickup, .byTaps: throw CancelError.afterPickup
             }
             let late = pickupAt.timeIntervalSince(now) <= lateWithin
-            try conn.execute("""
+            try conn.execute(
+                """
                 UPDATE rides SET status = 'cancelled', cancelled_by = 'rider', cancelled_late = \(late),
                                  cancelled_at = \(now), updated_at = \(now)
                 WHERE id = \(id)
                 """)
             if let actor {
-                try AuditLog.record(conn, actor: actor, action: "ride.cancel_for_rider", subject: id.uuidString.lowercased(),
-                                    details: ["rider": netID.rawValue, "late": late ? "yes" : "no"])
+                try AuditLog.record(
+                    conn, actor: actor, action: "ride.cancel_for_rider", subject: id.uuidString.lowercased(),
+                    details: ["rider": netID.rawValue, "late": late ? "yes" : "no"])
             }
             return Cancellation(ride: try RideRecord.ride(try conn.query("\(RideRecord.select) WHERE r.id = \(id)").first!), late: late)
         }
@@ -241,7 +252,8 @@ public struct RiderRides: Sendable {
     public func cancelSeries(_ seriesID: UUID, for netID: NetID, now: Date, lateWithin: TimeInterval) async throws -> Int {
         let pickups = try await pool.withTransaction { conn -> [Date] in
             try TransactionActor.set(netID.rawValue, conn)
-            return try conn.query("""
+            return try conn.query(
+                """
                 UPDATE rides SET status = 'cancelled', cancelled_by = 'rider',
                        cancelled_late = (pickup_at - \(now)) <= make_interval(secs => \(lateWithin)),
                        cancelled_at = \(now), updated_at = \(now)
@@ -249,7 +261,8 @@ public struct RiderRides: Sendable {
                   AND ride_holds_van(status) AND pickup_at > \(now)
                   AND NOT EXISTS (SELECT 1 FROM stop_taps t WHERE t.ride_id = rides.id AND t.undone_at IS NULL AND \(Self.pickedUp))
                 RETURNING pickup_at
-                """).map { try $0.decode(Date.self, "pickup_at") }
+                """
+            ).map { try $0.decode(Date.self, "pickup_at") }
         }
         for pickup in pickups { routeChanges.changed(around: pickup) }
         return pickups.count
@@ -270,7 +283,8 @@ struct Cursor: Sendable {
         // Exactly what `text` writes (openapi.yaml's pattern): 1 to 16 digits, "_", a UUID.
         let parts = text.split(separator: "_", omittingEmptySubsequences: false)
         guard parts.count == 2, (1...16).contains(parts[0].utf8.count), parts[0].utf8.allSatisfy({ (48...57).contains($0) }),
-              let micros = Int64(parts[0]), parts[1].utf8.count == 36, let id = UUID(uuidString: String(parts[1])) else {
+            let micros = Int64(parts[0]), parts[1].utf8.count == 36, let id = UUID(uuidString: String(parts[1]))
+        else {
             throw ValidationError(field: "after", reason: "is not a cursor from a previous page")
         }
         pickupAt = Date(timeIntervalSince1970: Double(micros) / 1_000_000)

@@ -59,10 +59,15 @@ enum VanDayRoutes {
             SELECT van_id, day - DATE '1970-01-01' AS day_number, version FROM van_days
             WHERE day BETWEEN \(span.start)::date - 1 AND \(span.end)::date + 1
             """
-        for (key, version) in try conn.query(query.prepared(), results: .binary, rows: { row in
-            (VanDay(vanID: try row.decode(Int64.self, "van_id"), day: LocalDate(dayNumber: Int(try row.decode(Int32.self, "day_number")))),
-             try row.decode(Int64.self, "version"))
-        }) {
+        for (key, version) in try conn.query(
+            query.prepared(), results: .binary,
+            rows: { row in
+                (
+                    VanDay(vanID: try row.decode(Int64.self, "van_id"), day: LocalDate(dayNumber: Int(try row.decode(Int32.self, "day_number")))),
+                    try row.decode(Int64.self, "version")
+                )
+            })
+        {
             versions[key] = version
         }
         return versions
@@ -96,14 +101,17 @@ enum VanDayRoutes {
     /// `earlier` is the snapshot a lost race planned on: a read of the same span reuses what did
     /// not change. Returns the answer and the snapshot it was planned on (whose versions, taken
     /// before any of its reads, are the ones the van-day lock checks).
-    static func plan(_ request: RideRequest, scheduler: Scheduler, vans: [Van], earlier: Snapshot? = nil,
-                     _ conn: PGConnection) throws -> (Feasibility, Snapshot) {
+    static func plan(
+        _ request: RideRequest, scheduler: Scheduler, vans: [Van], earlier: Snapshot? = nil,
+        _ conn: PGConnection
+    ) throws -> (Feasibility, Snapshot) {
         var asked = scheduler
         asked.searchWindow = 0
         asked.routeReach = min(askedReach, scheduler.routeReach)
         let narrow = try self.snapshot(conn, span: asked.routeSpan(around: request.pickupAt), reusing: earlier)
         if case .feasible(let assignment) = asked.check(request, vans: vans, rides: narrow.rides),
-           let settled = try settle(assignment, of: request, read: narrow, scheduler: scheduler, vans: vans, conn) {
+            let settled = try settle(assignment, of: request, read: narrow, scheduler: scheduler, vans: vans, conn)
+        {
             return (.feasible(settled), narrow)
         }
         var near = scheduler
@@ -124,8 +132,10 @@ enum VanDayRoutes {
     /// the van has no rides the read before did not have, that route was whole and its placement
     /// stands. Nil when neither settles it, or the ride no longer fits. The reads are a few dozen
     /// rows of one van, not every van's.
-    private static func settle(_ assignment: Assignment, of request: RideRequest, read: Snapshot, scheduler: Scheduler,
-                               vans: [Van], _ conn: PGConnection) throws -> Assignment? {
+    private static func settle(
+        _ assignment: Assignment, of request: RideRequest, read: Snapshot, scheduler: Scheduler,
+        vans: [Van], _ conn: PGConnection
+    ) throws -> Assignment? {
         guard assignment.nearRouteEdge else { return assignment }
         var sameVan = request
         sameVan.vanID = assignment.vanID
@@ -194,10 +204,15 @@ enum VanDayRoutes {
             RETURNING van_id, day - DATE '1970-01-01' AS day_number, version
             """
         let wanted = Set(vanDays)
-        return try conn.query(query.prepared(), results: .binary, rows: { row in
-            (VanDay(vanID: try row.decode(Int64.self, "van_id"), day: LocalDate(dayNumber: Int(try row.decode(Int32.self, "day_number")))),
-             try row.decode(Int64.self, "version"))
-        }).filter { wanted.contains($0.0) }
+        return try conn.query(
+            query.prepared(), results: .binary,
+            rows: { row in
+                (
+                    VanDay(vanID: try row.decode(Int64.self, "van_id"), day: LocalDate(dayNumber: Int(try row.decode(Int32.self, "day_number")))),
+                    try row.decode(Int64.self, "version")
+                )
+            }
+        ).filter { wanted.contains($0.0) }
     }
 
     /// Writes the other rides' new planned times, in one prepared statement however many there

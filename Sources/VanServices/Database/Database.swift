@@ -49,7 +49,8 @@ public final class Database: Sendable {
         switch settings.target {
         case .server(let url):
             let configuration = settings.configuration(connectionString: url)
-            return Database(pool: PGPool(configuration: configuration, size: settings.poolSize, acquireTimeout: settings.acquireTimeout, logger: logger))
+            return Database(
+                pool: PGPool(configuration: configuration, size: settings.poolSize, acquireTimeout: settings.acquireTimeout, logger: logger))
         case .embedded(let directory):
             let cluster = EmbeddedPostgres(directory: directory, logger: logger)
             let name = settings.embeddedDatabase
@@ -69,9 +70,10 @@ public final class Database: Sendable {
     /// (bounded by the pool's response timeout) and the answer is no.
     public func isReady(within timeout: Duration = .milliseconds(1500)) async -> Bool {
         let pool = self.pool
-        return (try? await withDeadline(timeout) {
-            try await pool.withConnection(acquireTimeout: timeout) { try $0.query("SELECT 1").count == 1 }
-        }) ?? false
+        return
+            (try? await withDeadline(timeout) {
+                try await pool.withConnection(acquireTimeout: timeout) { try $0.query("SELECT 1").count == 1 }
+            }) ?? false
     }
 
     /// Closes the pool and stops the embedded cluster if this process started it

@@ -127,11 +127,14 @@ public struct DayBoard: Sendable {
     /// A no-show's drop-off is no stop. With `eta` and `day` today, the stops not reached of
     /// each van on the road carry its ETA. The rides shown in full: each van's next stop's, and
     /// those of `page` of van `chosen`'s stops.
-    public static func load(pool: PGPool, day: LocalDate, timeZone: TimeZone, now: Date, eta: ETAService?,
-                            van chosen: Int64? = nil, page: StopPage = .current) async throws -> DayBoard {
+    public static func load(
+        pool: PGPool, day: LocalDate, timeZone: TimeZone, now: Date, eta: ETAService?,
+        van chosen: Int64? = nil, page: StopPage = .current
+    ) async throws -> DayBoard {
         let interval = day.interval(in: timeZone)
         let (vanRows, runs) = try await pool.withConnection { conn in
-            let vans = try conn.query("""
+            let vans = try conn.query(
+                """
                 SELECT v.id, v.name, v.seats, v.wheelchair_positions, s.driver_net_id, d.name AS driver_name, p.at AS position_at
                 FROM vans v
                 LEFT JOIN shifts s ON s.van_id = v.id AND s.ended_at IS NULL
@@ -141,11 +144,14 @@ public struct DayBoard: Sendable {
                    OR v.id IN (SELECT van_id FROM rides WHERE van_id IS NOT NULL
                                AND pickup_at >= \(interval.start) AND pickup_at < \(interval.end))
                 ORDER BY v.name
-                """).map { row in
-                (id: try row.decode(Int64.self, "id"), name: try row.decode(String.self, "name"),
-                 seats: try row.decode(Int.self, "seats"), wheelchairs: try row.decode(Int.self, "wheelchair_positions"),
-                 driver: try row.decode(String?.self, "driver_net_id"), driverName: try row.decode(String?.self, "driver_name"),
-                 positionAt: try row.decode(Date?.self, "position_at"))
+                """
+            ).map { row in
+                (
+                    id: try row.decode(Int64.self, "id"), name: try row.decode(String.self, "name"),
+                    seats: try row.decode(Int.self, "seats"), wheelchairs: try row.decode(Int.self, "wheelchair_positions"),
+                    driver: try row.decode(String?.self, "driver_net_id"), driverName: try row.decode(String?.self, "driver_name"),
+                    positionAt: try row.decode(Date?.self, "position_at")
+                )
             }
             // The day's runs, slim, from the one reader of runs (``RoadRuns``: prepared, binary).
             let runs = try RoadRuns.read(conn, span: interval, rides: .ofTheDay)
@@ -202,24 +208,28 @@ public struct DayBoard: Sendable {
                 let eta = actual.outcome == nil ? vanETAs?[RideStop(ride: ride.id, kind: stop.kind)] : nil
                 // A stop not done today is at least as late as now; on another day, not recorded (unknown).
                 let judgedNow = actual.outcome == nil && isToday ? now : .distantPast
-                return Stop(kind: stop.kind, plannedAt: stop.plannedAt, rideID: ride.id, ref: ride.ref, status: ride.status, promise: ride.promise,
-                            seatsAboard: seats, wheelchairsAboard: wheelchairs, arrivedAt: actual.arrivedAt, doneAt: actual.doneAt,
-                            outcome: actual.outcome, eta: eta, windowEnd: stop.windowEnd, lateness: stop.lateness(eta: eta, now: judgedNow))
+                return Stop(
+                    kind: stop.kind, plannedAt: stop.plannedAt, rideID: ride.id, ref: ride.ref, status: ride.status, promise: ride.promise,
+                    seatsAboard: seats, wheelchairsAboard: wheelchairs, arrivedAt: actual.arrivedAt, doneAt: actual.doneAt,
+                    outcome: actual.outcome, eta: eta, windowEnd: stop.windowEnd, lateness: stop.lateness(eta: eta, now: judgedNow))
             }
             let size = stopsPerPage
             let pages = max(1, (stops.count + size - 1) / size)
             let current = (stops.firstIndex { $0.outcome == nil }).map { $0 / size + 1 } ?? 1
-            let number: Int = switch page {
-            case .number(let n): min(max(1, n), pages)
-            case .current: current
-            case .ride(let ref): (stops.firstIndex { $0.ref == ref }).map { $0 / size + 1 } ?? current
-            }
+            let number: Int =
+                switch page {
+                case .number(let n): min(max(1, n), pages)
+                case .current: current
+                case .ride(let ref): (stops.firstIndex { $0.ref == ref }).map { $0 / size + 1 } ?? current
+                }
             let shown = van.id == chosen ? min(stops.count, (number - 1) * size)..<min(stops.count, number * size) : 0..<0
             for index in shown { shownIDs.insert(stops[index].rideID) }
             if let next = stops.first(where: { $0.outcome == nil }) { shownIDs.insert(next.rideID) }
-            routes.append(VanRoute(id: van.id, name: van.name, seats: van.seats, wheelchairPositions: van.wheelchairs, driver: van.driver,
-                                   driverName: van.driverName, positionAt: van.positionAt, onRoad: vanETAs != nil, stops: stops,
-                                   shown: shown, page: (number, pages)))
+            routes.append(
+                VanRoute(
+                    id: van.id, name: van.name, seats: van.seats, wheelchairPositions: van.wheelchairs, driver: van.driver,
+                    driverName: van.driverName, positionAt: van.positionAt, onRoad: vanETAs != nil, stops: stops,
+                    shown: shown, page: (number, pages)))
         }
         // The shown rides in full (a page and a stop a van: a few hundred at most).
         var shown: [UUID: Shown] = [:]

@@ -72,35 +72,50 @@ public struct DispatchAlerts: Sendable {
         let today = LocalDate(containing: now, in: timeZone).interval(in: timeZone)
         var snapshot = try await pool.withConnection { conn in
             var snapshot = Snapshot()
-            let late = try conn.query("""
+            let late = try conn.query(
+                """
                 SELECT a.ride_id, a.stop, a.eta, a.window_end, a.raised_at FROM ride_alerts a JOIN rides r ON r.id = a.ride_id
                 WHERE a.kind = 'late' AND a.cleared_at IS NULL AND r.status = 'approved'
                   AND r.pickup_at >= \(today.start) AND r.pickup_at < \(today.end)
                 ORDER BY a.raised_at, a.ride_id LIMIT \(Self.limit)
-                """).map { row in
-                (id: try row.decode(UUID.self, "ride_id"), stop: try row.decode(String.self, "stop"), eta: try row.decode(Date.self, "eta"),
-                 windowEnd: try row.decode(Date.self, "window_end"), raisedAt: try row.decode(Date.self, "raised_at"))
+                """
+            ).map { row in
+                (
+                    id: try row.decode(UUID.self, "ride_id"), stop: try row.decode(String.self, "stop"), eta: try row.decode(Date.self, "eta"),
+                    windowEnd: try row.decode(Date.self, "window_end"), raisedAt: try row.decode(Date.self, "raised_at")
+                )
             }
             if !late.isEmpty {
                 let list = late.map(\.id).postgresArrayLiteral
-                let listings = Dictionary(uniqueKeysWithValues: try RideQueries.listings(conn, where: "r.id = ANY(\(list)::uuid[])").map { ($0.ride.id, $0) })
+                let listings = Dictionary(
+                    uniqueKeysWithValues: try RideQueries.listings(conn, where: "r.id = ANY(\(list)::uuid[])").map { ($0.ride.id, $0) })
                 snapshot.late = late.compactMap { alert in
                     listings[alert.id].map {
-                        Late(listing: $0, stop: alert.stop == "dropoff" ? .dropoff : .pickup, eta: alert.eta, windowEnd: alert.windowEnd, raisedAt: alert.raisedAt)
+                        Late(
+                            listing: $0, stop: alert.stop == "dropoff" ? .dropoff : .pickup, eta: alert.eta, windowEnd: alert.windowEnd,
+                            raisedAt: alert.raisedAt)
                     }
                 }
             }
-            snapshot.noShows = try RideQueries.listings(conn, where: """
-                r.status = 'no_show' AND r.pickup_at >= \(today.start) AND r.pickup_at < \(today.end)
-                """).suffix(Self.limit).map { $0 }
+            snapshot.noShows = try RideQueries.listings(
+                conn,
+                where: """
+                    r.status = 'no_show' AND r.pickup_at >= \(today.start) AND r.pickup_at < \(today.end)
+                    """
+            ).suffix(Self.limit).map { $0 }
             // Waited past the setting, or its pickup soon (PendingQueue.soon): in the queue's order.
             let soonBefore = now.addingTimeInterval(PendingQueue.soon)
-            snapshot.pending = try PendingQueue.pending(conn, soonBefore: soonBefore, matching: """
-                requested_at <= \(now.addingTimeInterval(-pendingAfter)) OR pickup_at < \(soonBefore)
-                """, limit: Self.limit)
-            snapshot.unstaffed = try RideQueries.listings(conn, where: """
-                \(Self.unstaffed(before: now.addingTimeInterval(Self.unstaffedWithin))) AND r.pickup_at >= \(today.start)
-                """).prefix(Self.limit).map { $0 }
+            snapshot.pending = try PendingQueue.pending(
+                conn, soonBefore: soonBefore,
+                matching: """
+                    requested_at <= \(now.addingTimeInterval(-pendingAfter)) OR pickup_at < \(soonBefore)
+                    """, limit: Self.limit)
+            snapshot.unstaffed = try RideQueries.listings(
+                conn,
+                where: """
+                    \(Self.unstaffed(before: now.addingTimeInterval(Self.unstaffedWithin))) AND r.pickup_at >= \(today.start)
+                    """
+            ).prefix(Self.limit).map { $0 }
             return snapshot
         }
         snapshot.parked = Array(try await DeliveryQueue(pool: pool).failedWebhooks().prefix(Self.limit))

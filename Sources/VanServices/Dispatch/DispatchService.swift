@@ -49,12 +49,14 @@ public struct DispatchService: Sendable {
         public var description: String {
             switch self {
             case .notFound(let id): return "no ride \(id); see `vanadmin rides list`"
-            case .ambiguous(let id): return "'\(id)' matches several rides; give the ride's reference (REF in `vanadmin rides list`) or more of the id"
+            case .ambiguous(let id):
+                return "'\(id)' matches several rides; give the ride's reference (REF in `vanadmin rides list`) or more of the id"
             case .transition(let error): return error.description
             case .doesNotFit(let sentence): return "does not fit: \(sentence)"
             case .beforePickup: return "the pickup time has not come yet; mark it after the pickup"
             case .reasonRequired: return "give a reason with --reason; the rider sees it"
-            case .reasonTooLong(let count): return "the reason is \(count) characters; keep it to \(DispatchService.reasonLimit), the rider reads it whole"
+            case .reasonTooLong(let count):
+                return "the reason is \(count) characters; keep it to \(DispatchService.reasonLimit), the rider reads it whole"
             case .unknownVan(let name): return "no active van named '\(name)'; see `vanadmin vans list`"
             case .underWay(let sentence): return sentence
             case .refused(let sentence): return sentence
@@ -93,9 +95,12 @@ public struct DispatchService: Sendable {
         try await pool.withTransaction { conn in
             let rideID = try RideQueries.resolve(id, conn)
             try TransactionActor.set(actor, conn)
-            let released = try conn.query("""
-                UPDATE rides SET van_pinned_by = NULL WHERE id = \(rideID) AND van_pinned_by IS NOT NULL RETURNING id
-                """).count == 1
+            let released =
+                try conn.query(
+                    """
+                    UPDATE rides SET van_pinned_by = NULL WHERE id = \(rideID) AND van_pinned_by IS NOT NULL RETURNING id
+                    """
+                ).count == 1
             if released { try AuditLog.record(conn, actor: actor, action: "ride.unpin", subject: rideID.uuidString.lowercased(), details: [:]) }
             return released
         }
@@ -123,11 +128,13 @@ public struct DispatchService: Sendable {
     public func approveAllFeasible(on day: LocalDate?, actor: String, now: Date) async throws -> BulkResult {
         let interval = day?.interval(in: timeZone)
         let ids = try await pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT id::text AS id FROM rides WHERE status = 'pending' AND pickup_at > \(now)
                   AND (\(interval?.start) IS NULL OR (pickup_at >= \(interval?.start) AND pickup_at < \(interval?.end)))
                 ORDER BY requested_at, created_at
-                """).map { try $0.decode(String.self, "id") }
+                """
+            ).map { try $0.decode(String.self, "id") }
         }
         var result = BulkResult()
         for id in ids {
@@ -154,18 +161,24 @@ public struct DispatchService: Sendable {
         return try await pool.withTransaction { conn in
             let rideID = try RideQueries.resolve(id, conn)
             try TransactionActor.set(actor, conn)
-            guard let row = try conn.query("\(RideRecord.select) WHERE r.id = \(rideID) FOR UPDATE OF r").first else { throw DispatchError.notFound(id) }
+            guard let row = try conn.query("\(RideRecord.select) WHERE r.id = \(rideID) FOR UPDATE OF r").first else {
+                throw DispatchError.notFound(id)
+            }
             var ride = try RideRecord.ride(row)
             if let status {
                 // Who may do what to a ride: the one policy (the console offers only what it allows).
-                let policed: RidePolicy.Action? = switch status {
-                case .cancelled: .cancel
-                case .noShow: .noShow
-                case .completed: .complete
-                default: nil
-                }
-                if let action = policed, let refusal = RidePolicy.refusal(action, by: .dispatcher, status: ride.status, pickupAt: ride.pickupAt,
-                                                                          progress: try RidePolicy.Progress.read(rideID, conn), now: now) {
+                let policed: RidePolicy.Action? =
+                    switch status {
+                    case .cancelled: .cancel
+                    case .noShow: .noShow
+                    case .completed: .complete
+                    default: nil
+                    }
+                if let action = policed,
+                    let refusal = RidePolicy.refusal(
+                        action, by: .dispatcher, status: ride.status, pickupAt: ride.pickupAt,
+                        progress: try RidePolicy.Progress.read(rideID, conn), now: now)
+                {
                     switch refusal {
                     case .status: throw DispatchError.transition(RideTransitionError(from: ride.status, to: status))
                     case .beforePickup: throw DispatchError.beforePickup(ride.pickupAt)
@@ -180,7 +193,9 @@ public struct DispatchService: Sendable {
             }
             var vanID = ride.vanID
             if let vanName {
-                guard let found = try VanStore.list(conn, includeRetired: false).first(where: { $0.name == vanName }) else { throw DispatchError.unknownVan(vanName) }
+                guard let found = try VanStore.list(conn, includeRetired: false).first(where: { $0.name == vanName }) else {
+                    throw DispatchError.unknownVan(vanName)
+                }
                 vanID = found.id
             }
             var dropoff = ride.estimatedDropoffAt
@@ -193,9 +208,10 @@ public struct DispatchService: Sendable {
                 let vans = try VanStore.list(conn, includeRetired: false)
                 // Keep the ride's van unless a new one is named, or it no longer exists.
                 let forced = vanName != nil ? vanID : (vans.contains { $0.id == ride.vanID } ? ride.vanID : nil)
-                let request = RideRequest(pickup: ride.pickup.coordinate, dropoff: ride.dropoff.coordinate, wheelchair: ride.needsWheelchair,
-                                          pickupAt: asked, promise: ride.promise.kind, companions: ride.companions,
-                                          excludingRideID: ride.id, vanID: forced, notBefore: now)
+                let request = RideRequest(
+                    pickup: ride.pickup.coordinate, dropoff: ride.dropoff.coordinate, wheelchair: ride.needsWheelchair,
+                    pickupAt: asked, promise: ride.promise.kind, companions: ride.companions,
+                    excludingRideID: ride.id, vanID: forced, notBefore: now)
                 var placed: Assignment?
                 var lost: VanDayRoutes.Snapshot?
                 for _ in 0..<8 {
@@ -234,7 +250,8 @@ public struct DispatchService: Sendable {
             }
             let decided = status == .approved || status == .rejected
             do {
-                try conn.execute("""
+                try conn.execute(
+                    """
                     UPDATE rides SET status = \(ride.status.rawValue), pickup_at = \(ride.pickupAt), estimated_dropoff_at = \(dropoff),
                            promise = \(ride.promise.kind.rawValue), window_start = \(ride.promise.window.start),
                            window_end = \(ride.promise.window.end), max_ride_seconds = \(Int(ride.maxRideTime.rounded(.up))),
@@ -249,7 +266,8 @@ public struct DispatchService: Sendable {
                     """)
             } catch let error as PGError where error.sqlState == .checkViolation && error.constraint == "rides_under_way_keeps_van" {
                 // A tap that stood before this change (the up-front check covers the usual case).
-                throw DispatchError.underWay("the ride is under way (a driver's tap stands at its pickup): it stays on its van. Call the driver, or cancel the ride.")
+                throw DispatchError.underWay(
+                    "the ride is under way (a driver's tap stands at its pickup): it stays on its van. Call the driver, or cancel the ride.")
             }
             do {
                 try VanDayRoutes.checkNow(conn)
@@ -268,18 +286,23 @@ public struct DispatchService: Sendable {
     /// Why the ride `rideID` is under way, as the dispatcher reads it, or nil when no tap stands
     /// at its pickup: "the rider is on board Van 1 (boarded 9:07 PM): …".
     static func underWay(_ rideID: UUID, timeZone: TimeZone, _ conn: PGConnection) throws -> String? {
-        guard let row = try conn.query("""
-            SELECT t.action, t.at, v.name AS van_name FROM stop_taps t JOIN shifts s ON s.id = t.shift_id JOIN vans v ON v.id = s.van_id
-            WHERE t.ride_id = \(rideID) AND t.stop = 'pickup' AND t.undone_at IS NULL
-            ORDER BY t.at DESC, t.id DESC LIMIT 1
-            """).first else { return nil }
+        guard
+            let row = try conn.query(
+                """
+                SELECT t.action, t.at, v.name AS van_name FROM stop_taps t JOIN shifts s ON s.id = t.shift_id JOIN vans v ON v.id = s.van_id
+                WHERE t.ride_id = \(rideID) AND t.stop = 'pickup' AND t.undone_at IS NULL
+                ORDER BY t.at DESC, t.id DESC LIMIT 1
+                """
+            ).first
+        else { return nil }
         let (action, at, van) = (try row.decode(String.self, "action"), try row.decode(Date.self, "at"), try row.decode(String.self, "van_name"))
         let time = ServiceTime(timeZone: timeZone).text(at, .clockTime)
-        let what = switch action {
-        case "boarded": "the rider is on board \(van) (boarded \(time))"
-        case "arrived": "\(van) is at the pickup (arrived \(time))"
-        default: "\(van)'s driver marked the pickup \(action.replacingOccurrences(of: "_", with: "-")) at \(time)"
-        }
+        let what =
+            switch action {
+            case "boarded": "the rider is on board \(van) (boarded \(time))"
+            case "arrived": "\(van) is at the pickup (arrived \(time))"
+            default: "\(van)'s driver marked the pickup \(action.replacingOccurrences(of: "_", with: "-")) at \(time)"
+            }
         return what + ": a ride under way stays on its van, and the road sets its times. Call \(van)'s driver;"
             + " to take the ride off \(van), the driver undoes the tap, or cancel the ride."
     }

@@ -77,11 +77,13 @@ public struct FleetMap: Sendable, Hashable {
         var roads: [Int64: VanETAs] = [:]
         for vanID in try await eta.vansWithOpenShifts() { roads[vanID] = try await eta.van(vanID, now: now) }
         let worked = roads
-        let statuses = try await VanStatusBoard.load(pool: pool, road: { worked[$0] }, timeZone: timeZone, now: now, stale: road.settings.positionStale)
+        let statuses = try await VanStatusBoard.load(
+            pool: pool, road: { worked[$0] }, timeZone: timeZone, now: now, stale: road.settings.positionStale)
         let ids = try await pool.withConnection { conn in
-            Dictionary(uniqueKeysWithValues: try conn.query("SELECT id, name FROM vans").map {
-                (try $0.decode(String.self, "name"), try $0.decode(Int64.self, "id"))
-            })
+            Dictionary(
+                uniqueKeysWithValues: try conn.query("SELECT id, name FROM vans").map {
+                    (try $0.decode(String.self, "name"), try $0.decode(Int64.self, "id"))
+                })
         }
         let positions = try await road.positions.latestAll()
         let today = LocalDate(containing: now, in: timeZone)
@@ -101,8 +103,9 @@ public struct FleetMap: Sendable, Hashable {
     /// their ETAs from `etas` (nil: the van is not on the road).
     static func nextStops(vanID: Int64, road: Road, etas: VanETAs?, day: LocalDate, now: Date) async throws -> [Stop] {
         let run = try await road.runs.stops(vanID: vanID, on: day).filter { !$0.isDone }.sorted { a, b in
-            RunOrder.precedes(RunOrder.Key(rideID: a.rideID, kind: a.stop, plannedAt: a.plannedAt, arrivedAt: a.arrivedAt),
-                              RunOrder.Key(rideID: b.rideID, kind: b.stop, plannedAt: b.plannedAt, arrivedAt: b.arrivedAt))
+            RunOrder.precedes(
+                RunOrder.Key(rideID: a.rideID, kind: a.stop, plannedAt: a.plannedAt, arrivedAt: a.arrivedAt),
+                RunOrder.Key(rideID: b.rideID, kind: b.stop, plannedAt: b.plannedAt, arrivedAt: b.arrivedAt))
         }
         var arrivals: [RunOrder.Key: Date] = [:]
         if let etas {

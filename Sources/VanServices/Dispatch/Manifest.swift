@@ -58,10 +58,14 @@ public struct Manifest: Sendable, Codable {
             guard let row = try conn.query("SELECT seats, wheelchair_positions FROM vans WHERE name = \(van)").first else {
                 throw FleetError.unknownVan(van)
             }
-            return (try RideQueries.listings(conn, where: """
-                r.van_id = (SELECT id FROM vans WHERE name = \(van)) AND r.status IN ('pending', 'approved', 'completed', 'no_show')
-                AND r.pickup_at >= \(interval.start) AND r.pickup_at < \(interval.end)
-                """), (try row.decode(Int.self, "seats"), try row.decode(Int.self, "wheelchair_positions")))
+            return (
+                try RideQueries.listings(
+                    conn,
+                    where: """
+                        r.van_id = (SELECT id FROM vans WHERE name = \(van)) AND r.status IN ('pending', 'approved', 'completed', 'no_show')
+                        AND r.pickup_at >= \(interval.start) AND r.pickup_at < \(interval.end)
+                        """), (try row.decode(Int.self, "seats"), try row.decode(Int.self, "wheelchair_positions"))
+            )
         }
         let estimator = try await ServiceCalendarStore(pool: pool, timeZone: timeZone).settings().estimator
         typealias Event = (at: Date, action: Stop.Action, listing: RideQueries.Listing)
@@ -81,8 +85,10 @@ public struct Manifest: Sendable, Codable {
             wheelchairs += sign * ride.wheelchairPositionsNeeded
             let place = action == .pickup ? ride.pickup.coordinate : ride.dropoff.coordinate
             let drive = previous.map { Int((estimator.deadhead(from: $0, to: place) / 60).rounded(.up)) }
-            stops.append(Stop(action: action, at: at, ride: ride, riderName: listing.riderName, riderPhone: listing.riderPhone,
-                              seatsAboard: seats, wheelchairsAboard: wheelchairs, driveMinutes: drive))
+            stops.append(
+                Stop(
+                    action: action, at: at, ride: ride, riderName: listing.riderName, riderPhone: listing.riderPhone,
+                    seatsAboard: seats, wheelchairsAboard: wheelchairs, driveMinutes: drive))
             previous = .some(place)
         }
         return Manifest(van: van, day: day, seats: capacity.0, wheelchairPositions: capacity.1, stops: stops)

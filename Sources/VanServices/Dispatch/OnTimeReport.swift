@@ -66,7 +66,8 @@ public struct OnTimeReport: Sendable, Encodable {
         let end = to.interval(in: timeZone).end
         let estimator = try await ServiceCalendarStore(pool: pool, timeZone: timeZone).settings().estimator
         let rows = try await pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT base.*,
                        pa.arrived_at AS p_arrived, pa.departed_at AS p_departed, pa.outcome AS p_outcome,
                        coalesce(pv.name, base_van.name) AS p_van, coalesce(ps.driver_net_id, p_due.driver_net_id) AS p_driver,
@@ -91,9 +92,12 @@ public struct OnTimeReport: Sendable, Encodable {
                                    ORDER BY s.started_at DESC LIMIT 1) d_due ON da.ride_id IS NULL
                 WHERE base.status IN ('approved', 'completed', 'no_show') OR pa.ride_id IS NOT NULL OR da.ride_id IS NOT NULL
                 ORDER BY base.pickup_at, base.id
-                """).map { row in try Self.stops(row, estimator: estimator, timeZone: timeZone, now: now) }
+                """
+            ).map { row in try Self.stops(row, estimator: estimator, timeZone: timeZone, now: now) }
         }
-        let stops = rows.flatMap { $0 }.sorted { ($0.stop.planned, $0.rideRef, $0.stop.kind == .pickup ? 0 : 1) < ($1.stop.planned, $1.rideRef, $1.stop.kind == .pickup ? 0 : 1) }
+        let stops = rows.flatMap { $0 }.sorted {
+            ($0.stop.planned, $0.rideRef, $0.stop.kind == .pickup ? 0 : 1) < ($1.stop.planned, $1.rideRef, $1.stop.kind == .pickup ? 0 : 1)
+        }
         func groups(_ key: (StopRow) -> String) -> [Group] {
             Dictionary(grouping: stops, by: key).map { Group(key: $0.key, figures: OnTimeFigures($0.value.map(\.stop), now: now)) }
                 .sorted { $0.key < $1.key }
@@ -116,8 +120,11 @@ public struct OnTimeReport: Sendable, Encodable {
         let pickup = RecordedStop(
             kind: .pickup, promise: ride.promise, planned: ride.pickupAt, arrivedAt: try row.decode(Date?.self, "p_arrived"),
             departedAt: pickupDeparted, outcome: pickupOutcome, maxRideTime: ride.maxRideTime, directRide: direct)
-        var rows = [StopRow(rideRef: ride.ref.rawValue, day: day, van: try row.decode(String?.self, "p_van"), driver: try row.decode(String?.self, "p_driver"),
-                            place: ride.pickup.displayName, stop: pickup, verdict: OnTime.verdict(pickup, now: now))]
+        var rows = [
+            StopRow(
+                rideRef: ride.ref.rawValue, day: day, van: try row.decode(String?.self, "p_van"), driver: try row.decode(String?.self, "p_driver"),
+                place: ride.pickup.displayName, stop: pickup, verdict: OnTime.verdict(pickup, now: now))
+        ]
         let dropoffArrived: Date? = try row.decode(Date?.self, "d_arrived")
         let dropoffDeparted: Date? = try row.decode(Date?.self, "d_departed")
         let noShow = pickupOutcome == .noShow || ride.status == .noShow
@@ -126,8 +133,11 @@ public struct OnTimeReport: Sendable, Encodable {
                 kind: .dropoff, promise: ride.promise, planned: ride.estimatedDropoffAt, arrivedAt: dropoffArrived, departedAt: dropoffDeparted,
                 outcome: try row.decode(String?.self, "d_outcome").flatMap(TapAction.init(rawValue:)),
                 boardedAt: pickupOutcome == .boarded ? pickupDeparted : nil, maxRideTime: ride.maxRideTime, directRide: direct)
-            rows.append(StopRow(rideRef: ride.ref.rawValue, day: day, van: try row.decode(String?.self, "d_van"), driver: try row.decode(String?.self, "d_driver"),
-                                place: ride.dropoff.displayName, stop: dropoff, verdict: OnTime.verdict(dropoff, now: now)))
+            rows.append(
+                StopRow(
+                    rideRef: ride.ref.rawValue, day: day, van: try row.decode(String?.self, "d_van"),
+                    driver: try row.decode(String?.self, "d_driver"),
+                    place: ride.dropoff.displayName, stop: dropoff, verdict: OnTime.verdict(dropoff, now: now)))
         }
         return rows
     }

@@ -64,7 +64,8 @@ public struct PendingQueue: Sendable {
             let pending = try Self.pending(conn, soonBefore: soonBefore, offset: (max(1, page) - 1) * pageSize, limit: pageSize)
             let days = Set(pending.map { LocalDate(containing: $0.ride.pickupAt, in: timeZone) })
             let vans = Set(pending.compactMap(\.ride.vanID))
-            guard let first = days.min(by: { $0.dayNumber < $1.dayNumber }), let last = days.max(by: { $0.dayNumber < $1.dayNumber }), !vans.isEmpty else {
+            guard let first = days.min(by: { $0.dayNumber < $1.dayNumber }), let last = days.max(by: { $0.dayNumber < $1.dayNumber }), !vans.isEmpty
+            else {
                 return pending.map { Entry(listing: $0, route: [], soon: $0.ride.pickupAt < soonBefore) }
             }
             let vanList = "{" + vans.sorted().map(String.init).joined(separator: ",") + "}"
@@ -72,7 +73,8 @@ public struct PendingQueue: Sendable {
             // Each of the page's own stops with its neighbours on its van's route that day, in the
             // route's order: by time, a drop-off before a pickup at the same time, then by ride.
             var neighbours: [UUID: Set<RideStop>] = [:]
-            for row in try conn.query("""
+            for row in try conn.query(
+                """
                 WITH stops AS (
                     SELECT id, van_id, (pickup_at AT TIME ZONE \(timeZone.identifier))::date AS day, 'pickup' AS action, pickup_at AS at, 1 AS rank
                     FROM rides r
@@ -90,11 +92,16 @@ public struct PendingQueue: Sendable {
                     FROM stops WINDOW route AS (PARTITION BY van_id, day ORDER BY at, rank, id)
                 )
                 SELECT id, action, before_id, before_action, after_id, after_action FROM ordered WHERE id = ANY(\(own)::uuid[])
-                """) {
+                """)
+            {
                 let id = try row.decode(UUID.self, "id")
                 var shown: Set<RideStop> = [RideStop(ride: id, action: Self.action(try row.decode(String.self, "action")))]
-                if let before = try row.decode(UUID?.self, "before_id") { shown.insert(RideStop(ride: before, action: Self.action(try row.decode(String.self, "before_action")))) }
-                if let after = try row.decode(UUID?.self, "after_id") { shown.insert(RideStop(ride: after, action: Self.action(try row.decode(String.self, "after_action")))) }
+                if let before = try row.decode(UUID?.self, "before_id") {
+                    shown.insert(RideStop(ride: before, action: Self.action(try row.decode(String.self, "before_action"))))
+                }
+                if let after = try row.decode(UUID?.self, "after_id") {
+                    shown.insert(RideStop(ride: after, action: Self.action(try row.decode(String.self, "after_action"))))
+                }
                 neighbours[id, default: []].formUnion(shown)
             }
             let ids = Set(neighbours.values.flatMap { $0.map(\.ride) })
@@ -105,13 +112,18 @@ public struct PendingQueue: Sendable {
             }
             return pending.map { listing in
                 let soon = listing.ride.pickupAt < soonBefore
-                guard listing.ride.vanID != nil, let stops = neighbours[listing.ride.id] else { return Entry(listing: listing, route: [], soon: soon) }
+                guard listing.ride.vanID != nil, let stops = neighbours[listing.ride.id] else {
+                    return Entry(listing: listing, route: [], soon: soon)
+                }
                 let route = stops.compactMap { stop -> (RouteStop, UUID)? in
                     guard let stopRide = rides[stop.ride] else { return nil }
                     let ride = stopRide.ride
-                    return (RouteStop(ref: ride.ref, rider: stopRide.riderName ?? ride.netID.rawValue, action: stop.action,
-                                      at: stop.action == .pickup ? ride.pickupAt : ride.estimatedDropoffAt,
-                                      place: (stop.action == .pickup ? ride.pickup : ride.dropoff).displayName, isThisRide: ride.id == listing.ride.id), ride.id)
+                    return (
+                        RouteStop(
+                            ref: ride.ref, rider: stopRide.riderName ?? ride.netID.rawValue, action: stop.action,
+                            at: stop.action == .pickup ? ride.pickupAt : ride.estimatedDropoffAt,
+                            place: (stop.action == .pickup ? ride.pickup : ride.dropoff).displayName, isThisRide: ride.id == listing.ride.id), ride.id
+                    )
                 }
                 .sorted { a, b in
                     if a.0.at != b.0.at { return a.0.at < b.0.at }
@@ -141,13 +153,18 @@ public struct PendingQueue: Sendable {
 
     /// At most `limit` pending rides in the queue's order (``queueOrder(_:_:soonBefore:)``) after
     /// the first `offset`, those also matching `condition` (on `rides`) when one is given.
-    static func pending(_ conn: PGConnection, soonBefore: Date, matching condition: SQLQuery = "true", offset: Int = 0, limit: Int) throws -> [RideQueries.Listing] {
-        try RideQueries.listings(conn, where: """
-            r.id IN (SELECT id FROM rides WHERE status = 'pending' AND (\(condition))
-                     ORDER BY pickup_at < \(soonBefore) DESC, CASE WHEN pickup_at < \(soonBefore) THEN pickup_at END,
-                              requested_at, created_at, id
-                     LIMIT \(limit) OFFSET \(offset))
-            """).sorted { queueOrder($0, $1, soonBefore: soonBefore) }
+    static func pending(_ conn: PGConnection, soonBefore: Date, matching condition: SQLQuery = "true", offset: Int = 0, limit: Int) throws
+        -> [RideQueries.Listing]
+    {
+        try RideQueries.listings(
+            conn,
+            where: """
+                r.id IN (SELECT id FROM rides WHERE status = 'pending' AND (\(condition))
+                         ORDER BY pickup_at < \(soonBefore) DESC, CASE WHEN pickup_at < \(soonBefore) THEN pickup_at END,
+                                  requested_at, created_at, id
+                         LIMIT \(limit) OFFSET \(offset))
+                """
+        ).sorted { queueOrder($0, $1, soonBefore: soonBefore) }
     }
 
     /// The queue's order: pickups before `soonBefore` first, soonest first; then oldest booking first.

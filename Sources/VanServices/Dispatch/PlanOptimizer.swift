@@ -43,10 +43,15 @@ public struct PlanOptimizer: DayOptimizing {
         let (scheduler, vans, snapshot, rides) = try await pool.withConnection { conn in
             let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: interval.start)
             // The versions of every van-day locked below (see there), and the rides around the day.
-            let snapshot = try VanDayRoutes.snapshot(conn, span: DateInterval(start: interval.start.addingTimeInterval(-scheduler.searchWindow - 86_400),
-                                                                              end: interval.end.addingTimeInterval(scheduler.searchWindow + 86_400)))
-            return (scheduler, try VanStore.list(conn, includeRetired: false).filter(\.active), snapshot,
-                    try Self.markingUnderWay(snapshot.rides, conn))
+            let snapshot = try VanDayRoutes.snapshot(
+                conn,
+                span: DateInterval(
+                    start: interval.start.addingTimeInterval(-scheduler.searchWindow - 86_400),
+                    end: interval.end.addingTimeInterval(scheduler.searchWindow + 86_400)))
+            return (
+                scheduler, try VanStore.list(conn, includeRetired: false).filter(\.active), snapshot,
+                try Self.markingUnderWay(snapshot.rides, conn)
+            )
         }
         var before = PlanMeasures(rides: 0, driving: 0, vansUsed: 0, busy: 0), after = before
         var changes: [UUID: (vanID: Int64, stops: PlannedStops)] = [:]
@@ -65,8 +70,9 @@ public struct PlanOptimizer: DayOptimizing {
                     guard background else { return wall / budget }
                     return max((BackgroundSearchThread.threadCPUSeconds() - cpuStart) / budget, wall / (20 * budget))
                 }
-                return scheduler.improve(stretch: stretch, vans: vans, rides: rides, lockBefore: now.addingTimeInterval(scheduler.lockLead),
-                                         progress: progress)
+                return scheduler.improve(
+                    stretch: stretch, vans: vans, rides: rides, lockBefore: now.addingTimeInterval(scheduler.lockLead),
+                    progress: progress)
             }
             let result = try await background ? BackgroundSearchThread.run(search) : NIOThreadPool.singleton.runIfActive(search)
             before = before.adding(result.before)
@@ -75,29 +81,34 @@ public struct PlanOptimizer: DayOptimizing {
         }
         guard !changes.isEmpty else { return Outcome(before: before, after: before, ridesChanged: 0, written: true) }
         let (planned, measured) = (changes, (before: before, after: after))
-        let written = try await Self.refusedUnderWay { try await pool.withTransaction { conn -> Bool in
-            try TransactionActor.set(actor, conn)
-            // A writer locks every van-day within a margin of the stops it changes; this day's stops
-            // move inside the day, so the day and the one either side cover every writer of them.
-            // In one statement, in (day, van) order as every writer takes them; all bumped.
-            let vanDays = ((day.dayNumber - 1)...(day.dayNumber + 1)).flatMap { number in
-                vans.map { VanDayRoutes.VanDay(vanID: $0.id, day: LocalDate(dayNumber: number)) }
+        let written = try await Self.refusedUnderWay {
+            try await pool.withTransaction { conn -> Bool in
+                try TransactionActor.set(actor, conn)
+                // A writer locks every van-day within a margin of the stops it changes; this day's stops
+                // move inside the day, so the day and the one either side cover every writer of them.
+                // In one statement, in (day, van) order as every writer takes them; all bumped.
+                let vanDays = ((day.dayNumber - 1)...(day.dayNumber + 1)).flatMap { number in
+                    vans.map { VanDayRoutes.VanDay(vanID: $0.id, day: LocalDate(dayNumber: number)) }
+                }
+                try conn.execute(simple: "SAVEPOINT van_days")
+                guard try VanDayRoutes.lock(vanDays, unchangedSince: snapshot, conn) else {
+                    try conn.execute(simple: "ROLLBACK TO SAVEPOINT van_days")  // no bump, no lock held
+                    return false
+                }
+                // One statement for every ride changed (it was one each: hundreds of round trips while
+                // every van-day of three days was locked, and bookings on them waited).
+                try conn.execute(VanDayRoutes.reassigning(planned, now: now))
+                try VanDayRoutes.checkNow(conn)
+                try AuditLog.record(
+                    conn, actor: actor, action: "plan.optimize", subject: day.description,
+                    details: [
+                        "rides_changed": String(planned.count),
+                        "driving_minutes_before": String(Int(measured.before.driving / 60)),
+                        "driving_minutes_after": String(Int(measured.after.driving / 60)),
+                    ])
+                return true
             }
-            try conn.execute(simple: "SAVEPOINT van_days")
-            guard try VanDayRoutes.lock(vanDays, unchangedSince: snapshot, conn) else {
-                try conn.execute(simple: "ROLLBACK TO SAVEPOINT van_days")  // no bump, no lock held
-                return false
-            }
-            // One statement for every ride changed (it was one each: hundreds of round trips while
-            // every van-day of three days was locked, and bookings on them waited).
-            try conn.execute(VanDayRoutes.reassigning(planned, now: now))
-            try VanDayRoutes.checkNow(conn)
-            try AuditLog.record(conn, actor: actor, action: "plan.optimize", subject: day.description,
-                                details: ["rides_changed": String(planned.count),
-                                          "driving_minutes_before": String(Int(measured.before.driving / 60)),
-                                          "driving_minutes_after": String(Int(measured.after.driving / 60))])
-            return true
-        } }
+        }
         return Outcome(before: before, after: written ? after : before, ridesChanged: written ? changes.count : 0, written: written)
     }
 }
@@ -108,9 +119,12 @@ extension PlanOptimizer {
     static func markingUnderWay(_ rides: [BookedRide], _ conn: PGConnection) throws -> [BookedRide] {
         guard !rides.isEmpty else { return rides }
         let ids = rides.map(\.id).postgresArrayLiteral
-        let underWay = Set(try conn.query("""
-            SELECT DISTINCT ride_id FROM stop_taps WHERE ride_id = ANY(\(ids)::uuid[]) AND stop = 'pickup' AND undone_at IS NULL
-            """ as SQLQuery) { try $0.decode(UUID.self, "ride_id") })
+        let underWay = Set(
+            try conn.query(
+                """
+                SELECT DISTINCT ride_id FROM stop_taps WHERE ride_id = ANY(\(ids)::uuid[]) AND stop = 'pickup' AND undone_at IS NULL
+                """ as SQLQuery
+            ) { try $0.decode(UUID.self, "ride_id") })
         guard !underWay.isEmpty else { return rides }
         return rides.map { ride in
             var ride = ride

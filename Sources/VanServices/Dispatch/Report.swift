@@ -39,7 +39,8 @@ public struct Report: Sendable, Codable {
         let start = from.interval(in: timeZone).start
         let end = to.interval(in: timeZone).end
         return try await pool.withConnection { conn in
-            let counts = try conn.query("""
+            let counts = try conn.query(
+                """
                 SELECT count(*) AS requests,
                        count(*) FILTER (WHERE status = 'approved') AS approved,
                        count(*) FILTER (WHERE status = 'rejected') AS rejected,
@@ -51,24 +52,31 @@ public struct Report: Sendable, Codable {
                            FILTER (WHERE decided_at IS NOT NULL) AS median_decision_minutes,
                        coalesce(avg(needs_wheelchair::int), 0) AS wheelchair_share
                 FROM rides WHERE pickup_at >= \(start) AND pickup_at < \(end)
-                """).first!
-            let denials = try conn.query("""
+                """
+            ).first!
+            let denials = try conn.query(
+                """
                 SELECT count(*) AS n FROM booking_refusals WHERE requested_pickup_at >= \(start) AND requested_pickup_at < \(end)
-                """).first!.decode(Int.self, "n")
+                """
+            ).first!.decode(Int.self, "n")
             var vanHours: [String: Double] = [:]
-            for row in try conn.query("""
+            for row in try conn.query(
+                """
                 SELECT v.name AS van_name, sum(extract(epoch FROM r.estimated_dropoff_at - r.pickup_at)) / 3600 AS hours
                 FROM rides r JOIN vans v ON v.id = r.van_id
                 WHERE r.status IN ('pending', 'approved', 'completed') AND r.pickup_at >= \(start) AND r.pickup_at < \(end)
                 GROUP BY v.name ORDER BY v.name
-                """) {
+                """)
+            {
                 vanHours[try row.decode(String.self, "van_name")] = (try row.decode(Double.self, "hours") * 100).rounded() / 100
             }
             var noShows: [String: Int] = [:]
-            for row in try conn.query("""
+            for row in try conn.query(
+                """
                 SELECT net_id, count(*) AS no_shows FROM rides WHERE status = 'no_show' AND pickup_at >= \(start) AND pickup_at < \(end)
                 GROUP BY net_id HAVING count(*) >= 2
-                """) {
+                """)
+            {
                 noShows[try row.decode(String.self, "net_id")] = try row.decode(Int.self, "no_shows")
             }
             return Report(

@@ -20,27 +20,34 @@ public struct RideQueries: Sendable {
     }
 
     /// Rides matching every given filter, soonest pickup first.
-    public func list(status: RideStatus? = nil, day: LocalDate? = nil, van: String? = nil, rider: NetID? = nil, timeZone: TimeZone) async throws -> [Listing] {
+    public func list(status: RideStatus? = nil, day: LocalDate? = nil, van: String? = nil, rider: NetID? = nil, timeZone: TimeZone) async throws
+        -> [Listing]
+    {
         let interval = day?.interval(in: timeZone)
         return try await pool.withConnection { conn in
-            try Self.listings(conn, where: """
-                (\(status?.rawValue)::text IS NULL OR r.status = \(status?.rawValue))
-                AND (\(interval?.start) IS NULL OR (r.pickup_at >= \(interval?.start) AND r.pickup_at < \(interval?.end)))
-                AND (\(van)::text IS NULL OR r.van_id = (SELECT id FROM vans WHERE name = \(van)))
-                AND (\(rider?.rawValue)::text IS NULL OR r.net_id = \(rider?.rawValue))
-                """)
+            try Self.listings(
+                conn,
+                where: """
+                    (\(status?.rawValue)::text IS NULL OR r.status = \(status?.rawValue))
+                    AND (\(interval?.start) IS NULL OR (r.pickup_at >= \(interval?.start) AND r.pickup_at < \(interval?.end)))
+                    AND (\(van)::text IS NULL OR r.van_id = (SELECT id FROM vans WHERE name = \(van)))
+                    AND (\(rider?.rawValue)::text IS NULL OR r.net_id = \(rider?.rawValue))
+                    """)
         }
     }
 
     static func listings(_ conn: PGConnection, where condition: SQLQuery) throws -> [Listing] {
-        try conn.query("""
+        try conn.query(
+            """
             SELECT base.*, ri.name AS rider_name, ri.phone AS rider_phone
             FROM (\(RideRecord.select) WHERE \(condition)) AS base
             LEFT JOIN riders ri ON ri.net_id = base.net_id
             ORDER BY base.pickup_at, base.id
-            """).map { row in
-            Listing(ride: try RideRecord.ride(row), riderName: try row.decode(String?.self, "rider_name"),
-                    riderPhone: try row.decode(String?.self, "rider_phone"))
+            """
+        ).map { row in
+            Listing(
+                ride: try RideRecord.ride(row), riderName: try row.decode(String?.self, "rider_name"),
+                riderPhone: try row.decode(String?.self, "rider_phone"))
         }
     }
 
@@ -65,14 +72,17 @@ public struct RideQueries: Sendable {
         try await pool.withConnection { conn in
             let rideID = try Self.resolve(id, conn)
             guard let listing = try Self.listings(conn, where: "r.id = \(rideID)").first else { throw DispatchService.DispatchError.notFound(id) }
-            let history = try conn.query("""
+            let history = try conn.query(
+                """
                 SELECT at, actor, action, details::text AS details FROM audit_log WHERE subject = \(rideID.uuidString.lowercased())
                 UNION ALL
                 SELECT created_at, 'system', 'event.' || kind, payload::text FROM ride_events WHERE ride_id = \(rideID)
                 ORDER BY 1
-                """).map { row in
-                HistoryEntry(at: try row.decode(Date.self, "at"), actor: try row.decode(String.self, "actor"), action: try row.decode(String.self, "action"),
-                             details: try row.decode(String.self, "details"))
+                """
+            ).map { row in
+                HistoryEntry(
+                    at: try row.decode(Date.self, "at"), actor: try row.decode(String.self, "actor"), action: try row.decode(String.self, "action"),
+                    details: try row.decode(String.self, "details"))
             }
             return (listing, history)
         }
@@ -101,12 +111,14 @@ public struct RideQueries: Sendable {
         let prefix = trimmed.lowercased()
         let isPrefix = prefix.count >= 4 && prefix.allSatisfy { $0.isHexDigit || $0 == "-" }
         guard ref != nil || isPrefix else { throw DispatchService.DispatchError.notFound(text) }
-        let matches = try conn.query("""
+        let matches = try conn.query(
+            """
             SELECT id FROM rides WHERE ref = \(ref?.rawValue)
             UNION
             SELECT id FROM rides WHERE \(isPrefix) AND id::text LIKE \(prefix + "%")
             LIMIT 2
-            """).map { try $0.decode(UUID.self, "id") }
+            """
+        ).map { try $0.decode(UUID.self, "id") }
         guard let first = matches.first else { throw DispatchService.DispatchError.notFound(text) }
         guard matches.count == 1 else { throw DispatchService.DispatchError.ambiguous(text) }
         return first

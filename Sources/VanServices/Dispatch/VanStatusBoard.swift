@@ -74,7 +74,8 @@ public enum VanStatusBoard {
     ) async throws -> [VanStatus] {
         let day = LocalDate(containing: now, in: timeZone).interval(in: timeZone)
         let (vans, runs, listings) = try await pool.withConnection { conn in
-            let vans = try conn.query("""
+            let vans = try conn.query(
+                """
                 SELECT v.id, v.name, s.driver_net_id, d.name AS driver_name, p.at AS position_at
                 FROM vans v
                 LEFT JOIN shifts s ON s.van_id = v.id AND s.ended_at IS NULL
@@ -82,10 +83,13 @@ public enum VanStatusBoard {
                 LEFT JOIN van_positions p ON p.van_id = v.id
                 WHERE v.active OR s.id IS NOT NULL
                 ORDER BY v.name
-                """).map { row in
-                (id: try row.decode(Int64.self, "id"), name: try row.decode(String.self, "name"),
-                 driver: try row.decode(String?.self, "driver_net_id"), driverName: try row.decode(String?.self, "driver_name"),
-                 positionAt: try row.decode(Date?.self, "position_at"))
+                """
+            ).map { row in
+                (
+                    id: try row.decode(Int64.self, "id"), name: try row.decode(String.self, "name"),
+                    driver: try row.decode(String?.self, "driver_net_id"), driverName: try row.decode(String?.self, "driver_name"),
+                    positionAt: try row.decode(Date?.self, "position_at")
+                )
             }
             let runs = try RoadRuns.read(conn, span: day, vans: vans.map(\.id), rides: .holdingVan)
             // The next stops' rides in full: their places' names and riders' names.
@@ -110,9 +114,10 @@ public enum VanStatusBoard {
                     minutesBehindPlan: Lateness.behindPlanMinutes(next.actual.arrivedAt ?? expected ?? now, plannedAt: next.plannedAt))
             }
             let age = van.positionAt.map { max(0, Int(now.timeIntervalSince($0).rounded(.down))) }
-            statuses.append(VanStatus(
-                van: van.name, driver: van.driver, driverName: van.driverName, positionAt: van.positionAt, positionAgeSeconds: age,
-                positionKnown: age.map { Double($0) <= stale } ?? false, nextStop: nextStop))
+            statuses.append(
+                VanStatus(
+                    van: van.name, driver: van.driver, driverName: van.driverName, positionAt: van.positionAt, positionAgeSeconds: age,
+                    positionKnown: age.map { Double($0) <= stale } ?? false, nextStop: nextStop))
         }
         return statuses
     }

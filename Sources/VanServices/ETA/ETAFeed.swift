@@ -56,8 +56,10 @@ public final class ETAFeed: Service, Sendable {
     /// as of `clock`; with `reminders` it fires reminders from the ETA, with `alerts` it raises late
     /// alerts; it tells `routeChanges` each time a van's ETAs pass a window's end (the background
     /// planner then re-plans the day from the road at once).
-    public init(configuration: PGConfiguration, service: ETAService, reminders: Reminders?, alerts: LateAlerts?,
-                clock: any TimeSource = SystemTimeSource(), logger: Logger = Logger(label: "vand.eta"), routeChanges: RouteChangeHook = .none) {
+    public init(
+        configuration: PGConfiguration, service: ETAService, reminders: Reminders?, alerts: LateAlerts?,
+        clock: any TimeSource = SystemTimeSource(), logger: Logger = Logger(label: "vand.eta"), routeChanges: RouteChangeHook = .none
+    ) {
         self.configuration = configuration
         self.service = service
         self.reminders = reminders
@@ -119,8 +121,10 @@ public final class ETAFeed: Service, Sendable {
             var updates: [(String, RiderETAUpdate)] = now.map { ($0.value.netID, RiderETAUpdate(rideID: $0.key, eta: $0.value.eta)) }
             // A ride gone from this van's riders: nothing to see, unless another van now shows it
             // (re-planning moved it there; that van's ETA is what she sees).
-            for (rideID, shown) in before where now[rideID] == nil
-                && !state.shown.contains(where: { $0.key != vanID && $0.value[rideID] != nil }) {
+            for (rideID, shown) in before
+            where now[rideID] == nil
+                && !state.shown.contains(where: { $0.key != vanID && $0.value[rideID] != nil })
+            {
                 updates.append((shown.netID, RiderETAUpdate(rideID: rideID, eta: nil)))
             }
             return updates.flatMap { netID, update in
@@ -191,7 +195,11 @@ public final class ETAFeed: Service, Sendable {
     /// Works out the vans queued (by a NOTIFY or a sweep), one at a time, until cancelled.
     private func loop() async {
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            if state.withLock({ state in defer { state.sweepDue = false }; return state.sweepDue }) { await sweep() }
+            if state.withLock({ state in
+                defer { state.sweepDue = false }; return state.sweepDue
+            }) {
+                await sweep()
+            }
             let (vans, events) = state.withLock { state -> (Set<Int64>, Set<Int64>) in
                 defer { state.pendingVans = []; state.pendingEvents = [] }
                 return (state.pendingVans, state.pendingEvents)

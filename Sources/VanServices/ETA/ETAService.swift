@@ -51,11 +51,13 @@ public struct ETAService: Sendable {
     public func vans(ofEvents ids: [Int64]) async throws -> [Int64] {
         let list = "{" + ids.map(String.init).joined(separator: ",") + "}"
         return try await pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT DISTINCT r.van_id FROM ride_events e JOIN rides r ON r.id = e.ride_id
                 JOIN shifts s ON s.van_id = r.van_id AND s.ended_at IS NULL
                 WHERE e.id = ANY(\(list)::bigint[])
-                """).map { try $0.decode(Int64.self, "van_id") }
+                """
+            ).map { try $0.decode(Int64.self, "van_id") }
         }
     }
 
@@ -71,25 +73,32 @@ public struct ETAService: Sendable {
 
     /// Reads van `vanID`'s fix on `conn` (two statements).
     static func fix(_ conn: PGConnection, vanID: Int64, now: Date, stale: TimeInterval, timeZone: TimeZone) throws -> RoadFix? {
-        guard let shift = try conn.query("""
-            SELECT s.started_at, p.at AS position_at, p.lat, p.lon,
-                   (SELECT value -> 'estimator' FROM settings WHERE key = 'scheduler') AS estimator
-            FROM shifts s LEFT JOIN van_positions p ON p.van_id = s.van_id
-            WHERE s.van_id = \(vanID) AND s.ended_at IS NULL
-            """).first else { return nil }
+        guard
+            let shift = try conn.query(
+                """
+                SELECT s.started_at, p.at AS position_at, p.lat, p.lon,
+                       (SELECT value -> 'estimator' FROM settings WHERE key = 'scheduler') AS estimator
+                FROM shifts s LEFT JOIN van_positions p ON p.van_id = s.van_id
+                WHERE s.van_id = \(vanID) AND s.ended_at IS NULL
+                """
+            ).first
+        else { return nil }
         let today = Shift.runSpan(startedAt: try shift.decode(Date.self, "started_at"), at: now, in: timeZone)
         var fixes: [(RoadETA.Fix, VanETAs.Source)] = []
         if let at = try shift.decode(Date?.self, "position_at"), at >= now.addingTimeInterval(-stale),
-           let lat = try shift.decode(Double?.self, "lat"), let lon = try shift.decode(Double?.self, "lon") {
+            let lat = try shift.decode(Double?.self, "lat"), let lon = try shift.decode(Double?.self, "lon")
+        {
             fixes.append((RoadETA.Fix(location: try Coordinate(latitude: lat, longitude: lon), at: at), .position))
         }
-        if let tap = try conn.query("""
+        if let tap = try conn.query(
+            """
             SELECT t.at, CASE WHEN t.stop = 'pickup' THEN r.pickup_lat ELSE r.dropoff_lat END AS lat,
                    CASE WHEN t.stop = 'pickup' THEN r.pickup_lon ELSE r.dropoff_lon END AS lon
             FROM stop_taps t JOIN shifts s ON s.id = t.shift_id JOIN rides r ON r.id = t.ride_id
             WHERE s.van_id = \(vanID) AND t.undone_at IS NULL AND t.at >= \(today.start) AND t.at <= \(now)
             ORDER BY t.at DESC, t.id DESC LIMIT 1
-            """).first {
+            """
+        ).first {
             let location = try Self.coordinate(try tap.decode(Double?.self, "lat"), try tap.decode(Double?.self, "lon"))
             fixes.append((RoadETA.Fix(location: location, at: try tap.decode(Date.self, "at")), .tap))
         }
@@ -107,14 +116,18 @@ public struct ETAService: Sendable {
         stops.reserveCapacity(remaining.count)
         for stop in remaining {
             let ride = stop.ride, promise = ride.promise
-            rides[ride.id] = VanETAs.RoadRide(id: ride.id, netID: ride.netID, status: ride.status, promise: promise, pickupAt: ride.pickupAt,
-                                              reminded: ride.reminded)
-            let opensAt: Date? = switch stop.kind {
-            case .pickup: promise.kind == .pickup ? promise.window.start : ride.pickupAt
-            case .dropoff: promise.kind == .arriveBy ? promise.window.start : nil
-            }
-            stops.append(RoadETA.Stop(rideID: ride.id, kind: stop.kind, location: stop.location, wheelchair: ride.wheelchair, plannedAt: stop.plannedAt,
-                                      opensAt: opensAt, windowEnd: stop.windowEnd, arrivedAt: stop.actual.arrivedAt))
+            rides[ride.id] = VanETAs.RoadRide(
+                id: ride.id, netID: ride.netID, status: ride.status, promise: promise, pickupAt: ride.pickupAt,
+                reminded: ride.reminded)
+            let opensAt: Date? =
+                switch stop.kind {
+                case .pickup: promise.kind == .pickup ? promise.window.start : ride.pickupAt
+                case .dropoff: promise.kind == .arriveBy ? promise.window.start : nil
+                }
+            stops.append(
+                RoadETA.Stop(
+                    rideID: ride.id, kind: stop.kind, location: stop.location, wheelchair: ride.wheelchair, plannedAt: stop.plannedAt,
+                    opensAt: opensAt, windowEnd: stop.windowEnd, arrivedAt: stop.actual.arrivedAt))
         }
         let estimates = RoadETA(estimator: fix.estimator).estimates(from: fix.fix, through: stops, now: now)
         return VanETAs(vanID: run.vanID, fix: fix.fix, source: fix.source, estimates: estimates, rides: rides, now: now)

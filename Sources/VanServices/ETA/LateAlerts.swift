@@ -54,7 +54,8 @@ public struct LateAlerts: Sendable {
             _ = try conn.query("SELECT pg_advisory_xact_lock(\(Self.lockKey), \(Int32(truncatingIfNeeded: vanID)))")
             for stop in late.sorted(by: { RunOrder.bytesPrecede($0.rideID, $1.rideID) }) {
                 // RETURNING's subquery reads the statement's snapshot: the row as it was before.
-                for row in try conn.query("""
+                for row in try conn.query(
+                    """
                     INSERT INTO ride_alerts (ride_id, kind, raised_at, updated_at, stop, eta, window_end, van_id)
                     SELECT id, 'late', \(now), \(now), \(stop.stop.rawValue), \(stop.eta), \(stop.windowEnd), \(vanID)
                     FROM rides WHERE id = \(stop.rideID) AND ride_holds_van(status) AND van_id = \(vanID)
@@ -66,13 +67,15 @@ public struct LateAlerts: Sendable {
                        OR ride_alerts.stop <> EXCLUDED.stop OR ride_alerts.window_end <> EXCLUDED.window_end
                        OR vand_late_minutes(ride_alerts.eta, ride_alerts.window_end) <> vand_late_minutes(EXCLUDED.eta, EXCLUDED.window_end)
                     RETURNING ride_id, COALESCE((SELECT o.cleared_at IS NULL FROM ride_alerts o WHERE o.ride_id = ride_alerts.ride_id AND o.kind = 'late'), false) AS was_open
-                    """) {
+                    """)
+                {
                     let id = try row.decode(UUID.self, "ride_id")
                     if try row.decode(Bool.self, "was_open") { changes.updated.append(id) } else { changes.raised.append(id) }
                 }
             }
             let open = late.map(\.rideID).postgresArrayLiteral
-            changes.cleared = try conn.query("""
+            changes.cleared = try conn.query(
+                """
                 UPDATE ride_alerts a SET cleared_at = \(now), updated_at = \(now), cleared_reason = CASE
                     WHEN NOT ride_holds_van(r.status) THEN 'ended'
                     WHEN r.van_id IS DISTINCT FROM a.van_id THEN 'moved'
@@ -82,7 +85,8 @@ public struct LateAlerts: Sendable {
                 WHERE r.id = a.ride_id AND a.kind = 'late' AND a.van_id = \(vanID) AND a.cleared_at IS NULL
                   AND a.ride_id <> ALL(\(open)::uuid[])
                 RETURNING a.ride_id
-                """).map { try $0.decode(UUID.self, "ride_id") }
+                """
+            ).map { try $0.decode(UUID.self, "ride_id") }
             return changes
         }
     }
@@ -90,12 +94,17 @@ public struct LateAlerts: Sendable {
     /// Late alerts raised at or after `since`, oldest first (for the planner re-planning from the road).
     public func raised(since: Date) async throws -> [Alert] {
         try await pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT ride_id, van_id, stop, eta, window_end, raised_at FROM ride_alerts
                 WHERE kind = 'late' AND raised_at >= \(since) ORDER BY raised_at, ride_id
-                """).map { row in
-                Alert(rideID: try row.decode(UUID.self, "ride_id"), vanID: try row.decode(Int64?.self, "van_id"), stop: try row.decode(String.self, "stop"),
-                      eta: try row.decode(Date.self, "eta"), windowEnd: try row.decode(Date.self, "window_end"), raisedAt: try row.decode(Date.self, "raised_at"))
+                """
+            ).map { row in
+                Alert(
+                    rideID: try row.decode(UUID.self, "ride_id"), vanID: try row.decode(Int64?.self, "van_id"),
+                    stop: try row.decode(String.self, "stop"),
+                    eta: try row.decode(Date.self, "eta"), windowEnd: try row.decode(Date.self, "window_end"),
+                    raisedAt: try row.decode(Date.self, "raised_at"))
             }
         }
     }

@@ -84,11 +84,14 @@ public struct VanETAs: Sendable {
     /// approved. Nil otherwise.
     public func rider(_ rideID: UUID, lead: TimeInterval) -> RiderETA? {
         guard let ride = rides[rideID], ride.status == .approved, now >= ride.opensAt.addingTimeInterval(-lead),
-              let pickup = estimates.first(where: { $0.stop.rideID == rideID && $0.stop.kind == .pickup }) else { return nil }
+            let pickup = estimates.first(where: { $0.stop.rideID == rideID && $0.stop.kind == .pickup })
+        else { return nil }
         // The promise is on the pickup, or on the drop-off for an arrive-by ride.
         let promised = estimates.first { $0.stop.rideID == rideID && $0.stop.windowEnd != nil }
-        return RiderETA(rideID: rideID, vanID: vanID, at: pickup.here ? pickup.arrival : pickup.ready, now: now, stopsBefore: pickup.stopsBefore, vanHere: pickup.here,
-                        lateness: promised?.lateness ?? .onTime, atWindowStart: !pickup.here && pickup.waitsForOpening)
+        return RiderETA(
+            rideID: rideID, vanID: vanID, at: pickup.here ? pickup.arrival : pickup.ready, now: now, stopsBefore: pickup.stopsBefore,
+            vanHere: pickup.here,
+            lateness: promised?.lateness ?? .onTime, atWindowStart: !pickup.here && pickup.waitsForOpening)
     }
 
     /// Every rider who may see her ETA now (``rider(_:lead:)``), with her net ID.
@@ -110,7 +113,8 @@ public struct VanETAs: Sendable {
     public func dueReminders(lead: TimeInterval) -> [(rideID: UUID, eta: Date)] {
         estimates.compactMap { estimate in
             guard estimate.stop.kind == .pickup, let ride = rides[estimate.stop.rideID], ride.status == .approved, !ride.reminded,
-                  estimate.ready <= now.addingTimeInterval(lead) else { return nil }
+                estimate.ready <= now.addingTimeInterval(lead)
+            else { return nil }
             return (estimate.stop.rideID, estimate.ready)
         }
     }
@@ -138,8 +142,10 @@ public struct RiderETA: Sendable, Hashable {
     public var lateMinutes: Int
 
     /// The rider's view of an estimate `at` as of `now`; `atWindowStart`: the van is early and `at` is her window's start.
-    public init(rideID: UUID, vanID: Int64, at: Date, now: Date, stopsBefore: Int, vanHere: Bool, lateness: Lateness,
-                atWindowStart: Bool = false) {
+    public init(
+        rideID: UUID, vanID: Int64, at: Date, now: Date, stopsBefore: Int, vanHere: Bool, lateness: Lateness,
+        atWindowStart: Bool = false
+    ) {
         self.rideID = rideID
         self.vanID = vanID
         self.at = at
@@ -156,13 +162,16 @@ public struct RiderETA: Sendable, Hashable {
     public var sentence: String {
         if vanHere { return "The van is here." }
         let inMinutes = minutes < 1 ? "in less than a minute" : "in about \(minutes) minute\(minutes == 1 ? "" : "s")"
-        let away = atWindowStart ? "The van will be at your stop when your window opens, \(inMinutes)"
+        let away =
+            atWindowStart
+            ? "The van will be at your stop when your window opens, \(inMinutes)"
             : minutes < 1 ? "The van is less than a minute away" : "The van is about \(minutes) minute\(minutes == 1 ? "" : "s") away"
-        let stops = switch stopsBefore {
-        case 0: "your stop is next"
-        case 1: "1 stop before yours"
-        default: "\(stopsBefore) stops before yours"
-        }
+        let stops =
+            switch stopsBefore {
+            case 0: "your stop is next"
+            case 1: "1 stop before yours"
+            default: "\(stopsBefore) stops before yours"
+            }
         return "\(away), \(stops)."
     }
 }

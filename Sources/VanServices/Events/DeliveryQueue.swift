@@ -46,7 +46,8 @@ public struct DeliveryQueue: Sendable {
     public func claimWebhooks(worker: String, now: Date, lease: TimeInterval, limit: Int) async throws -> [ClaimedWebhook] {
         let until = now.addingTimeInterval(lease)
         return try await pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 WITH picked AS (
                     SELECT event_id FROM deliveries
                     WHERE sink = 'webhook' AND delivered_at IS NULL AND parked_at IS NULL
@@ -59,9 +60,11 @@ public struct DeliveryQueue: Sendable {
                 RETURNING d.event_id, e.ride_id, d.attempts,
                     (jsonb_build_object('id', e.id, 'kind', e.kind, 'ride_id', e.ride_id, 'net_id', e.net_id,
                                         'occurred_at', e.created_at) || e.payload)::text AS body
-                """).map { row in
-                ClaimedWebhook(eventID: try row.decode(Int64.self, "event_id"), rideID: try row.decode(UUID.self, "ride_id"),
-                               attempts: try row.decode(Int.self, "attempts"), body: try row.decode(String.self, "body"))
+                """
+            ).map { row in
+                ClaimedWebhook(
+                    eventID: try row.decode(Int64.self, "event_id"), rideID: try row.decode(UUID.self, "ride_id"),
+                    attempts: try row.decode(Int.self, "attempts"), body: try row.decode(String.self, "body"))
             }.sorted { $0.eventID < $1.eventID }
         }
     }
@@ -69,7 +72,8 @@ public struct DeliveryQueue: Sendable {
     /// Records a delivered webhook.
     public func delivered(_ eventID: Int64, now: Date) async throws {
         try await pool.withConnection { conn in
-            try conn.execute("""
+            try conn.execute(
+                """
                 UPDATE deliveries SET delivered_at = \(now), attempts = attempts + 1, claimed_by = NULL, claimed_until = NULL, last_error = NULL
                 WHERE event_id = \(eventID) AND sink = 'webhook' AND delivered_at IS NULL
                 """)
@@ -81,7 +85,8 @@ public struct DeliveryQueue: Sendable {
     public func failed(_ eventID: Int64, worker: String, error: String, now: Date, retryAt: Date, park: Bool) async throws {
         let parkedAt: Date? = park ? now : nil
         try await pool.withConnection { conn in
-            try conn.execute("""
+            try conn.execute(
+                """
                 UPDATE deliveries SET attempts = attempts + 1, last_error = \(String(error.prefix(500))),
                        next_attempt_at = \(retryAt), parked_at = \(parkedAt), claimed_by = NULL, claimed_until = NULL
                 WHERE event_id = \(eventID) AND sink = 'webhook' AND delivered_at IS NULL AND claimed_by = \(worker)
@@ -92,7 +97,8 @@ public struct DeliveryQueue: Sendable {
     /// Marks due webhook deliveries as not sent (no URL configured); returns how many.
     public func skipWebhooks(now: Date) async throws -> Int {
         try await pool.withConnection { conn in
-            try conn.execute("""
+            try conn.execute(
+                """
                 UPDATE deliveries SET delivered_at = \(now), last_error = 'not sent: VAND_WEBHOOK_URL is not set'
                 WHERE (event_id, sink) IN (
                     SELECT event_id, sink FROM deliveries
@@ -106,17 +112,20 @@ public struct DeliveryQueue: Sendable {
     /// When the next undelivered, unparked delivery falls due (or its lease runs out); never before `now`.
     public func nextDue(after now: Date) async throws -> Date? {
         try await pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT min(greatest(next_attempt_at, coalesce(claimed_until, '-infinity'), \(now))) AS due_at
                 FROM deliveries WHERE delivered_at IS NULL AND parked_at IS NULL
-                """).first?.decode(Date?.self, "due_at")
+                """
+            ).first?.decode(Date?.self, "due_at")
         }
     }
 
     /// Parked webhook deliveries (and, with `includeRetrying`, those still being retried), oldest first.
     public func failedWebhooks(includeRetrying: Bool = false) async throws -> [FailedDelivery] {
         try await pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT d.event_id, e.kind, e.ride_id, d.attempts, d.parked_at,
                        CASE WHEN d.next_attempt_at = '-infinity' THEN NULL ELSE d.next_attempt_at END AS next_attempt_at, d.last_error,
                        e.payload -> 'ride' ->> 'ref' AS ride_ref
@@ -124,11 +133,13 @@ public struct DeliveryQueue: Sendable {
                 WHERE d.sink = 'webhook' AND d.delivered_at IS NULL
                   AND (d.parked_at IS NOT NULL OR (\(includeRetrying) AND d.attempts > 0))
                 ORDER BY d.event_id
-                """).map { row in
-                FailedDelivery(eventID: try row.decode(Int64.self, "event_id"), kind: try row.decode(String.self, "kind"),
-                               rideID: try row.decode(UUID.self, "ride_id"), rideRef: try row.decode(String?.self, "ride_ref"),
-                               attempts: try row.decode(Int.self, "attempts"), parkedAt: try row.decode(Date?.self, "parked_at"),
-                               nextAttemptAt: try row.decode(Date?.self, "next_attempt_at"), lastError: try row.decode(String?.self, "last_error"))
+                """
+            ).map { row in
+                FailedDelivery(
+                    eventID: try row.decode(Int64.self, "event_id"), kind: try row.decode(String.self, "kind"),
+                    rideID: try row.decode(UUID.self, "ride_id"), rideRef: try row.decode(String?.self, "ride_ref"),
+                    attempts: try row.decode(Int.self, "attempts"), parkedAt: try row.decode(Date?.self, "parked_at"),
+                    nextAttemptAt: try row.decode(Date?.self, "next_attempt_at"), lastError: try row.decode(String?.self, "last_error"))
             }
         }
     }
@@ -138,15 +149,17 @@ public struct DeliveryQueue: Sendable {
     /// as `events.replay` by `actor`. Returns how many.
     public func replay(eventID: Int64?, actor: String) async throws -> Int {
         try await pool.withTransaction { conn in
-            let count = try conn.execute("""
+            let count = try conn.execute(
+                """
                 UPDATE deliveries SET parked_at = NULL, attempts = 0, next_attempt_at = '-infinity',
                        claimed_by = NULL, claimed_until = NULL
                 WHERE sink = 'webhook' AND parked_at IS NOT NULL AND delivered_at IS NULL
                   AND (\(eventID) IS NULL OR event_id = \(eventID))
                 """)
             if count > 0 {
-                try AuditLog.record(conn, actor: actor, action: "events.replay", subject: eventID.map { "event \($0)" } ?? "all parked",
-                                    details: ["deliveries": "\(count)"])
+                try AuditLog.record(
+                    conn, actor: actor, action: "events.replay", subject: eventID.map { "event \($0)" } ?? "all parked",
+                    details: ["deliveries": "\(count)"])
                 try conn.execute("SELECT pg_notify('vand_ride_events', 'replay')")
             }
             return count

@@ -40,8 +40,10 @@ public final class DispatchFeed: Service, Sendable {
 
     /// A feed listening with `pool`'s configuration on a connection of its own; events read through
     /// `pool`. A ride pending longer than `pendingAfter` seconds (by `clock`) is an alert.
-    public init(pool: PGPool, timeZone: TimeZone, clock: any TimeSource = SystemTimeSource(), pendingAfter: TimeInterval = 600,
-                tick: Duration = .seconds(30), logger: Logger = Logger(label: "vand.dispatch-feed")) {
+    public init(
+        pool: PGPool, timeZone: TimeZone, clock: any TimeSource = SystemTimeSource(), pendingAfter: TimeInterval = 600,
+        tick: Duration = .seconds(30), logger: Logger = Logger(label: "vand.dispatch-feed")
+    ) {
         self.configuration = pool.configuration
         self.pool = pool
         self.timeZone = timeZone
@@ -73,7 +75,8 @@ public final class DispatchFeed: Service, Sendable {
 
     /// Listens until cancelled or graceful shutdown.
     public func run() async throws {
-        let events = PGListener.events(configuration: configuration, channels: ["vand_ride_events", "vand_van_positions", "vand_ride_late"], logger: logger)
+        let events = PGListener.events(
+            configuration: configuration, channels: ["vand_ride_events", "vand_van_positions", "vand_ride_late"], logger: logger)
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 group.addTask {
@@ -150,7 +153,8 @@ public final class DispatchFeed: Service, Sendable {
     public func timedAlerts(since: Date, now: Date) async throws -> [DispatchUpdate] {
         let pendingAfter = self.pendingAfter
         return try await pool.withConnection { conn in
-            let row = try conn.query("""
+            let row = try conn.query(
+                """
                 SELECT EXISTS (SELECT 1 FROM rides WHERE status = 'pending'
                                  AND ((requested_at > \(since.addingTimeInterval(-pendingAfter)) AND requested_at <= \(now.addingTimeInterval(-pendingAfter)))
                                       OR (pickup_at >= \(since.addingTimeInterval(PendingQueue.soon)) AND pickup_at < \(now.addingTimeInterval(PendingQueue.soon)))
@@ -158,7 +162,8 @@ public final class DispatchFeed: Service, Sendable {
                        EXISTS (SELECT 1 FROM deliveries WHERE parked_at > \(since) AND parked_at <= \(now) AND delivered_at IS NULL) AS parked,
                        EXISTS (SELECT 1 FROM rides r WHERE \(DispatchAlerts.unstaffed(before: now.addingTimeInterval(DispatchAlerts.unstaffedWithin)))
                                  AND r.pickup_at >= \(since.addingTimeInterval(DispatchAlerts.unstaffedWithin))) AS unstaffed
-                """).first!
+                """
+            ).first!
             var updates: [DispatchUpdate] = []
             if try row.decode(Bool.self, "pending") { updates.append(.alert("pending")) }
             if try row.decode(Bool.self, "parked") { updates.append(.alert("parked")) }
@@ -171,11 +176,16 @@ public final class DispatchFeed: Service, Sendable {
     func read(events ids: [Int64]) async throws -> [DispatchUpdate] {
         let list = "{" + ids.map(String.init).joined(separator: ",") + "}"
         let rows = try await pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT e.ride_id, e.kind, r.van_id, r.pickup_at FROM ride_events e JOIN rides r ON r.id = e.ride_id
                 WHERE e.id = ANY(\(list)::bigint[]) ORDER BY e.id
-                """).map { row in
-                (try row.decode(UUID.self, "ride_id"), try row.decode(String.self, "kind"), try row.decode(Int64?.self, "van_id"), try row.decode(Date.self, "pickup_at"))
+                """
+            ).map { row in
+                (
+                    try row.decode(UUID.self, "ride_id"), try row.decode(String.self, "kind"), try row.decode(Int64?.self, "van_id"),
+                    try row.decode(Date.self, "pickup_at")
+                )
             }
         }
         var updates: [DispatchUpdate] = []

@@ -25,12 +25,15 @@ public struct Inbox: Sendable {
     /// `netID`'s notifications with an id above `after`, oldest first, at most `limit`.
     public func list(_ netID: String, after: Int64 = 0, limit: Int = 50) async throws -> [InboxNotification] {
         try await pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT id, kind, ride_id, message, created_at FROM notifications
                 WHERE net_id = \(netID) AND id > \(after) ORDER BY id LIMIT \(limit)
-                """).map { row in
-                InboxNotification(id: try row.decode(Int64.self, "id"), kind: try row.decode(String.self, "kind"), rideID: try row.decode(UUID?.self, "ride_id"),
-                                  message: try row.decode(String.self, "message"), createdAt: try row.decode(Date.self, "created_at"))
+                """
+            ).map { row in
+                InboxNotification(
+                    id: try row.decode(Int64.self, "id"), kind: try row.decode(String.self, "kind"), rideID: try row.decode(UUID?.self, "ride_id"),
+                    message: try row.decode(String.self, "message"), createdAt: try row.decode(Date.self, "created_at"))
             }
         }
     }

@@ -15,7 +15,8 @@ struct LocalSinks: Sendable {
     func deliverBatch(now: Date, limit: Int) async throws -> Int {
         let messages = self.messages
         let (count, logged) = try await pool.withTransaction { conn -> (Int, [RideEvent]) in
-            let rows = try conn.query("""
+            let rows = try conn.query(
+                """
                 SELECT d.sink, \(RideEvent.columns)
                 FROM deliveries d JOIN ride_events e ON e.id = d.event_id
                 WHERE d.sink IN ('rider', 'log') AND d.delivered_at IS NULL AND d.parked_at IS NULL AND d.next_attempt_at <= \(now)
@@ -29,13 +30,15 @@ struct LocalSinks: Sendable {
                 if sink == "log" {
                     log.append(event)
                 } else if let netID = event.netID {
-                    try conn.execute("""
+                    try conn.execute(
+                        """
                         INSERT INTO notifications (net_id, event_id, ride_id, kind, message, created_at)
                         VALUES (\(netID), \(event.id), \(event.rideID), \(event.kind), \(messages.text(for: event)), \(now))
                         ON CONFLICT (event_id) DO NOTHING
                         """)
                 }
-                try conn.execute("""
+                try conn.execute(
+                    """
                     UPDATE deliveries SET delivered_at = \(now), attempts = attempts + 1
                     WHERE event_id = \(event.id) AND sink = \(sink)
                     """)

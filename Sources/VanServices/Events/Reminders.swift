@@ -39,7 +39,8 @@ public struct Reminders: Sendable {
         while true {
             let horizon = now.addingTimeInterval(lead)
             let ids = try await pool.withConnection { conn in
-                try conn.query("""
+                try conn.query(
+                    """
                     UPDATE rides SET reminded_at = \(now), reminder_eta = NULL
                     WHERE id IN (
                         SELECT id FROM rides
@@ -49,7 +50,8 @@ public struct Reminders: Sendable {
                         FOR UPDATE SKIP LOCKED)
                       AND status = 'approved' AND reminded_at IS NULL
                     RETURNING id
-                    """).map { try $0.decode(UUID.self, "id") }
+                    """
+                ).map { try $0.decode(UUID.self, "id") }
             }
             fired += ids
             if ids.count < batch { return fired }
@@ -65,7 +67,8 @@ public struct Reminders: Sendable {
         let ids = due.map(\.rideID).postgresArrayLiteral
         let times = "{" + due.map { "\"\(PGTimestamp.format($0.eta))\"" }.joined(separator: ",") + "}"
         return try await pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 UPDATE rides r SET reminded_at = \(now), reminder_eta = d.eta
                 FROM (SELECT id, eta FROM unnest(\(ids)::uuid[], \(times)::timestamptz[]) AS d (id, eta)) d
                 WHERE r.id = d.id AND r.id IN (
@@ -73,7 +76,8 @@ public struct Reminders: Sendable {
                     FOR UPDATE SKIP LOCKED)
                   AND r.status = 'approved' AND r.reminded_at IS NULL
                 RETURNING r.id
-                """).map { try $0.decode(UUID.self, "id") }
+                """
+            ).map { try $0.decode(UUID.self, "id") }
         }
     }
 
@@ -82,10 +86,12 @@ public struct Reminders: Sendable {
         let lead = self.lead
         let offRoadRides = offRoad(now: now)
         return try await pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT min(pickup_at) AS next_pickup_at FROM rides
                 WHERE status = 'approved' AND reminded_at IS NULL AND pickup_at > \(now) AND \(offRoadRides)
-                """).first?.decode(Date?.self, "next_pickup_at")?.addingTimeInterval(-lead)
+                """
+            ).first?.decode(Date?.self, "next_pickup_at")?.addingTimeInterval(-lead)
         }
     }
 

@@ -136,7 +136,8 @@ public struct RideEventStore: Sendable {
     /// Events with an id above `after`, oldest first, at most `limit`.
     public func events(after: Int64, limit: Int = 500) async throws -> [RideEvent] {
         try await pool.withConnection { conn in
-            try conn.query("SELECT \(RideEvent.columns) FROM ride_events e WHERE e.id > \(after) ORDER BY e.id LIMIT \(limit)").map(RideEvent.init(row:))
+            try conn.query("SELECT \(RideEvent.columns) FROM ride_events e WHERE e.id > \(after) ORDER BY e.id LIMIT \(limit)").map(
+                RideEvent.init(row:))
         }
     }
 

@@ -51,8 +51,10 @@ public final class StreamSessions: RiderChangeFollower, Service, Sendable {
     private let wake = WakeSignal()
 
     /// Streams on `pool`'s sessions, at most `perRider` per rider, their ends read from `clock`.
-    public init(pool: PGPool, clock: any TimeSource = SystemTimeSource(), perRider: Int = 4, tick: Duration = .seconds(1),
-                logger: Logger = Logger(label: "vand.streams")) {
+    public init(
+        pool: PGPool, clock: any TimeSource = SystemTimeSource(), perRider: Int = 4, tick: Duration = .seconds(1),
+        logger: Logger = Logger(label: "vand.streams")
+    ) {
         precondition(perRider >= 1, "a rider needs at least one stream")
         self.pool = pool
         self.clock = clock

@@ -187,20 +187,24 @@ public final class TriggerLoop: Service, Sendable {
         let park = attempt >= settings.webhookMaxAttempts
         let retryAt = now.addingTimeInterval(backoff.delay(afterAttempt: attempt))
         try await queue.failed(claim.eventID, worker: workerID, error: failure, now: now, retryAt: retryAt, park: park)
-        logger.warning(park ? "webhook parked" : "webhook failed; will retry", metadata: [
-            "event": "\(claim.eventID)", "attempt": "\(attempt)", "error": "\(failure)",
-            "retry_at": "\(park ? "never (vanadmin events replay)" : "\(retryAt)")",
-        ])
+        logger.warning(
+            park ? "webhook parked" : "webhook failed; will retry",
+            metadata: [
+                "event": "\(claim.eventID)", "attempt": "\(attempt)", "error": "\(failure)",
+                "retry_at": "\(park ? "never (vanadmin events replay)" : "\(retryAt)")",
+            ])
         return park ? .parked : .retry
     }
 
     /// Runs until graceful shutdown (which lets the batch in hand finish) or cancellation.
     public func run() async throws {
         let events = PGListener.events(configuration: pool.configuration, channels: ["vand_ride_events"], logger: logger)
-        logger.info("trigger loop started", metadata: [
-            "worker": "\(workerID)", "webhook": "\(settings.webhookURL == nil ? "off" : "on")",
-            "reminder_lead_s": "\(Int(settings.reminderLead))",
-        ])
+        logger.info(
+            "trigger loop started",
+            metadata: [
+                "worker": "\(workerID)", "webhook": "\(settings.webhookURL == nil ? "off" : "on")",
+                "reminder_lead_s": "\(Int(settings.reminderLead))",
+            ])
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 // Every NOTIFY (and every reconnect of the listener) wakes a pass.
@@ -236,10 +240,12 @@ public final class TriggerLoop: Service, Sendable {
                 let pass = try await runOnce(now: now)
                 failures = 0
                 if pass.reminded + pass.local + pass.webhooksDelivered + pass.webhooksFailed + pass.webhooksParked > 0 {
-                    logger.debug("trigger loop pass", metadata: [
-                        "reminded": "\(pass.reminded)", "local": "\(pass.local)", "webhooks": "\(pass.webhooksDelivered)",
-                        "failed": "\(pass.webhooksFailed)", "parked": "\(pass.webhooksParked)",
-                    ])
+                    logger.debug(
+                        "trigger loop pass",
+                        metadata: [
+                            "reminded": "\(pass.reminded)", "local": "\(pass.local)", "webhooks": "\(pass.webhooksDelivered)",
+                            "failed": "\(pass.webhooksFailed)", "parked": "\(pass.webhooksParked)",
+                        ])
                 }
                 wait = pass.nextDue.map { $0.timeIntervalSince(clock.now) } ?? settings.idleWake
                 // Due now but held by another loop: look again shortly rather than spin.

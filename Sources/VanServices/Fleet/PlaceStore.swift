@@ -47,9 +47,15 @@ public struct PlaceStore: Sendable {
         for record in csv.records {
             do {
                 guard let name = csv.value("name", in: record) else { throw ValidationError(field: "name", reason: "is empty") }
-                guard let lat = csv.value("lat", in: record).flatMap(Double.init) else { throw ValidationError(field: "lat", reason: "is not a number") }
-                guard let lon = csv.value("lon", in: record).flatMap(Double.init) else { throw ValidationError(field: "lon", reason: "is not a number") }
-                let aliases = (csv.value("aliases", in: record) ?? "").split(separator: ";").map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty }
+                guard let lat = csv.value("lat", in: record).flatMap(Double.init) else {
+                    throw ValidationError(field: "lat", reason: "is not a number")
+                }
+                guard let lon = csv.value("lon", in: record).flatMap(Double.init) else {
+                    throw ValidationError(field: "lon", reason: "is not a number")
+                }
+                let aliases = (csv.value("aliases", in: record) ?? "").split(separator: ";").map { String($0).trimmingWhitespace() }.filter {
+                    !$0.isEmpty
+                }
                 let place = try Self.validated(Place(name: name, aliases: aliases, coordinate: Coordinate(latitude: lat, longitude: lon)))
                 if let first = seen[place.name.lowercased()] {
                     throw ValidationError(field: "name", reason: "'\(place.name)' is also on line \(first)")
@@ -65,13 +71,17 @@ public struct PlaceStore: Sendable {
         return try await pool.withTransaction { conn in
             var summary = ImportSummary()
             for place in valid {
-                if let row = try conn.query("SELECT array_to_json(aliases)::text AS aliases, lat, lon FROM places WHERE name = \(place.name) FOR UPDATE").first {
+                if let row = try conn.query(
+                    "SELECT array_to_json(aliases)::text AS aliases, lat, lon FROM places WHERE name = \(place.name) FOR UPDATE"
+                ).first {
                     let aliases = try JSONDecoder().decode([String].self, from: Data(try row.decode(String.self, "aliases").utf8))
-                    let same = try row.decode(Double.self, "lat") == place.coordinate.latitude
+                    let same =
+                        try row.decode(Double.self, "lat") == place.coordinate.latitude
                         && row.decode(Double.self, "lon") == place.coordinate.longitude
                         && aliases == place.aliases
                     if same { summary.unchanged += 1; continue }
-                    try conn.execute("""
+                    try conn.execute(
+                        """
                         UPDATE places SET aliases = \(Self.arrayLiteral(place.aliases))::text[], lat = \(place.coordinate.latitude), lon = \(place.coordinate.longitude)
                         WHERE name = \(place.name)
                         """)
@@ -81,9 +91,11 @@ public struct PlaceStore: Sendable {
                     summary.added += 1
                 }
             }
-            try AuditLog.record(conn, actor: actor, action: "place.import", subject: nil, details: [
-                "added": "\(summary.added)", "updated": "\(summary.updated)", "unchanged": "\(summary.unchanged)",
-            ])
+            try AuditLog.record(
+                conn, actor: actor, action: "place.import", subject: nil,
+                details: [
+                    "added": "\(summary.added)", "updated": "\(summary.updated)", "unchanged": "\(summary.unchanged)",
+                ])
             return summary
         }
     }
@@ -96,7 +108,8 @@ public struct PlaceStore: Sendable {
     /// Places matching `query` by name or alias: exact, then prefix, then substring.
     public func search(_ query: String) async throws -> [Place] {
         let places = try await list()
-        return places
+        return
+            places
             .compactMap { place in place.matchQuality(query).map { (place, $0) } }
             .sorted { ($0.1, $0.0.name) < ($1.1, $1.0.name) }
             .map(\.0)
@@ -114,31 +127,39 @@ public struct PlaceStore: Sendable {
 
     static func list(_ conn: PGConnection) throws -> [Place] {
         let decoder = JSONDecoder()  // one for all rows: building one per row showed in the booking profile
-        return try conn.query(("SELECT id, name, array_to_json(aliases)::text AS aliases, lat, lon FROM places ORDER BY name" as SQLQuery).prepared()).map { row in
-            let aliases = try decoder.decode([String].self, from: Data(try row.decode(String.self, "aliases").utf8))
-            return Place(id: try row.decode(Int64.self, "id"), name: try row.decode(String.self, "name"), aliases: aliases,
-                         coordinate: try Coordinate(latitude: row.decode(Double.self, "lat"), longitude: row.decode(Double.self, "lon")))
-        }
+        return try conn.query(("SELECT id, name, array_to_json(aliases)::text AS aliases, lat, lon FROM places ORDER BY name" as SQLQuery).prepared())
+            .map { row in
+                let aliases = try decoder.decode([String].self, from: Data(try row.decode(String.self, "aliases").utf8))
+                return Place(
+                    id: try row.decode(Int64.self, "id"), name: try row.decode(String.self, "name"), aliases: aliases,
+                    coordinate: try Coordinate(latitude: row.decode(Double.self, "lat"), longitude: row.decode(Double.self, "lon")))
+            }
     }
 
     static func insert(_ place: Place, _ conn: PGConnection) throws -> Int64 {
-        try conn.query("""
+        try conn.query(
+            """
             INSERT INTO places (name, aliases, lat, lon)
             VALUES (\(place.name), \(arrayLiteral(place.aliases))::text[], \(place.coordinate.latitude), \(place.coordinate.longitude))
             RETURNING id
-            """).first!.decode(Int64.self, "id")
+            """
+        ).first!.decode(Int64.self, "id")
     }
 
     static func validated(_ place: Place) throws(ValidationError) -> Place {
         let name = place.name.trimmingWhitespace()
         guard (1...120).contains(name.count) else { throw ValidationError(field: "name", reason: "must be 1 to 120 characters") }
         let aliases = place.aliases.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
-        for alias in aliases where alias.count > 60 { throw ValidationError(field: "aliases", reason: "'\(alias.prefix(20))…' is longer than 60 characters") }
+        for alias in aliases where alias.count > 60 {
+            throw ValidationError(field: "aliases", reason: "'\(alias.prefix(20))…' is longer than 60 characters")
+        }
         return Place(id: place.id, name: name, aliases: aliases, coordinate: place.coordinate)
     }
 
     /// A PostgreSQL array literal (`{"a","b"}`) sent as one bind parameter.
     static func arrayLiteral(_ values: [String]) -> String {
-        "{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
+        "{"
+            + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(
+                separator: ",") + "}"
     }
 }

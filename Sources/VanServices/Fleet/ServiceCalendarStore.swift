@@ -27,15 +27,18 @@ public struct ServiceCalendarStore: Sendable {
         try await pool.withTransaction { conn in
             try conn.execute("DELETE FROM service_hours")
             for window in windows {
-                try conn.execute("""
+                try conn.execute(
+                    """
                     INSERT INTO service_hours (weekday, start_time, end_time)
                     VALUES (\(window.weekday), \(window.start.description)::time, \(window.end.description)::time)
                     ON CONFLICT DO NOTHING
                     """)
             }
-            try AuditLog.record(conn, actor: actor, action: "hours.set", subject: nil, details: [
-                "windows": windows.map { "\($0.weekday) \($0.start)-\($0.end)" }.joined(separator: ", "),
-            ])
+            try AuditLog.record(
+                conn, actor: actor, action: "hours.set", subject: nil,
+                details: [
+                    "windows": windows.map { "\($0.weekday) \($0.start)-\($0.end)" }.joined(separator: ", ")
+                ])
         }
     }
 
@@ -50,7 +53,8 @@ public struct ServiceCalendarStore: Sendable {
     /// Closes a whole local day; closing a closed day updates its reason.
     public func addClosure(_ day: LocalDate, reason: String?, actor: String) async throws {
         try await pool.withTransaction { conn in
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO closures (day, reason, added_by) VALUES (\(day.description)::date, \(reason), \(actor))
                 ON CONFLICT (day) DO UPDATE SET reason = EXCLUDED.reason
                 """)
@@ -82,7 +86,8 @@ public struct ServiceCalendarStore: Sendable {
     public func setSettings(_ settings: SchedulerSettings, actor: String) async throws {
         try settings.estimator.validate()
         try await pool.withTransaction { conn in
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO settings (key, value, updated_by) VALUES ('scheduler', \(PGJSON(settings)), \(actor))
                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_by = EXCLUDED.updated_by, updated_at = now()
                 """)
@@ -101,14 +106,18 @@ public struct ServiceCalendarStore: Sendable {
     static func scheduler(_ conn: PGConnection, timeZone: TimeZone, around date: Date) throws -> Scheduler {
         let day = LocalDate(containing: date.addingTimeInterval(-2 * 86_400), in: timeZone)
         // Every booking reads it: prepared once per connection.
-        guard let row = try conn.query(("""
-            SELECT (SELECT value FROM settings WHERE key = 'scheduler') AS settings,
-                   (SELECT coalesce(json_agg(to_char(day, 'YYYY-MM-DD')), '[]')
-                    FROM closures WHERE day BETWEEN \(day.description)::date AND \(day.description)::date + 5) AS closures,
-                   (SELECT coalesce(json_agg(json_build_object('weekday', weekday, 'start', to_char(start_time, 'HH24:MI'),
-                                                               'end', to_char(end_time, 'HH24:MI')) ORDER BY weekday, start_time), '[]')
-                    FROM service_hours) AS hours
-            """ as SQLQuery).prepared()).first else { throw PGError(kind: .decoding, message: "the calendar query returned no row") }
+        guard
+            let row = try conn.query(
+                ("""
+                SELECT (SELECT value FROM settings WHERE key = 'scheduler') AS settings,
+                       (SELECT coalesce(json_agg(to_char(day, 'YYYY-MM-DD')), '[]')
+                        FROM closures WHERE day BETWEEN \(day.description)::date AND \(day.description)::date + 5) AS closures,
+                       (SELECT coalesce(json_agg(json_build_object('weekday', weekday, 'start', to_char(start_time, 'HH24:MI'),
+                                                                   'end', to_char(end_time, 'HH24:MI')) ORDER BY weekday, start_time), '[]')
+                        FROM service_hours) AS hours
+                """ as SQLQuery).prepared()
+            ).first
+        else { throw PGError(kind: .decoding, message: "the calendar query returned no row") }
         let settings = try row.decode(PGJSON<SchedulerSettings>?.self, "settings")?.value ?? SchedulerSettings()
         let closures = try row.decode(PGJSON<[String]>.self, "closures").value.map { try LocalDate($0) }
         let windows = try row.decode(PGJSON<[StoredWindow]>.self, "hours").value.map {
@@ -133,19 +142,24 @@ public struct ServiceCalendarStore: Sendable {
     }
 
     static func hours(_ conn: PGConnection, timeZone: TimeZone) throws -> ServiceHours {
-        let windows = try conn.query("""
+        let windows = try conn.query(
+            """
             SELECT weekday, to_char(start_time, 'HH24:MI') AS start_text, to_char(end_time, 'HH24:MI') AS end_text FROM service_hours ORDER BY weekday, start_time
-            """).map { row in
-            try ServiceWindow(weekday: row.decode(Int.self, "weekday"), start: row.decode(String.self, "start_text"), end: row.decode(String.self, "end_text"))
+            """
+        ).map { row in
+            try ServiceWindow(
+                weekday: row.decode(Int.self, "weekday"), start: row.decode(String.self, "start_text"), end: row.decode(String.self, "end_text"))
         }
         return ServiceHours(timeZone: timeZone, windows: windows)
     }
 
     static func closures(_ conn: PGConnection, from: LocalDate?) throws -> [Closure] {
-        try conn.query("""
+        try conn.query(
+            """
             SELECT to_char(day, 'YYYY-MM-DD') AS day_text, reason FROM closures
             WHERE \(from?.description)::date IS NULL OR day >= \(from?.description)::date ORDER BY day
-            """).map { Closure(day: try LocalDate(try $0.decode(String.self, "day_text")), reason: try $0.decode(String?.self, "reason")) }
+            """
+        ).map { Closure(day: try LocalDate(try $0.decode(String.self, "day_text")), reason: try $0.decode(String?.self, "reason")) }
     }
 
     static func settings(_ conn: PGConnection) throws -> SchedulerSettings {

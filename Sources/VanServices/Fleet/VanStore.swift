@@ -15,12 +15,15 @@ public struct VanStore: Sendable {
         _ = try Van(id: 0, name: trimmed, seats: seats, wheelchairPositions: wheelchairPositions)
         do {
             return try await pool.withTransaction { conn in
-                let row = try conn.query("""
+                let row = try conn.query(
+                    """
                     INSERT INTO vans (name, seats, wheelchair_positions) VALUES (\(trimmed), \(seats), \(wheelchairPositions))
                     RETURNING id, name, seats, wheelchair_positions, active
-                    """).first!
-                try AuditLog.record(conn, actor: actor, action: "van.add", subject: trimmed,
-                                    details: ["seats": "\(seats)", "wheelchair_positions": "\(wheelchairPositions)"])
+                    """
+                ).first!
+                try AuditLog.record(
+                    conn, actor: actor, action: "van.add", subject: trimmed,
+                    details: ["seats": "\(seats)", "wheelchair_positions": "\(wheelchairPositions)"])
                 return try Self.van(row)
             }
         } catch let error as PGError where error.sqlState == .uniqueViolation {
@@ -39,23 +42,28 @@ public struct VanStore: Sendable {
     public func update(name: String, newName: String?, seats: Int?, wheelchairPositions: Int?, actor: String) async throws -> Van {
         let renamed = try newName.map(Self.validName)
         return try await pool.withTransaction { conn in
-            guard let current = try conn.query("SELECT id, name, seats, wheelchair_positions, active FROM vans WHERE name = \(name) FOR UPDATE").first else {
+            guard let current = try conn.query("SELECT id, name, seats, wheelchair_positions, active FROM vans WHERE name = \(name) FOR UPDATE").first
+            else {
                 throw FleetError.unknownVan(name)
             }
             let van = try Self.van(current)
-            let updated = try Van(id: van.id, name: renamed ?? van.name, seats: seats ?? van.seats,
-                                  wheelchairPositions: wheelchairPositions ?? van.wheelchairPositions, active: van.active)
+            let updated = try Van(
+                id: van.id, name: renamed ?? van.name, seats: seats ?? van.seats,
+                wheelchairPositions: wheelchairPositions ?? van.wheelchairPositions, active: van.active)
             do {
-                try conn.execute("""
+                try conn.execute(
+                    """
                     UPDATE vans SET name = \(updated.name), seats = \(updated.seats), wheelchair_positions = \(updated.wheelchairPositions)
                     WHERE id = \(van.id)
                     """)
             } catch let error as PGError where error.sqlState == .uniqueViolation {
                 throw FleetError.duplicateName(updated.name)
             }
-            try AuditLog.record(conn, actor: actor, action: "van.update", subject: van.name, details: [
-                "name": updated.name, "seats": "\(updated.seats)", "wheelchair_positions": "\(updated.wheelchairPositions)",
-            ])
+            try AuditLog.record(
+                conn, actor: actor, action: "van.update", subject: van.name,
+                details: [
+                    "name": updated.name, "seats": "\(updated.seats)", "wheelchair_positions": "\(updated.wheelchairPositions)",
+                ])
             return updated
         }
     }
@@ -69,24 +77,29 @@ public struct VanStore: Sendable {
             }
             let id = try row.decode(Int64.self, "id")
             try AuditLog.record(conn, actor: actor, action: "van.retire", subject: name)
-            return try conn.query("""
+            return try conn.query(
+                """
                 SELECT ref FROM rides WHERE van_id = \(id) AND ride_holds_van(status) AND pickup_at >= \(now)
                 ORDER BY pickup_at
-                """).map { try RideRef(validating: try $0.decode(String.self, "ref")) }
+                """
+            ).map { try RideRef(validating: try $0.decode(String.self, "ref")) }
         }
     }
 
     static func list(_ conn: PGConnection, includeRetired: Bool) throws -> [Van] {
         // Every booking reads the fleet: prepared once per connection.
-        try conn.query(("""
+        try conn.query(
+            ("""
             SELECT id, name, seats, wheelchair_positions, active FROM vans
             WHERE active OR \(includeRetired) ORDER BY active DESC, name
-            """ as SQLQuery).prepared()).map(van)
+            """ as SQLQuery).prepared()
+        ).map(van)
     }
 
     static func van(_ row: PGRow) throws -> Van {
-        try Van(id: row.decode(Int64.self, "id"), name: row.decode(String.self, "name"), seats: row.decode(Int.self, "seats"),
-                wheelchairPositions: row.decode(Int.self, "wheelchair_positions"), active: row.decode(Bool.self, "active"))
+        try Van(
+            id: row.decode(Int64.self, "id"), name: row.decode(String.self, "name"), seats: row.decode(Int.self, "seats"),
+            wheelchairPositions: row.decode(Int.self, "wheelchair_positions"), active: row.decode(Bool.self, "active"))
     }
 
     static func validName(_ name: String) throws(ValidationError) -> String {

@@ -39,8 +39,10 @@ public struct RoadReplanner: Sendable {
     public static let defaultAtRisk: TimeInterval = 60
 
     /// A re-planner over `pool`, for a service in `timeZone`; `margin`, `atRisk` and `frozen` as above (0: off).
-    public init(pool: PGPool, timeZone: TimeZone, positionStale: TimeInterval = 120, margin: TimeInterval = RoadReplanner.defaultMargin,
-                atRisk: TimeInterval = RoadReplanner.defaultAtRisk, frozen: TimeInterval = RoadReplanner.defaultFrozen) {
+    public init(
+        pool: PGPool, timeZone: TimeZone, positionStale: TimeInterval = 120, margin: TimeInterval = RoadReplanner.defaultMargin,
+        atRisk: TimeInterval = RoadReplanner.defaultAtRisk, frozen: TimeInterval = RoadReplanner.defaultFrozen
+    ) {
         self.pool = pool
         self.timeZone = timeZone
         self.positionStale = positionStale
@@ -77,30 +79,36 @@ public struct RoadReplanner: Sendable {
     /// Re-plans the rest of `day` from the road at `now`, as `actor`.
     public func replan(day: LocalDate, now: Date, actor: String) async throws -> Outcome {
         let (road, plan) = try await project(day: day, now: now)
-        var outcome = Outcome(vans: road.vans.count, ridesChanged: plan.changes.count, moved: plan.moved, unkept: plan.unkept,
-                              lateAsPlanned: plan.lateAsPlanned, written: true)
+        var outcome = Outcome(
+            vans: road.vans.count, ridesChanged: plan.changes.count, moved: plan.moved, unkept: plan.unkept,
+            lateAsPlanned: plan.lateAsPlanned, written: true)
         guard !plan.changes.isEmpty else { return outcome }
         let changes = plan.changes, vans = road.vans, snapshot = road.snapshot
         // A ride tapped while this was planned stays on its van (sql/0033): nothing written, run again.
-        outcome.written = try await PlanOptimizer.refusedUnderWay { try await pool.withTransaction { conn -> Bool in
-            try TransactionActor.set(actor, conn)
-            // As the planner does: every van-day of the day and the one either side, in one
-            // statement in (day, van) order, checked against the versions planned from.
-            let vanDays = ((day.dayNumber - 1)...(day.dayNumber + 1)).flatMap { number in
-                vans.map { VanDayRoutes.VanDay(vanID: $0.id, day: LocalDate(dayNumber: number)) }
+        outcome.written = try await PlanOptimizer.refusedUnderWay {
+            try await pool.withTransaction { conn -> Bool in
+                try TransactionActor.set(actor, conn)
+                // As the planner does: every van-day of the day and the one either side, in one
+                // statement in (day, van) order, checked against the versions planned from.
+                let vanDays = ((day.dayNumber - 1)...(day.dayNumber + 1)).flatMap { number in
+                    vans.map { VanDayRoutes.VanDay(vanID: $0.id, day: LocalDate(dayNumber: number)) }
+                }
+                try conn.execute(simple: "SAVEPOINT van_days")
+                guard try VanDayRoutes.lock(vanDays, unchangedSince: snapshot, conn) else {
+                    try conn.execute(simple: "ROLLBACK TO SAVEPOINT van_days")
+                    return false
+                }
+                try conn.execute(VanDayRoutes.reassigning(changes, now: now))
+                try VanDayRoutes.checkNow(conn)
+                try AuditLog.record(
+                    conn, actor: actor, action: "plan.road", subject: day.description,
+                    details: [
+                        "rides_changed": String(changes.count), "rides_moved": String(plan.moved.count),
+                        "rides_unkept": String(plan.unkept.count),
+                    ])
+                return true
             }
-            try conn.execute(simple: "SAVEPOINT van_days")
-            guard try VanDayRoutes.lock(vanDays, unchangedSince: snapshot, conn) else {
-                try conn.execute(simple: "ROLLBACK TO SAVEPOINT van_days")
-                return false
-            }
-            try conn.execute(VanDayRoutes.reassigning(changes, now: now))
-            try VanDayRoutes.checkNow(conn)
-            try AuditLog.record(conn, actor: actor, action: "plan.road", subject: day.description,
-                                details: ["rides_changed": String(changes.count), "rides_moved": String(plan.moved.count),
-                                          "rides_unkept": String(plan.unkept.count)])
-            return true
-        } }
+        }
         if !outcome.written { (outcome.ridesChanged, outcome.moved) = (0, []) }
         return outcome
     }
@@ -116,8 +124,9 @@ public struct RoadReplanner: Sendable {
         guard !road.vans.isEmpty, !road.rides.isEmpty else { return (road, RoadReplan()) }
         let (margin, atRisk, frozen) = (self.margin, self.atRisk, self.frozen)
         let plan = try await NIOThreadPool.singleton.runIfActive {
-            road.scheduler.replanFromRoad(vans: road.vans, starts: road.starts, rides: road.rides, now: now, margin: margin, atRisk: atRisk,
-                                          frozen: frozen)
+            road.scheduler.replanFromRoad(
+                vans: road.vans, starts: road.starts, rides: road.rides, now: now, margin: margin, atRisk: atRisk,
+                frozen: frozen)
         }
         return (road, plan)
     }
@@ -129,20 +138,26 @@ public struct RoadReplanner: Sendable {
         return try await pool.withConnection { conn in
             let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: interval.start)
             // The vans on shift now; without a driver a van is not on the road.
-            let onShift = Set(try conn.query("SELECT van_id FROM shifts WHERE ended_at IS NULL" as SQLQuery) { row in
-                try row.decode(Int64.self, "van_id")
-            })
+            let onShift = Set(
+                try conn.query("SELECT van_id FROM shifts WHERE ended_at IS NULL" as SQLQuery) { row in
+                    try row.decode(Int64.self, "van_id")
+                })
             let vans = try VanStore.list(conn, includeRetired: false).filter { $0.active && onShift.contains($0.id) }
             let snapshot = try VanDayRoutes.snapshot(conn, span: interval)
             let ids = snapshot.rides.map(\.id).postgresArrayLiteral
             var pickups: [UUID: (arrived: Date?, boarded: Date?)] = [:]
-            for (id, arrived, departed, outcome) in try conn.query("""
+            for (id, arrived, departed, outcome) in try conn.query(
+                """
                 SELECT ride_id, arrived_at, departed_at, outcome FROM stop_actuals
                 WHERE ride_id = ANY(\(ids)::uuid[]) AND stop = 'pickup'
-                """ as SQLQuery, rows: { row in
-                    (try row.decode(UUID.self, "ride_id"), try row.decode(Date?.self, "arrived_at"), try row.decode(Date?.self, "departed_at"),
-                     try row.decode(String?.self, "outcome"))
-                }) {
+                """ as SQLQuery,
+                rows: { row in
+                    (
+                        try row.decode(UUID.self, "ride_id"), try row.decode(Date?.self, "arrived_at"), try row.decode(Date?.self, "departed_at"),
+                        try row.decode(String?.self, "outcome")
+                    )
+                })
+            {
                 pickups[id] = (arrived, outcome == "boarded" ? departed : nil)
             }
             let rides = snapshot.rides.filter { onShift.contains($0.vanID) }.map { ride -> RoadRide in
@@ -152,21 +167,30 @@ public struct RoadReplanner: Sendable {
             }
             // Where each van is: its position while fresh, else the place of its last standing tap today.
             var starts: [Int64: VanStart] = [:]
-            for (van, at, lat, lon) in try conn.query("SELECT van_id, at, lat, lon FROM van_positions" as SQLQuery, rows: { row in
-                (try row.decode(Int64.self, "van_id"), try row.decode(Date.self, "at"), try row.decode(Double.self, "lat"), try row.decode(Double.self, "lon"))
-            }) where at >= now.addingTimeInterval(-stale) {
+            for (van, at, lat, lon) in try conn.query(
+                "SELECT van_id, at, lat, lon FROM van_positions" as SQLQuery,
+                rows: { row in
+                    (
+                        try row.decode(Int64.self, "van_id"), try row.decode(Date.self, "at"), try row.decode(Double.self, "lat"),
+                        try row.decode(Double.self, "lon")
+                    )
+                }) where at >= now.addingTimeInterval(-stale)
+            {
                 starts[van] = VanStart(place: try Coordinate(latitude: lat, longitude: lon), at: now)
             }
-            for (van, lat, lon) in try conn.query("""
+            for (van, lat, lon) in try conn.query(
+                """
                 SELECT DISTINCT ON (s.van_id) s.van_id,
                        CASE WHEN t.stop = 'pickup' THEN r.pickup_lat ELSE r.dropoff_lat END AS lat,
                        CASE WHEN t.stop = 'pickup' THEN r.pickup_lon ELSE r.dropoff_lon END AS lon
                 FROM stop_taps t JOIN shifts s ON s.id = t.shift_id JOIN rides r ON r.id = t.ride_id
                 WHERE t.undone_at IS NULL AND t.at >= \(interval.start) AND t.at < \(interval.end) AND t.at <= \(now)
                 ORDER BY s.van_id, t.at DESC, t.id DESC
-                """ as SQLQuery, rows: { row in
+                """ as SQLQuery,
+                rows: { row in
                     (try row.decode(Int64.self, "van_id"), try row.decode(Double?.self, "lat"), try row.decode(Double?.self, "lon"))
-                }) where starts[van] == nil {
+                }) where starts[van] == nil
+            {
                 let place = try lat.flatMap { lat in try lon.map { try Coordinate(latitude: lat, longitude: $0) } }
                 starts[van] = VanStart(place: place, at: now)
             }

@@ -79,10 +79,13 @@ public final class RouteImprover: Service, Sendable {
         pool: PGPool, timeZone: TimeZone, settings: ImprovementSettings, clock: any TimeSource = SystemTimeSource(),
         logger: Logger = Logger(label: "vand.planner"), metrics: VandMetrics? = nil, positionStale: TimeInterval = 120
     ) {
-        self.init(optimizer: PlanOptimizer(pool: pool, timeZone: timeZone, background: true), timeZone: timeZone,
-                  settings: settings, clock: clock, logger: logger, metrics: metrics,
-                  road: settings.roadInterval > 0 ? RoadReplanner(pool: pool, timeZone: timeZone, positionStale: positionStale,
-                                                                       frozen: settings.roadFrozen) : nil)
+        self.init(
+            optimizer: PlanOptimizer(pool: pool, timeZone: timeZone, background: true), timeZone: timeZone,
+            settings: settings, clock: clock, logger: logger, metrics: metrics,
+            road: settings.roadInterval > 0
+                ? RoadReplanner(
+                    pool: pool, timeZone: timeZone, positionStale: positionStale,
+                    frozen: settings.roadFrozen) : nil)
     }
 
     /// An improver that runs `optimizer`, and `road` on the day in progress. `clock` gives "now"
@@ -106,10 +109,11 @@ public final class RouteImprover: Service, Sendable {
     /// The hook to create ``BookingService`` and ``RiderRides`` with: each committed booking or
     /// cancellation names the local day of its pickup; ``ETAFeed`` says through it when a van runs late.
     public var hook: RouteChangeHook {
-        RouteChangeHook({ [weak self] time in
-            guard let self else { return }
-            self.dayChanged(LocalDate(containing: time, in: self.timeZone))
-        }, late: { [weak self] in self?.roadRunsLate() })
+        RouteChangeHook(
+            { [weak self] time in
+                guard let self else { return }
+                self.dayChanged(LocalDate(containing: time, in: self.timeZone))
+            }, late: { [weak self] in self?.roadRunsLate() })
     }
 
     /// Says `day`'s routes changed: the day falls due after the quiet period (each signal starts
@@ -166,9 +170,12 @@ public final class RouteImprover: Service, Sendable {
         do {
             let outcome = try await road.replan(day: LocalDate(containing: now, in: timeZone), now: now, actor: settings.actor)
             if outcome.ridesChanged > 0 || !outcome.written {
-                logger.info(outcome.written ? "re-planned from the road" : "routes changed while re-planning from the road; will retry", metadata: [
-                    "rides_changed": "\(outcome.ridesChanged)", "rides_moved": "\(outcome.moved.count)", "rides_unkept": "\(outcome.unkept.count)",
-                ])
+                logger.info(
+                    outcome.written ? "re-planned from the road" : "routes changed while re-planning from the road; will retry",
+                    metadata: [
+                        "rides_changed": "\(outcome.ridesChanged)", "rides_moved": "\(outcome.moved.count)",
+                        "rides_unkept": "\(outcome.unkept.count)",
+                    ])
             }
             return outcome
         } catch {
@@ -232,18 +239,22 @@ public final class RouteImprover: Service, Sendable {
         let seconds = String(format: "%.2f", run.seconds)
         guard let outcome = run.outcome else {
             metrics?.improvementRun(result: "failed", ridesChanged: 0, drivingSaved: 0)
-            logger.warning("route improvement failed; will retry", metadata: [
-                "day": "\(run.day)", "error": "\(run.failure ?? "?")", "retry_in_s": "\(Int(settings.retryDelay))",
-            ])
+            logger.warning(
+                "route improvement failed; will retry",
+                metadata: [
+                    "day": "\(run.day)", "error": "\(run.failure ?? "?")", "retry_in_s": "\(Int(settings.retryDelay))",
+                ])
             return
         }
         let result = !outcome.written ? "retry" : outcome.ridesChanged > 0 ? "improved" : "unchanged"
         metrics?.improvementRun(result: result, ridesChanged: outcome.ridesChanged, drivingSaved: outcome.before.driving - outcome.after.driving)
-        logger.info(outcome.written ? "routes improved" : "routes changed while planning; will retry", metadata: [
-            "day": "\(run.day)",
-            "driving_min": "\(String(format: "%.1f", outcome.before.driving / 60)) → \(String(format: "%.1f", outcome.after.driving / 60))",
-            "rides_changed": "\(outcome.ridesChanged)", "rides": "\(outcome.before.rides)", "seconds": "\(seconds)",
-        ])
+        logger.info(
+            outcome.written ? "routes improved" : "routes changed while planning; will retry",
+            metadata: [
+                "day": "\(run.day)",
+                "driving_min": "\(String(format: "%.1f", outcome.before.driving / 60)) → \(String(format: "%.1f", outcome.after.driving / 60))",
+                "rides_changed": "\(outcome.ridesChanged)", "rides": "\(outcome.before.rides)", "seconds": "\(seconds)",
+            ])
     }
 
     /// Runs until graceful shutdown (the run in hand finishes) or cancellation. Off
@@ -274,7 +285,8 @@ public final class RouteImprover: Service, Sendable {
             if !(await runDue()).isEmpty {
                 // Rest as long as the runs took, so bookings keep at least half of the core.
                 let restUntil = budgetClock.now.addingTimeInterval(budgetClock.now.timeIntervalSince(started) * settings.restShare)
-                while !stopping.load(ordering: .relaxed) && !Task.isCancelled, case let rest = restUntil.timeIntervalSince(budgetClock.now), rest > 0 {
+                while !stopping.load(ordering: .relaxed) && !Task.isCancelled, case let rest = restUntil.timeIntervalSince(budgetClock.now), rest > 0
+                {
                     await wake.wait(upTo: .milliseconds(Int64(rest * 1_000) + 1))
                 }
             }

@@ -20,11 +20,15 @@ struct PositionStore {
         let lat = fix.coordinate.latitude, lon = fix.coordinate.longitude
         let second = Date(timeIntervalSince1970: (at.timeIntervalSince1970).rounded(.down))
         try connection.execute("SELECT pg_advisory_xact_lock(hashtextextended('vand_van_position:' || \(vanID)::text, 0))")
-        let taken = try connection.query("""
-            SELECT EXISTS (SELECT 1 FROM van_trail WHERE van_id = \(vanID) AND at >= \(second) AND at < \(second.addingTimeInterval(1))) AS taken
-            """).first?.decode(Bool.self, "taken") ?? false
+        let taken =
+            try connection.query(
+                """
+                SELECT EXISTS (SELECT 1 FROM van_trail WHERE van_id = \(vanID) AND at >= \(second) AND at < \(second.addingTimeInterval(1))) AS taken
+                """
+            ).first?.decode(Bool.self, "taken") ?? false
         guard !taken else { return nil }
-        try connection.execute("""
+        try connection.execute(
+            """
             WITH trail AS (
                 INSERT INTO van_trail (van_id, at, lat, lon, accuracy_m, source)
                 VALUES (\(vanID), \(at), \(lat), \(lon), \(fix.accuracyMeters), \(source.rawValue))
@@ -50,10 +54,12 @@ struct PositionStore {
 
     /// The van's trail in `span`, oldest first.
     func trail(vanID: Int64, in span: DateInterval) throws -> [VanPosition] {
-        try connection.query("""
+        try connection.query(
+            """
             SELECT van_id, at, lat, lon, accuracy_m, source FROM van_trail
             WHERE van_id = \(vanID) AND at >= \(span.start) AND at < \(span.end) ORDER BY at, id
-            """).map(Self.position)
+            """
+        ).map(Self.position)
     }
 
     /// Deletes trail fixes taken before `cutoff`; how many.

@@ -39,13 +39,15 @@ extension StopTap {
 extension RunRides.Row {
     /// The ride as the road model (``VanRun``) holds it.
     var runRide: VanRun.Ride {
-        VanRun.Ride(id: id, ref: ref, netID: netID, status: status, promise: promise, pickupAt: pickupAt, dropoffAt: dropoffAt,
-                    pickup: pickup.coordinate, dropoff: dropoff.coordinate, wheelchair: wheelchair, companions: companions)
+        VanRun.Ride(
+            id: id, ref: ref, netID: netID, status: status, promise: promise, pickupAt: pickupAt, dropoffAt: dropoffAt,
+            pickup: pickup.coordinate, dropoff: dropoff.coordinate, wheelchair: wheelchair, companions: companions)
     }
 
     /// What the tap rules read of this ride, with the taps `standing` on it.
     func roadState(standing: [StopTap]) -> RidePolicy.RoadState {
-        RidePolicy.RoadState(status: status, standing: standing.map(\.policyTap),
-                             pickupWindow: NoShowRule.pickupWindow(promise: promise, plannedPickup: pickupAt), toldETA: toldPickupETA)
+        RidePolicy.RoadState(
+            status: status, standing: standing.map(\.policyTap),
+            pickupWindow: NoShowRule.pickupWindow(promise: promise, plannedPickup: pickupAt), toldETA: toldPickupETA)
     }
 }

@@ -95,7 +95,8 @@ public enum RoadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notYourVan: "you may post positions only for the van of your open shift"
         case .trackerNotForVan: "this tracker token is for another van"
         case .fixInFuture: "the position's time is in the future; send the time the fix was taken"
-        case .fixTooOld(let stale): "the position's time is more than \(Int(stale)) seconds ago, when a position is stale; send fixes as they are taken"
+        case .fixTooOld(let stale):
+            "the position's time is more than \(Int(stale)) seconds ago, when a position is stale; send fixes as they are taken"
         }
     }
 }

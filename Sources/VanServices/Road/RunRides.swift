@@ -50,26 +50,31 @@ enum RunRides {
 
     /// The van's rides picked up in `day` (an interval of the service zone), by pickup time.
     static func all(vanID: Int64, day: DateInterval, _ conn: PGConnection) throws -> [Row] {
-        try conn.query("""
+        try conn.query(
+            """
             \(select) WHERE r.van_id = \(vanID) AND r.pickup_at >= \(day.start) AND r.pickup_at < \(day.end)
               AND r.status = ANY(\(statuses)::text[])
             ORDER BY r.pickup_at, r.id
-            """).map(row)
+            """
+        ).map(row)
     }
 
     /// The ride `id` if it is on the run, its row locked until the transaction ends (taps and
     /// undos of one ride take turns here).
     static func locked(_ id: UUID, vanID: Int64, day: DateInterval, _ conn: PGConnection) throws -> Row? {
-        try conn.query("""
+        try conn.query(
+            """
             \(select) WHERE r.id = \(id) AND r.van_id = \(vanID) AND r.pickup_at >= \(day.start) AND r.pickup_at < \(day.end)
               AND r.status = ANY(\(statuses)::text[])
             FOR UPDATE OF r
-            """).first.map(row)
+            """
+        ).first.map(row)
     }
 
     static func row(_ row: PGRow) throws -> Row {
         guard let status = RideStatus(rawValue: try row.decode(String.self, "status")),
-              let kind = RidePromise.Kind(rawValue: try row.decode(String.self, "promise")) else {
+            let kind = RidePromise.Kind(rawValue: try row.decode(String.self, "promise"))
+        else {
             throw PGError(kind: .decoding, message: "ride has an unknown status or promise")
         }
         func end(_ prefix: String) throws -> Row.End {
@@ -88,7 +93,8 @@ enum RunRides {
             pickupAt: try row.decode(Date.self, "pickup_at"), dropoffAt: try row.decode(Date.self, "estimated_dropoff_at"),
             wheelchair: try row.decode(Bool.self, "needs_wheelchair"), companions: try row.decode(Int.self, "companions"),
             note: try row.decode(String?.self, "note"),
-            promise: RidePromise(kind: kind, window: DateInterval(start: try row.decode(Date.self, "window_start"), end: try row.decode(Date.self, "window_end"))),
+            promise: RidePromise(
+                kind: kind, window: DateInterval(start: try row.decode(Date.self, "window_start"), end: try row.decode(Date.self, "window_end"))),
             pickup: try end("pickup"), dropoff: try end("dropoff"),
             riderName: try row.decode(String?.self, "rider_name"), riderPhone: try row.decode(PhoneNumber?.self, "rider_phone"),
             toldPickupETA: try row.decode(Date?.self, "told_pickup_eta")

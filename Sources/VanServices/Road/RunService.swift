@@ -29,7 +29,8 @@ public struct RunService: Sendable {
         let (timeZone, undoWindow, rule) = (self.timeZone, settings.undoWindow, settings.noShowRule)
         return try await pool.withConnection { conn in
             guard let shift = try ShiftStore(conn).open(driver: driver) else { throw RoadError.noOpenShift }
-            let stops = try Self.stops(vanID: shift.vanID, day: shift.runSpan(at: now, in: timeZone), undoWindow: undoWindow, rule: rule, now: now, conn)
+            let stops = try Self.stops(
+                vanID: shift.vanID, day: shift.runSpan(at: now, in: timeZone), undoWindow: undoWindow, rule: rule, now: now, conn)
             return DriverRun(shift: shift, day: day, stops: stops)
         }
     }
@@ -46,14 +47,18 @@ public struct RunService: Sendable {
     /// make at `now`: the rides read in full for the driver (names, phones, places) with their
     /// standing taps, made into the one road model (``VanRun``: which stops, in ``RunOrder`` as
     /// planned, a no-show's drop-off none) in one read.
-    static func stops(vanID: Int64, day: DateInterval, undoWindow: TimeInterval, rule: NoShowRule, now: Date, _ conn: PGConnection) throws -> [RunStop] {
+    static func stops(vanID: Int64, day: DateInterval, undoWindow: TimeInterval, rule: NoShowRule, now: Date, _ conn: PGConnection) throws
+        -> [RunStop]
+    {
         let rides = try RunRides.all(vanID: vanID, day: day, conn)
         let taps = Dictionary(grouping: try TapStore(conn, undoWindow: undoWindow).standing(rideIDs: rides.map(\.id)), by: \.rideID)
         let details = Dictionary(rides.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let run = VanRun(vanID: vanID, rides: rides.map { ride in
-            let rideTaps = taps[ride.id] ?? []
-            return (ride.runRide, StopTap.actual(rideTaps, at: .pickup), StopTap.actual(rideTaps, at: .dropoff))
-        })
+        let run = VanRun(
+            vanID: vanID,
+            rides: rides.map { ride in
+                let rideTaps = taps[ride.id] ?? []
+                return (ride.runRide, StopTap.actual(rideTaps, at: .pickup), StopTap.actual(rideTaps, at: .dropoff))
+            })
         return run.stops.compactMap { stop in
             details[stop.ride.id].map { Self.stop($0, stop.kind, taps: taps[stop.ride.id] ?? [], rule: rule, now: now) }
         }
@@ -71,8 +76,9 @@ public struct RunService: Sendable {
         let outcome = taps.first { $0.action.isOutcome }
         var noShowFrom: Date?
         if kind == .pickup, outcome == nil, let arrived {
-            noShowFrom = rule.allowedFrom(arrivedAt: arrived.at, window: NoShowRule.pickupWindow(promise: ride.promise, plannedPickup: ride.pickupAt),
-                                          toldETA: ride.toldPickupETA)
+            noShowFrom = rule.allowedFrom(
+                arrivedAt: arrived.at, window: NoShowRule.pickupWindow(promise: ride.promise, plannedPickup: ride.pickupAt),
+                toldETA: ride.toldPickupETA)
         }
         return RunStop(
             rideID: ride.id, ref: ride.ref, rideStatus: ride.status, stop: kind,

@@ -53,10 +53,12 @@ public struct RunStop: Sendable, Hashable {
     public let noShowRefusal: RidePolicy.TapRefusal?
 
     /// Creates a value.
-    public init(rideID: UUID, ref: RideRef, rideStatus: RideStatus, stop: StopKind, placeName: String?, placeShort: String?, address: String?,
-                coordinate: Coordinate?, riderName: String, riderPhone: PhoneNumber?, wheelchair: Bool, companions: Int, note: String?,
-                promise: RidePromise, plannedAt: Date, arrivedAt: Date?, departedAt: Date?, outcome: TapAction?,
-                noShowAllowedFrom: Date?, lastTap: StopTap?, nextActions: [TapAction], noShowRefusal: RidePolicy.TapRefusal? = nil) {
+    public init(
+        rideID: UUID, ref: RideRef, rideStatus: RideStatus, stop: StopKind, placeName: String?, placeShort: String?, address: String?,
+        coordinate: Coordinate?, riderName: String, riderPhone: PhoneNumber?, wheelchair: Bool, companions: Int, note: String?,
+        promise: RidePromise, plannedAt: Date, arrivedAt: Date?, departedAt: Date?, outcome: TapAction?,
+        noShowAllowedFrom: Date?, lastTap: StopTap?, nextActions: [TapAction], noShowRefusal: RidePolicy.TapRefusal? = nil
+    ) {
         self.rideID = rideID
         self.ref = ref
         self.rideStatus = rideStatus

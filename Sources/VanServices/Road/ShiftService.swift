@@ -68,8 +68,9 @@ public struct ShiftService: Sendable {
             guard let shift = try store.open(vanID: van.id), try store.end(id: shift.id, by: actor, now: now) else {
                 throw RoadError.vanHasNoShift(van: van.name)
             }
-            try AuditLog.record(conn, actor: actor, action: "shift.end", subject: String(shift.id),
-                                details: ["van": van.name, "driver": shift.driverNetID.rawValue])
+            try AuditLog.record(
+                conn, actor: actor, action: "shift.end", subject: String(shift.id),
+                details: ["van": van.name, "driver": shift.driverNetID.rawValue])
             return try store.shift(id: shift.id)!
         }
     }

@@ -69,7 +69,8 @@ struct ShiftStore {
 
     /// Ends the open shift `id` at `now`; false when it was not open.
     func end(id: Int64, by actor: String, now: Date) throws -> Bool {
-        try connection.execute("""
+        try connection.execute(
+            """
             UPDATE shifts SET ended_at = GREATEST(\(now), started_at), ended_by = \(actor) WHERE id = \(id) AND ended_at IS NULL
             """) == 1
     }

@@ -28,8 +28,10 @@ public struct StopTap: Sendable, Hashable {
     public let undoUntil: Date
 
     /// Creates a value.
-    public init(id: Int64, tapKey: UUID, shiftID: Int64, rideID: UUID, stop: StopKind, action: TapAction, at: Date,
-                coordinate: Coordinate? = nil, accuracyMeters: Double? = nil, undoneAt: Date? = nil, undoUntil: Date) {
+    public init(
+        id: Int64, tapKey: UUID, shiftID: Int64, rideID: UUID, stop: StopKind, action: TapAction, at: Date,
+        coordinate: Coordinate? = nil, accuracyMeters: Double? = nil, undoneAt: Date? = nil, undoUntil: Date
+    ) {
         self.id = id
         self.tapKey = tapKey
         self.shiftID = shiftID

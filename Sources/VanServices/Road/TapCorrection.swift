@@ -63,7 +63,8 @@ public struct TapCorrection: Sendable {
             let rideID = try RideQueries.resolve(id, conn)  // DispatchError.notFound or ambiguous
             // The ride's lock first, as taps and the driver's undo take it.
             guard let statusText = try conn.query("SELECT status FROM rides WHERE id = \(rideID) FOR UPDATE").first?.decode(String.self, "status"),
-                  var status = RideStatus(rawValue: statusText) else { throw Failure.notFound(id) }
+                var status = RideStatus(rawValue: statusText)
+            else { throw Failure.notFound(id) }
             // The window plays no part here; the store's undo window is irrelevant to a correction.
             let taps = TapStore(conn, undoWindow: 0)
             let standing = try taps.standing(rideID: rideID)
@@ -71,7 +72,8 @@ public struct TapCorrection: Sendable {
             guard let tap = here.first(where: { $0.action.isOutcome }) ?? here.first(where: { $0.action == .arrived }) else {
                 throw Failure.nothingStands(stop)
             }
-            switch RidePolicy.undoRefusal(of: tap.policyTap, by: .dispatcher, undoUntil: tap.undoUntil, standing: standing.map(\.policyTap), now: now) {
+            switch RidePolicy.undoRefusal(of: tap.policyTap, by: .dispatcher, undoUntil: tap.undoUntil, standing: standing.map(\.policyTap), now: now)
+            {
             case nil: break
             case .laterFirst(let action, let stop): throw Failure.laterFirst(action, stop)
             case .windowPassed, .notForRiders: preconditionFailure("the office corrects any tap at any time")
@@ -80,10 +82,12 @@ public struct TapCorrection: Sendable {
             let undone = try taps.undo(id: tap.id, now: now)
             if try TapService.putBack(after: tap, status: status, now: now, conn, refused: { Failure.cannotRestore($0) }) { status = .approved }
             let after = try taps.standing(rideID: rideID).first { $0.stop == stop }
-            try AuditLog.record(conn, actor: actor, action: "tap.correct", subject: rideID.uuidString.lowercased(), details: [
-                "stop": stop.rawValue, "from": tap.action.rawValue, "to": after?.action.rawValue ?? "none",
-                "tapped_at": PGTimestamp.format(tap.at), "reason": reason,
-            ])
+            try AuditLog.record(
+                conn, actor: actor, action: "tap.correct", subject: rideID.uuidString.lowercased(),
+                details: [
+                    "stop": stop.rawValue, "from": tap.action.rawValue, "to": after?.action.rawValue ?? "none",
+                    "tapped_at": PGTimestamp.format(tap.at), "reason": reason,
+                ])
             return Outcome(undone: undone, standing: after, rideStatus: status)
         }
     }

@@ -31,7 +31,9 @@ public struct TapService: Sendable {
             let taps = TapStore(conn, undoWindow: undoWindow)
             if let earlier = try Self.retry(of: request, driver: driver, taps, conn) { return earlier }
             guard let shift = try ShiftStore(conn).open(driver: driver) else { throw RoadError.noOpenShift }
-            guard let ride = try RunRides.locked(request.rideID, vanID: shift.vanID, day: shift.runSpan(at: now, in: timeZone), conn) else { throw RoadError.notOnRun }
+            guard let ride = try RunRides.locked(request.rideID, vanID: shift.vanID, day: shift.runSpan(at: now, in: timeZone), conn) else {
+                throw RoadError.notOnRun
+            }
             // Another request with this key may have committed while this one waited for the lock.
             if let earlier = try Self.retry(of: request, driver: driver, taps, conn) { return earlier }
             let standing = try taps.standing(rideID: ride.id)
@@ -94,8 +96,10 @@ public struct TapService: Sendable {
     /// After `tap` is undone: a ride it ended (a no-show, a drop-off) and still in that `status`
     /// goes back to approved, the one way back from those statuses, and the van's route is checked
     /// again; a broken route throws `refused(why)`. Whether the ride went back.
-    static func putBack(after tap: StopTap, status: RideStatus?, now: Date, _ conn: PGConnection,
-                        refused: (String) -> any Error) throws -> Bool {
+    static func putBack(
+        after tap: StopTap, status: RideStatus?, now: Date, _ conn: PGConnection,
+        refused: (String) -> any Error
+    ) throws -> Bool {
         guard let ended = tap.action.rideStatus, status == ended, ended.canBeRestored(to: .approved) else { return false }
         try conn.execute("UPDATE rides SET status = 'approved', updated_at = \(now) WHERE id = \(tap.rideID)")
         do {

@@ -17,9 +17,11 @@ struct TapStore {
 
     /// The tap with the client's key, with its shift's driver.
     func tap(key: UUID) throws -> (tap: StopTap, driver: NetID)? {
-        try connection.query("""
+        try connection.query(
+            """
             SELECT \(Self.columns), s.driver_net_id FROM stop_taps t JOIN shifts s ON s.id = t.shift_id WHERE t.tap_key = \(key)
-            """).first.map { (try tap($0), try $0.decode(NetID.self, "driver_net_id")) }
+            """
+        ).first.map { (try tap($0), try $0.decode(NetID.self, "driver_net_id")) }
     }
 
     /// The taps standing for `rideID`, oldest first.
@@ -32,21 +34,25 @@ struct TapStore {
     func standing(rideIDs: [UUID]) throws -> [StopTap] {
         guard !rideIDs.isEmpty else { return [] }
         let array = rideIDs.postgresArrayLiteral
-        return try connection.query("""
+        return try connection.query(
+            """
             SELECT \(Self.columns) FROM stop_taps t WHERE t.ride_id = ANY(\(array)::uuid[]) AND t.undone_at IS NULL ORDER BY t.at, t.id
-            """).map(tap)
+            """
+        ).map(tap)
     }
 
     /// Records a tap; nil when its key was taken meanwhile (by a request that committed first).
     func insert(_ request: TapRequest, shiftID: Int64, now: Date) throws -> StopTap? {
         let fix = request.position
-        return try connection.query("""
+        return try connection.query(
+            """
             INSERT INTO stop_taps AS t (tap_key, shift_id, ride_id, stop, action, at, lat, lon, accuracy_m)
             VALUES (\(request.tapKey), \(shiftID), \(request.rideID), \(request.stop.rawValue), \(request.action.rawValue), \(now),
                     \(fix?.coordinate.latitude), \(fix?.coordinate.longitude), \(fix?.accuracyMeters))
             ON CONFLICT (tap_key) DO NOTHING
             RETURNING \(Self.columns)
-            """).first.map(tap)
+            """
+        ).first.map(tap)
     }
 
     /// Marks the tap `id` undone at `now`.
@@ -56,7 +62,8 @@ struct TapStore {
 
     func tap(_ row: PGRow) throws -> StopTap {
         guard let stop = StopKind(rawValue: try row.decode(String.self, "stop")),
-              let action = TapAction(rawValue: try row.decode(String.self, "action")) else {
+            let action = TapAction(rawValue: try row.decode(String.self, "action"))
+        else {
             throw PGError(kind: .decoding, message: "stop tap has an unknown stop or action")
         }
         let lat = try row.decode(Double?.self, "lat")

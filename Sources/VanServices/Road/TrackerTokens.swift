@@ -25,7 +25,8 @@ public struct TrackerTokens: Sendable {
             guard let van = try VanStore.list(conn, includeRetired: false).first(where: { $0.name == vanName }) else {
                 throw RoadError.unknownVan(vanName)
             }
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO van_tracker_tokens (van_id, token_sha256, created_at, created_by) VALUES (\(van.id), \(digest), \(now), \(actor))
                 ON CONFLICT (van_id) DO UPDATE SET token_sha256 = EXCLUDED.token_sha256, created_at = EXCLUDED.created_at,
                     created_by = EXCLUDED.created_by

@@ -36,7 +36,9 @@ extension SettingSpec {
         "DATABASE_URL", default: nil, defaultWords: "unset: embedded",
         accepts: .text("a postgresql:// URI or a key=value string"), group: .database,
         production: "postgresql://vand:CHANGE-ME@db.internal:5432/vand?sslmode=verify-full", secret: true,
-        help: "The PostgreSQL to use (libpq URI or key=value). Unset: libpq's PG* variables when PGHOST or PGDATABASE is set, else the embedded cluster in VAND_DATA_DIR (for laptops).")
+        help:
+            "The PostgreSQL to use (libpq URI or key=value). Unset: libpq's PG* variables when PGHOST or PGDATABASE is set, else the embedded cluster in VAND_DATA_DIR (for laptops)."
+    )
     public static let dataDirectory = SettingSpec(
         "VAND_DATA_DIR", default: nil, defaultWords: "/var/lib/vand/embedded as root, else ~/.local/state/vand/embedded",
         accepts: .text("a folder"), group: .database,
@@ -50,7 +52,8 @@ extension SettingSpec {
         help: "Seconds a request waits for a free connection before it gets 503.")
     public static let dbStatementTimeout = SettingSpec(
         "VAND_DB_STATEMENT_TIMEOUT", default: "5", accepts: .number(0...3600), group: .database, production: "5",
-        help: "Seconds a statement may run (statement_timeout; 0: none); a connection with no answer 1 s later is dropped. Migrations run without it.")
+        help: "Seconds a statement may run (statement_timeout; 0: none); a connection with no answer 1 s later is dropped. Migrations run without it."
+    )
     public static let dbIdleInTransactionTimeout = SettingSpec(
         "VAND_DB_IDLE_IN_TRANSACTION_TIMEOUT", default: "30", accepts: .number(0...3600), group: .database, production: "30",
         help: "Seconds a session may sit idle in a transaction (0: none).")
@@ -69,7 +72,9 @@ extension SettingSpec {
 
     public static let readCacheMB = SettingSpec(
         "VAND_READ_CACHE_MB", default: "16", accepts: .integer(0...4096), group: .database, production: "16",
-        help: "Memory for riders' upcoming-ride lists answered again until the database notifies a change (LISTEN vand_rider_changes, one more connection; at most 60 s). Another vand behind the same load balancer sees a change when the notification sent at commit reaches it. 0: off.")
+        help:
+            "Memory for riders' upcoming-ride lists answered again until the database notifies a change (LISTEN vand_rider_changes, one more connection; at most 60 s). Another vand behind the same load balancer sees a change when the notification sent at commit reaches it. 0: off."
+    )
 
     // MARK: Where vand listens
 
@@ -87,18 +92,26 @@ extension SettingSpec {
     public static let metricsAddress = SettingSpec(
         "VAND_METRICS_ADDRESS", default: nil, defaultWords: "unset: on VAND_PORT",
         accepts: .text("host:port, [IPv6]:port, or a port alone (then 127.0.0.1)"), group: .server, production: "127.0.0.1:9464",
-        help: "Serve /metrics on its own listener and not on VAND_PORT; keep it off the public port. /healthz and /readyz answer there too (and on VAND_PORT), however full VAND_PORT is.")
+        help:
+            "Serve /metrics on its own listener and not on VAND_PORT; keep it off the public port. /healthz and /readyz answer there too (and on VAND_PORT), however full VAND_PORT is."
+    )
 
     public static let headTimeout = SettingSpec(
         "VAND_HEAD_TIMEOUT", default: "5", accepts: .number(0.1...300), group: .server, production: "5",
-        help: "Seconds a client has to send a whole request head, from connecting or from the first byte of its next request; then the connection is closed. Over the connection cap, min(1, this).")
+        help:
+            "Seconds a client has to send a whole request head, from connecting or from the first byte of its next request; then the connection is closed. Over the connection cap, min(1, this)."
+    )
     public static let idleTimeout = SettingSpec(
         "VAND_IDLE_TIMEOUT", default: "75", accepts: .number(1...3600), group: .server, production: "75",
-        help: "Seconds a kept-alive connection may sit idle between requests, or a request body may stall, before it is closed (longer than the proxy's upstream keep-alive). Notification streams are not idle.")
+        help:
+            "Seconds a kept-alive connection may sit idle between requests, or a request body may stall, before it is closed (longer than the proxy's upstream keep-alive). Notification streams are not idle."
+    )
     public static let maxConnections = SettingSpec(
         "VAND_MAX_CONNECTIONS", default: nil, defaultWords: "the open-file limit less 128 and the pool, less 1/16 reserve",
         accepts: .integer(1...1_000_000), group: .server,
-        help: "Open HTTP connections served (notification streams count). Never more than the open-file limit allows (vand raises its soft limit to the hard one at start and logs the caps). The next 1/16 more (4 to 64) are answered only on /healthz and /readyz, else 503 with Retry-After; beyond those a connection is closed at once.")
+        help:
+            "Open HTTP connections served (notification streams count). Never more than the open-file limit allows (vand raises its soft limit to the hard one at start and logs the caps). The next 1/16 more (4 to 64) are answered only on /healthz and /readyz, else 503 with Retry-After; beyond those a connection is closed at once."
+    )
 
     // MARK: What riders see
 
@@ -184,23 +197,33 @@ extension SettingSpec {
 
     public static let improveSeconds = SettingSpec(
         "VAND_IMPROVE_SECONDS", default: "2", accepts: .number(0...60), group: .planner,
-        help: "Seconds of route search after bookings on a day (in the background, one day at a time, on one low-priority thread); 0: off. `vanadmin plan optimize` searches longer on demand.")
+        help:
+            "Seconds of route search after bookings on a day (in the background, one day at a time, on one low-priority thread); 0: off. `vanadmin plan optimize` searches longer on demand."
+    )
     public static let replanSeconds = SettingSpec(
         "VAND_REPLAN_SECONDS", default: "60", accepts: .number(0...3_600), group: .planner,
-        help: "How often the background planner re-plans the day in progress from the road (vans on shift start where they are; a late ride may move to a van on shift that keeps its promise). 0: off. Runs only with VAND_IMPROVE_SECONDS above 0.")
+        help:
+            "How often the background planner re-plans the day in progress from the road (vans on shift start where they are; a late ride may move to a van on shift that keeps its promise). 0: off. Runs only with VAND_IMPROVE_SECONDS above 0."
+    )
 
     public static let replanFrozen = SettingSpec(
         "VAND_REPLAN_FROZEN", default: "20", accepts: .number(0...240), group: .planner,
-        help: "The frozen horizon, minutes: a rider whose pickup opens within it has been told when her van comes (ETA, reminder), and re-planning from the road makes her van no later to her: no ride, late or at risk, is put or re-sequenced ahead of her where that delays it (a late ride that fits only there stays late, with its alert). 0: off.")
+        help:
+            "The frozen horizon, minutes: a rider whose pickup opens within it has been told when her van comes (ETA, reminder), and re-planning from the road makes her van no later to her: no ride, late or at risk, is put or re-sequenced ahead of her where that delays it (a late ride that fits only there stays late, with its alert). 0: off."
+    )
 
     // MARK: The van on the road
 
     public static let noShowWait = SettingSpec(
         "VAND_NO_SHOW_WAIT", default: "300", accepts: .number(0...3_600), group: .road,
-        help: "Seconds the van waits at a pickup (from the latest of its arrival, the window's start and the pickup time a late alert told the rider) before the driver may tap no-show.")
+        help:
+            "Seconds the van waits at a pickup (from the latest of its arrival, the window's start and the pickup time a late alert told the rider) before the driver may tap no-show."
+    )
     public static let positionStale = SettingSpec(
         "VAND_POSITION_STALE", default: "120", accepts: .number(5...86_400), group: .road,
-        help: "Seconds after which a van's last position counts as unknown (ETAs then run from its last tapped stop); a fix posted with an older time is refused (422).")
+        help:
+            "Seconds after which a van's last position counts as unknown (ETAs then run from its last tapped stop); a fix posted with an older time is refused (422)."
+    )
     public static let trailDays = SettingSpec(
         "VAND_TRAIL_DAYS", default: "30", accepts: .integer(1...3_650), group: .road,
         help: "Days of van trail kept for reports; older fixes are pruned hourly.")

@@ -14,7 +14,8 @@ extension SettingSpec {
             lines.append("  \(group.rawValue):")
             for spec in rows {
                 lines.append("    \(spec.name)")
-                lines.append(contentsOf: wrap("\(spec.help) [\(spec.acceptsShort); default \(spec.defaultShort)]", width: width - 8).map { "        " + $0 })
+                lines.append(
+                    contentsOf: wrap("\(spec.help) [\(spec.acceptsShort); default \(spec.defaultShort)]", width: width - 8).map { "        " + $0 })
             }
         }
         return lines.joined(separator: "\n")

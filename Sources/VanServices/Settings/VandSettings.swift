@@ -30,7 +30,8 @@ public struct VandSettings: Sendable {
 
     /// The settings in `environment`; throws the first that is not valid, naming it.
     public static func fromEnvironment(_ environment: [String: String]) throws(SettingError) -> VandSettings {
-        var settings = VandSettings(database: try DatabaseSettings.fromEnvironment(environment), timeZone: try SettingSpec.serviceTimeZone(environment))
+        var settings = VandSettings(
+            database: try DatabaseSettings.fromEnvironment(environment), timeZone: try SettingSpec.serviceTimeZone(environment))
         settings.hotline = try hotline(environment)
         settings.accounts = try AccountSettings.fromEnvironment(environment)
         settings.booking = try BookingSettings.fromEnvironment(environment)

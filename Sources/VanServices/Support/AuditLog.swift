@@ -12,7 +12,8 @@ public enum AuditLog {
         subject: String?,
         details: [String: String] = [:]
     ) throws {
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT INTO audit_log (actor, action, subject, details)
             VALUES (\(actor), \(action), \(subject), \(PGJSON(details)))
             """)

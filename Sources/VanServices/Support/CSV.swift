@@ -85,7 +85,8 @@ extension CSV {
 
     /// One field, quoted when it must be (see ``record(_:)``).
     public static func field(_ value: String) -> String {
-        let needsQuotes = value.contains { $0 == "," || $0 == "\"" || $0.isNewline }
+        let needsQuotes =
+            value.contains { $0 == "," || $0 == "\"" || $0.isNewline }
             || value.first?.isWhitespace == true || value.last?.isWhitespace == true
         guard needsQuotes else { return value }
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""

@@ -18,15 +18,17 @@ public func withDeadline<Value: Sendable>(
     let race = Race<Value>()
     defer { race.cancelAll() }
     return try await withCheckedThrowingContinuation { continuation in
-        race.start(continuation, tasks: [
-            Task {
-                do { race.finish(.success(try await operation())) } catch { race.finish(.failure(error)) }
-            },
-            Task {
-                do { try await Task.sleep(for: timeout) } catch { return }
-                race.finish(.failure(DeadlineExceeded(timeout: timeout)))
-            },
-        ])
+        race.start(
+            continuation,
+            tasks: [
+                Task {
+                    do { race.finish(.success(try await operation())) } catch { race.finish(.failure(error)) }
+                },
+                Task {
+                    do { try await Task.sleep(for: timeout) } catch { return }
+                    race.finish(.failure(DeadlineExceeded(timeout: timeout)))
+                },
+            ])
     }
 }
 

@@ -9,14 +9,17 @@ public final class VandMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     private let readCacheHits: Counter
     private let readCacheMisses: Counter
-    private static let latencyBuckets: [Duration] = [.milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(20),
-                                                     .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5)]
+    private static let latencyBuckets: [Duration] = [
+        .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(20),
+        .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),
+    ]
 
     /// An empty set of metrics.
     public init() {
         let registry = PrometheusCollectorRegistry()
         self.registry = registry
-        let answers = MetricNameDescriptor(metricName: "vand_ride_list_answers", unitName: "total", helpText: "Upcoming-ride pages answered from memory or from the database")
+        let answers = MetricNameDescriptor(
+            metricName: "vand_ride_list_answers", unitName: "total", helpText: "Upcoming-ride pages answered from memory or from the database")
         readCacheHits = registry.makeCounter(descriptor: answers, labels: [("from", "memory")])
         readCacheMisses = registry.makeCounter(descriptor: answers, labels: [("from", "database")])
     }
@@ -29,9 +32,13 @@ public final class VandMetrics: Sendable {
     /// One HTTP request: `route` is the matched pattern (`/v1/rides/{id}`), never the raw path.
     public func request(method: String, route: String, status: Int, duration: Duration) {
         let labels = [("method", method), ("route", route), ("status", String(status))]
-        registry.makeCounter(descriptor: .init(metricName: "vand_http_requests", unitName: "total", helpText: "HTTP requests by route and status"), labels: labels).increment()
-        registry.makeDurationHistogram(descriptor: .init(metricName: "vand_http_request_duration", unitName: "seconds", helpText: "HTTP request latency by route and status"),
-                                       labels: labels, buckets: Self.latencyBuckets).record(duration)
+        registry.makeCounter(
+            descriptor: .init(metricName: "vand_http_requests", unitName: "total", helpText: "HTTP requests by route and status"), labels: labels
+        ).increment()
+        registry.makeDurationHistogram(
+            descriptor: .init(metricName: "vand_http_request_duration", unitName: "seconds", helpText: "HTTP request latency by route and status"),
+            labels: labels, buckets: Self.latencyBuckets
+        ).record(duration)
     }
 
     /// A ride was booked.
@@ -41,23 +48,38 @@ public final class VandMetrics: Sendable {
 
     /// A booking was refused, with the scheduler's reason.
     public func bookingRefused(reason: String) {
-        registry.makeCounter(descriptor: .init(metricName: "vand_bookings_refused", unitName: "total", helpText: "Bookings refused by reason"), labels: [("reason", reason)]).increment()
+        registry.makeCounter(
+            descriptor: .init(metricName: "vand_bookings_refused", unitName: "total", helpText: "Bookings refused by reason"),
+            labels: [("reason", reason)]
+        ).increment()
     }
 
     /// A background route improvement ran: `result` is improved, unchanged, retry (a route changed
     /// while planning) or failed; `ridesChanged` rides got another van or times, saving `drivingSaved` seconds of driving.
     public func improvementRun(result: String, ridesChanged: Int, drivingSaved: TimeInterval) {
-        registry.makeCounter(descriptor: .init(metricName: "vand_improvement_runs", unitName: "total", helpText: "Background route improvements by result"),
-                             labels: [("result", result)]).increment()
-        registry.makeCounter(descriptor: .init(metricName: "vand_improvement_rides_changed", unitName: "total", helpText: "Rides given another van or times by background improvement"),
-                             labels: []).increment(by: Int64(ridesChanged))
-        registry.makeCounter(descriptor: .init(metricName: "vand_improvement_driving_saved_seconds", unitName: "total", helpText: "Driving saved by background improvement"),
-                             labels: []).increment(by: max(0, drivingSaved))
+        registry.makeCounter(
+            descriptor: .init(metricName: "vand_improvement_runs", unitName: "total", helpText: "Background route improvements by result"),
+            labels: [("result", result)]
+        ).increment()
+        registry.makeCounter(
+            descriptor: .init(
+                metricName: "vand_improvement_rides_changed", unitName: "total",
+                helpText: "Rides given another van or times by background improvement"),
+            labels: []
+        ).increment(by: Int64(ridesChanged))
+        registry.makeCounter(
+            descriptor: .init(
+                metricName: "vand_improvement_driving_saved_seconds", unitName: "total", helpText: "Driving saved by background improvement"),
+            labels: []
+        ).increment(by: max(0, drivingSaved))
     }
 
     /// A delivery attempt to `sink` failed.
     public func deliveryFailed(sink: String) {
-        registry.makeCounter(descriptor: .init(metricName: "vand_delivery_failures", unitName: "total", helpText: "Failed delivery attempts by sink"), labels: [("sink", sink)]).increment()
+        registry.makeCounter(
+            descriptor: .init(metricName: "vand_delivery_failures", unitName: "total", helpText: "Failed delivery attempts by sink"),
+            labels: [("sink", sink)]
+        ).increment()
     }
 
     /// Sets the gauges read at scrape time: connections lent out, events waiting for delivery,
@@ -65,13 +87,22 @@ public final class VandMetrics: Sendable {
     /// time is the later of pickup − lead and the approval).
     public func observe(poolInUse: Int, poolOpen: Int, eventsWaiting: Int?, reminderLagSeconds: Double? = nil) {
         if let reminderLagSeconds {
-            registry.makeGauge(descriptor: .init(metricName: "vand_reminder_lag_max_1h", unitName: "seconds", helpText: "Worst reminder lag in the last hour"), labels: [])
-                .set(reminderLagSeconds)
+            registry.makeGauge(
+                descriptor: .init(metricName: "vand_reminder_lag_max_1h", unitName: "seconds", helpText: "Worst reminder lag in the last hour"),
+                labels: []
+            )
+            .set(reminderLagSeconds)
         }
-        registry.makeGauge(descriptor: .init(metricName: "vand_db_pool_in_use", unitName: "connections", helpText: "Database connections lent out"), labels: []).set(Double(poolInUse))
-        registry.makeGauge(descriptor: .init(metricName: "vand_db_pool_open", unitName: "connections", helpText: "Database connections open"), labels: []).set(Double(poolOpen))
+        registry.makeGauge(
+            descriptor: .init(metricName: "vand_db_pool_in_use", unitName: "connections", helpText: "Database connections lent out"), labels: []
+        ).set(Double(poolInUse))
+        registry.makeGauge(
+            descriptor: .init(metricName: "vand_db_pool_open", unitName: "connections", helpText: "Database connections open"), labels: []
+        ).set(Double(poolOpen))
         if let eventsWaiting {
-            registry.makeGauge(descriptor: .init(metricName: "vand_events_waiting", unitName: "", helpText: "Deliveries not yet delivered or parked"), labels: []).set(Double(eventsWaiting))
+            registry.makeGauge(
+                descriptor: .init(metricName: "vand_events_waiting", unitName: "", helpText: "Deliveries not yet delivered or parked"), labels: []
+            ).set(Double(eventsWaiting))
         }
     }
 

@@ -56,7 +56,8 @@ public struct VandServices: Sendable {
 
     /// Accounts, with passwords hashed at the configured cost.
     public func accounts() -> AccountService {
-        AccountService(pool: pool, hasher: PasswordHasher(cost: settings.accounts.bcryptCost), settings: settings.accounts,
-                       clock: clock, timeZone: settings.timeZone)
+        AccountService(
+            pool: pool, hasher: PasswordHasher(cost: settings.accounts.bcryptCost), settings: settings.accounts,
+            clock: clock, timeZone: settings.timeZone)
     }
 }

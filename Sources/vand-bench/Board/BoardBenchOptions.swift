@@ -43,6 +43,7 @@ struct BoardBenchOptions: Sendable {
 
     /// The command line that reproduces this run.
     var commandLine: String {
-        "vand-bench board --seed \(seed) --rides \(rides) --vans \(vans) --on-road \(onRoad) --renders \(renders)" + (dayRides.map { " --day-rides \($0)" } ?? "")
+        "vand-bench board --seed \(seed) --rides \(rides) --vans \(vans) --on-road \(onRoad) --renders \(renders)"
+            + (dayRides.map { " --day-rides \($0)" } ?? "")
     }
 }

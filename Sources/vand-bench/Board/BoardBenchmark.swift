@@ -51,8 +51,9 @@ struct BoardBenchmark {
             await database.close()
             throw CampusBenchError("only \(setup.rides) of the \(requests.count) requests were booked; ask for fewer --rides or more --vans")
         }
-        print("day \(day): \(setup.rides) rides on \(options.vans) vans (booked in \(String(format: "%.1f", booking.seconds)) s), "
-              + "\(options.onRoad) on the road with \(setup.tapped) stops tapped")
+        print(
+            "day \(day): \(setup.rides) rides on \(options.vans) vans (booked in \(String(format: "%.1f", booking.seconds)) s), "
+                + "\(options.onRoad) on the road with \(setup.tapped) stops tapped")
         if let dayRides = options.dayRides, dayRides > setup.rides {
             let copies = (dayRides + setup.rides - 1) / setup.rides
             let total = try await BoardDay(pool: database.pool, day: day, timeZone: timeZone, now: now).copy(copies)
@@ -111,14 +112,17 @@ struct BoardBenchmark {
                 let rows = table.components(separatedBy: "<tr").count - 2
                 stops += rows
                 etas += table.components(separatedBy: ">ETA ").count - 1
-                actuals += ["<td>Arrived ", "<td>Boarded ", "<td>Dropped off ", "<td>No-show "].reduce(0) { $0 + table.components(separatedBy: $1).count - 1 }
+                actuals += ["<td>Arrived ", "<td>Boarded ", "<td>Dropped off ", "<td>No-show "].reduce(0) {
+                    $0 + table.components(separatedBy: $1).count - 1
+                }
                 if page.bytes > busiest.bytes {
                     busiest = (vanPath, page.bytes, try await Self.get(client, base + vanPath, cookie: cookie, gzip: true).bytes, rows)
                 }
             }
-            print("the fleet's board: \(Self.kB(first.bytes)) of HTML, \(Self.kB(fleetSent)) gzipped; \(vanIDs.count) vans' boards: "
-                  + "\(stops) stops, \(actuals) actual times, \(etas) ETAs; the largest (\(busiest.stops) stops): "
-                  + "\(Self.kB(busiest.bytes)) of HTML, \(Self.kB(busiest.sent)) gzipped")
+            print(
+                "the fleet's board: \(Self.kB(first.bytes)) of HTML, \(Self.kB(fleetSent)) gzipped; \(vanIDs.count) vans' boards: "
+                    + "\(stops) stops, \(actuals) actual times, \(etas) ETAs; the largest (\(busiest.stops) stops): "
+                    + "\(Self.kB(busiest.bytes)) of HTML, \(Self.kB(busiest.sent)) gzipped")
             // Every staff page a busy day loads: the board's two, the queue and its fragment, and
             // the first van's driver's run and its fragment. Each weighed once, then timed.
             // The board's bar is 100 ms on an ordinary busy day (issue 26); on a copied day of
@@ -132,7 +136,9 @@ struct BoardBenchmark {
             var met = true
             for page in timed {
                 let weighed = try await Self.get(client, base + page.path, cookie: page.cookie)
-                guard weighed.status == 200 else { throw CampusBenchError("GET \(page.path) answered \(weighed.status): \(weighed.body.prefix(200))") }
+                guard weighed.status == 200 else {
+                    throw CampusBenchError("GET \(page.path) answered \(weighed.status): \(weighed.body.prefix(200))")
+                }
                 let sent = try await Self.get(client, base + page.path, cookie: page.cookie, gzip: true).bytes
                 // Timed as a browser asks: gzip accepted (the response is compressed as it would be).
                 for _ in 0..<10 { _ = try await Self.get(client, base + page.path, cookie: page.cookie, gzip: true) }
@@ -147,9 +153,11 @@ struct BoardBenchmark {
                 // The bar: the board's p95 within 100 ms (issue 26), every other staff page's within 200 ms
                 // (issue 33), each within the console's page budget of 50 kB decoded.
                 let within = figures.p95 <= page.bar && weighed.bytes <= 50 * 1_024
-                print(String(format: "GET %@: %@ of HTML (%@ gzipped), %d renders: p50 %.1f ms, p95 %.1f ms, max %.1f ms%@",
-                             page.path, Self.kB(weighed.bytes), Self.kB(sent), options.renders, figures.p50, figures.p95, figures.max,
-                             within ? "" : " (over the bar: \(Int(page.bar)) ms, 50 kB)"))
+                print(
+                    String(
+                        format: "GET %@: %@ of HTML (%@ gzipped), %d renders: p50 %.1f ms, p95 %.1f ms, max %.1f ms%@",
+                        page.path, Self.kB(weighed.bytes), Self.kB(sent), options.renders, figures.p50, figures.p95, figures.max,
+                        within ? "" : " (over the bar: \(Int(page.bar)) ms, 50 kB)"))
                 met = met && within
             }
             var floor: [Double] = []
@@ -160,8 +168,12 @@ struct BoardBenchmark {
             }
             let health = Figures(floor)
             print(String(format: "GET /healthz (the loopback floor): p50 %.2f ms, p95 %.2f ms", health.p50, health.p95))
-            print(String(format: "(%d cores) bar (p95 ≤ 100 ms for the board on an ordinary day, ≤ 200 ms for the rest and on a copied day; ≤ 50 kB each): ", ProcessInfo.processInfo.activeProcessorCount)
-                  + (met ? "met" : "NOT met"))
+            print(
+                String(
+                    format:
+                        "(%d cores) bar (p95 ≤ 100 ms for the board on an ordinary day, ≤ 200 ms for the rest and on a copied day; ≤ 50 kB each): ",
+                    ProcessInfo.processInfo.activeProcessorCount)
+                    + (met ? "met" : "NOT met"))
             try await client.shutdown()
             await database.close()
             return met
@@ -192,7 +204,8 @@ struct BoardBenchmark {
     static func kB(_ bytes: Int) -> String { String(format: "%.1f kB", Double(bytes) / 1_024) }
 
     /// GETs `url`: the status, the body as text, and its size as sent (gzipped when `gzip`).
-    static func get(_ client: HTTPClient, _ url: String, cookie: String?, gzip: Bool = false) async throws -> (status: UInt, body: String, bytes: Int) {
+    static func get(_ client: HTTPClient, _ url: String, cookie: String?, gzip: Bool = false) async throws -> (status: UInt, body: String, bytes: Int)
+    {
         var request = HTTPClientRequest(url: url)
         request.headers.add(name: "Accept", value: "text/html")
         if gzip { request.headers.add(name: "Accept-Encoding", value: "gzip") }

@@ -34,49 +34,69 @@ struct BoardDay {
         let token = SessionToken.generate()
         let now = self.now
         return try await pool.withTransaction { conn in
-            try conn.execute("""
+            try conn.execute(
+                """
                 DELETE FROM rides WHERE id IN (SELECT id FROM rides ORDER BY created_at DESC, id DESC
                                                OFFSET \(rides))
                 """)
             try conn.execute("UPDATE rides SET status = 'approved', decided_by = 'vand-bench', decided_at = \(now) WHERE status = 'pending'")
-            let count = try conn.query("""
+            let count = try conn.query(
+                """
                 SELECT count(*) AS n FROM rides WHERE status = 'approved' AND pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
-                """).first!.decode(Int.self, "n")
-            try conn.execute("""
+                """
+            ).first!.decode(Int.self, "n")
+            try conn.execute(
+                """
                 INSERT INTO riders (net_id, name, password_hash, must_change_password, role)
                 VALUES ('benchdee', 'Bench Dispatcher', 'x', false, 'dispatcher')
                 """)
             try SessionStore(conn).insert(token, netID: try NetID("benchdee"), now: now, expiresAt: now.addingTimeInterval(86_400))
-            let vans = try conn.query("""
+            let vans = try conn.query(
+                """
                 SELECT v.id FROM vans v WHERE EXISTS (SELECT 1 FROM rides r WHERE r.van_id = v.id) ORDER BY v.name LIMIT \(vansOnRoad)
-                """).map { try $0.decode(Int64.self, "id") }
+                """
+            ).map { try $0.decode(Int64.self, "id") }
             var tapped = 0, noShows = 0
             var driverToken: SessionToken?
             for (index, van) in vans.enumerated() {
                 let driver = "benchdrv\(index + 1)"
-                try conn.execute("INSERT INTO riders (net_id, name, password_hash, must_change_password, role) VALUES (\(driver), \("Driver \(index + 1)"), 'x', false, 'driver')")
+                try conn.execute(
+                    "INSERT INTO riders (net_id, name, password_hash, must_change_password, role) VALUES (\(driver), \("Driver \(index + 1)"), 'x', false, 'driver')"
+                )
                 if index == 0 {
                     let token = SessionToken.generate()
                     try SessionStore(conn).insert(token, netID: try NetID(driver), now: now, expiresAt: now.addingTimeInterval(86_400))
                     driverToken = token
                 }
-                let shift = try conn.query("""
+                let shift = try conn.query(
+                    """
                     INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES (\(driver), \(van), \(interval.start)) RETURNING id
-                    """).first!.decode(Int64.self, "id")
+                    """
+                ).first!.decode(Int64.self, "id")
                 typealias Stop = (ride: UUID, kind: String, at: Date, lat: Double, lon: Double)
                 var stops: [Stop] = []
-                for row in try conn.query("""
+                for row in try conn.query(
+                    """
                     SELECT id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon FROM rides
                     WHERE van_id = \(van) AND status = 'approved' AND pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
-                    """) {
+                    """)
+                {
                     let id = try row.decode(UUID.self, "id")
-                    stops.append((id, "pickup", try row.decode(Date.self, "pickup_at"), try row.decode(Double.self, "pickup_lat"), try row.decode(Double.self, "pickup_lon")))
-                    stops.append((id, "dropoff", try row.decode(Date.self, "estimated_dropoff_at"), try row.decode(Double.self, "dropoff_lat"),
-                                  try row.decode(Double.self, "dropoff_lon")))
+                    stops.append(
+                        (
+                            id, "pickup", try row.decode(Date.self, "pickup_at"), try row.decode(Double.self, "pickup_lat"),
+                            try row.decode(Double.self, "pickup_lon")
+                        ))
+                    stops.append(
+                        (
+                            id, "dropoff", try row.decode(Date.self, "estimated_dropoff_at"), try row.decode(Double.self, "dropoff_lat"),
+                            try row.decode(Double.self, "dropoff_lon")
+                        ))
                 }
                 stops.sort { a, b in a.at != b.at ? a.at < b.at : (a.kind == "dropoff" && b.kind == "pickup") }
                 guard let first = stops.first else { continue }
-                try conn.execute("""
+                try conn.execute(
+                    """
                     INSERT INTO van_positions (van_id, at, lat, lon, source) VALUES (\(van), \(now), \(first.lat), \(first.lon), 'tracker')
                     """)
                 var missed = Set<UUID>()
@@ -91,7 +111,8 @@ struct BoardDay {
                             noShows += 1
                         }
                     }
-                    try conn.execute("""
+                    try conn.execute(
+                        """
                         INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at, lat, lon) VALUES
                           (\(UUID()), \(shift), \(stop.ride), \(stop.kind), 'arrived', \(stop.at.addingTimeInterval(60)), \(stop.lat), \(stop.lon)),
                           (\(UUID()), \(shift), \(stop.ride), \(stop.kind), \(outcome), \(stop.at.addingTimeInterval(120)), \(stop.lat), \(stop.lon))
@@ -112,7 +133,8 @@ struct BoardDay {
         let interval = day.interval(in: timeZone)
         return try await pool.withTransaction { conn in
             try conn.execute("SET LOCAL session_replication_role = replica")
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO rides (id, net_id, kind, pickup_address, pickup_lat, pickup_lon, pickup_place_id,
                                    dropoff_address, dropoff_lat, dropoff_lon, dropoff_place_id, requested_at,
                                    pickup_at, estimated_dropoff_at, needs_wheelchair, companions, note, status, van_id,
@@ -127,9 +149,11 @@ struct BoardDay {
                 FROM rides, generate_series(1, \(copies - 1)) AS k
                 WHERE status = 'approved' AND pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
                 """)
-            return try conn.query("""
+            return try conn.query(
+                """
                 SELECT count(*) AS n FROM rides WHERE pickup_at >= \(interval.start) AND pickup_at < \(interval.end)
-                """).first!.decode(Int.self, "n")
+                """
+            ).first!.decode(Int.self, "n")
         }
     }
 

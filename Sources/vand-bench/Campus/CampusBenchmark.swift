@@ -17,8 +17,9 @@ struct CampusBenchmark {
         let timeZone = TimeZone(identifier: "America/New_York")!
         let day = CampusDay(options: options, timeZone: timeZone)
         let requests = day.generator.generate()
-        let cluster = EmbeddedPostgres(directory: "/tmp/vand-bench-campus-\(ProcessInfo.processInfo.processIdentifier)", ephemeral: true,
-                                       port: 55_433, logger: logger)
+        let cluster = EmbeddedPostgres(
+            directory: "/tmp/vand-bench-campus-\(ProcessInfo.processInfo.processIdentifier)", ephemeral: true,
+            port: 55_433, logger: logger)
         try await NIOThreadPool.singleton.runIfActive { try cluster.start() }
         defer {
             try? cluster.forceStop(mode: "fast")
@@ -28,8 +29,10 @@ struct CampusBenchmark {
         for model in CampusModel.allCases {
             let name = "campus_\(model.rawValue.lowercased())"
             try await NIOThreadPool.singleton.runIfActive { try cluster.createDatabase(name) }
-            let database = Database(pool: PGPool(configuration: PGConfiguration(connectionString: cluster.connectionString(database: name)),
-                                                 size: 2, logger: logger))
+            let database = Database(
+                pool: PGPool(
+                    configuration: PGConfiguration(connectionString: cluster.connectionString(database: name)),
+                    size: 2, logger: logger))
             _ = try await MigrationRunner(directory: VandPaths.migrations(), logger: logger).migrate(pool: database.pool)
             results.append(try await day.run(model, on: database, requests: requests))
             await database.close()

@@ -20,8 +20,10 @@ struct CampusDayGenerator {
     var onDemandLead: TimeInterval
 
     /// A generator for `requests` requests on `day`.
-    init(day: LocalDate = CampusDayGenerator.defaultDay, timeZone: TimeZone, requests: Int, seed: UInt64,
-         onDemandLead: TimeInterval = BookingPolicy(serviceCenter: BookingPolicy.yaleCenter).onDemandLead) {
+    init(
+        day: LocalDate = CampusDayGenerator.defaultDay, timeZone: TimeZone, requests: Int, seed: UInt64,
+        onDemandLead: TimeInterval = BookingPolicy(serviceCenter: BookingPolicy.yaleCenter).onDemandLead
+    ) {
         self.day = day
         self.timeZone = timeZone
         self.requests = requests
@@ -38,7 +40,7 @@ struct CampusDayGenerator {
     /// The demo places by what riders go there for (indices into ``DemoData/places``).
     enum Places {
         static let sml = 0, sas = 1, sss = 2, scl = 3, davenport = 4, gym = 5, health = 6, bass = 7, commons = 8, kline = 9,
-                   hospital = 10, station = 11
+            hospital = 10, station = 11
         static let count = DemoData.places.count
         static let classrooms = [sss, scl, kline]
         static let libraries = [sml, bass]
@@ -69,7 +71,8 @@ struct CampusDayGenerator {
         let companions = pick([(0, 0.80), (1, 0.15), (2, 0.05)], &rng)
         var trip = makeTrip(&rng)
         // Riders ask for round times when booking ahead; a ride now is now plus the lead.
-        let booking: CampusRequest.Booking = trip.promise == .arriveBy
+        let booking: CampusRequest.Booking =
+            trip.promise == .arriveBy
             ? pick([(.dayBefore, 0.75), (.sameDay, 0.25)], &rng)
             : pick([(.dayBefore, 0.55), (.sameDay, 0.15), (.onDemand, 0.30)], &rng)
         let arrival: Date
@@ -84,8 +87,9 @@ struct CampusDayGenerator {
             arrival = at(trip.minute).addingTimeInterval(-onDemandLead - Double.random(in: 0...120, using: &rng).rounded())
         }
         let asked = booking == .onDemand ? arrival.addingTimeInterval(onDemandLead) : at(trip.minute)
-        return CampusRequest(index: index, rider: rider, arrival: arrival, asked: asked, promise: trip.promise, booking: booking,
-                             from: trip.from, to: trip.to, wheelchair: wheelchair, companions: companions)
+        return CampusRequest(
+            index: index, rider: rider, arrival: arrival, asked: asked, promise: trip.promise, booking: booking,
+            from: trip.from, to: trip.to, wheelchair: wheelchair, companions: companions)
     }
 
     /// Where and when: a trip for a purpose of the day.

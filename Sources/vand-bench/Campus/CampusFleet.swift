@@ -39,7 +39,8 @@ struct CampusFleet: Sendable {
         return try await database.pool.withTransaction { conn in
             try conn.execute("DELETE FROM vans")
             for van in vans {
-                try conn.execute("INSERT INTO vans (name, seats, wheelchair_positions) VALUES (\(van.name), \(van.seats), \(van.wheelchairPositions))")
+                try conn.execute(
+                    "INSERT INTO vans (name, seats, wheelchair_positions) VALUES (\(van.name), \(van.seats), \(van.wheelchairPositions))")
             }
             for rider in 0..<riders {
                 try conn.execute("INSERT INTO riders (net_id, password_hash) VALUES (\(try Self.netID(rider).rawValue), 'x')")
@@ -47,8 +48,9 @@ struct CampusFleet: Sendable {
             var byName: [String: Site] = [:]
             for row in try conn.query("SELECT id, name, lat, lon FROM places") {
                 let name = try row.decode(String.self, "name")
-                byName[name] = Site(placeID: try row.decode(Int64.self, "id"), name: name,
-                                    coordinate: try Coordinate(latitude: try row.decode(Double.self, "lat"), longitude: try row.decode(Double.self, "lon")))
+                byName[name] = Site(
+                    placeID: try row.decode(Int64.self, "id"), name: name,
+                    coordinate: try Coordinate(latitude: try row.decode(Double.self, "lat"), longitude: try row.decode(Double.self, "lon")))
             }
             return try DemoData.places.map { place in
                 guard let site = byName[place.0] else { throw CampusBenchError("demo place \(place.0) is missing") }

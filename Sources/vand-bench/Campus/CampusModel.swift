@@ -29,7 +29,8 @@ enum CampusModel: String, Hashable, Sendable, CaseIterable {
         guard self == .oneRider else { return }
         try await database.pool.withConnection { conn in
             try conn.execute("UPDATE vans SET seats = 1, wheelchair_positions = least(wheelchair_positions, 1)")
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO settings (key, value, updated_by) VALUES ('scheduler', '{"windowMinutes": 0}', 'vand-bench')
                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
                 """)
@@ -41,7 +42,8 @@ enum CampusModel: String, Hashable, Sendable, CaseIterable {
     /// before the arrival time (to the minute, rounding earlier), and rides alone, so arrives by it.
     func ask(_ request: CampusRequest, from: Coordinate, to: Coordinate, estimator: TripEstimator) -> (promise: RidePromise.Kind, at: Date) {
         guard self == .oneRider, request.promise == .arriveBy else { return (request.promise, request.asked) }
-        let direct = estimator.tripDuration(from: from, to: to, wheelchair: request.wheelchair)
+        let direct =
+            estimator.tripDuration(from: from, to: to, wheelchair: request.wheelchair)
             - (request.wheelchair ? estimator.wheelchairAlighting : estimator.alighting)
         let pickup = request.asked.addingTimeInterval(-direct).timeIntervalSince1970
         return (.pickup, Date(timeIntervalSince1970: (pickup / 60).rounded(.down) * 60))

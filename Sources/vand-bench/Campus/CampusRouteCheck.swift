@@ -45,11 +45,14 @@ enum CampusRouteCheck {
                 seats += sign * Ride.seats(wheelchair: stop.ride.wheelchair, companions: stop.ride.companions)
                 wheelchairs += sign * (stop.ride.wheelchair ? 1 : 0)
                 if seats > van.seats || wheelchairs > van.wheelchairPositions {
-                    problems.append("van \(vanID) at \(stop.at): \(seats) seats and \(wheelchairs) wheelchairs aboard, it has \(van.seats) and \(van.wheelchairPositions)")
+                    problems.append(
+                        "van \(vanID) at \(stop.at): \(seats) seats and \(wheelchairs) wheelchairs aboard, it has \(van.seats) and \(van.wheelchairPositions)"
+                    )
                 }
                 if index > 0 {
                     let previous = stops[index - 1]
-                    let earliest = previous.at.addingTimeInterval(previous.service(routes.estimator) + routes.estimator.deadhead(from: previous.place, to: stop.place))
+                    let earliest = previous.at.addingTimeInterval(
+                        previous.service(routes.estimator) + routes.estimator.deadhead(from: previous.place, to: stop.place))
                     if stop.at.addingTimeInterval(slack) < earliest {
                         problems.append("van \(vanID) at \(stop.at): cannot get there from the stop at \(previous.at) before \(earliest)")
                     }

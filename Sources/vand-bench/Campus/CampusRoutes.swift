@@ -39,14 +39,17 @@ struct CampusRoutes: Sendable {
         let estimator = try await ServiceCalendarStore(pool: database.pool, timeZone: timeZone).scheduler(around: date).estimator
         return try await database.pool.withConnection { conn in
             let vans = try conn.query("SELECT id, seats, wheelchair_positions FROM vans ORDER BY id").map { row in
-                VanRow(id: try row.decode(Int64.self, "id"), seats: try row.decode(Int.self, "seats"),
-                       wheelchairPositions: try row.decode(Int.self, "wheelchair_positions"))
+                VanRow(
+                    id: try row.decode(Int64.self, "id"), seats: try row.decode(Int.self, "seats"),
+                    wheelchairPositions: try row.decode(Int.self, "wheelchair_positions"))
             }
-            let rides = try conn.query("""
+            let rides = try conn.query(
+                """
                 SELECT id, van_id, pickup_at, estimated_dropoff_at, pickup_lat, pickup_lon, dropoff_lat, dropoff_lon,
                        needs_wheelchair, companions, promise, window_start, window_end, max_ride_seconds
                 FROM rides WHERE ride_holds_van(status) AND van_id IS NOT NULL ORDER BY id
-                """).map { row in
+                """
+            ).map { row in
                 guard let kind = RidePromise.Kind(rawValue: try row.decode(String.self, "promise")) else {
                     throw CampusBenchError("a ride has an unknown promise")
                 }
@@ -54,9 +57,12 @@ struct CampusRoutes: Sendable {
                     id: try row.decode(UUID.self, "id"), vanID: try row.decode(Int64.self, "van_id"),
                     pickupAt: try row.decode(Date.self, "pickup_at"), dropoffAt: try row.decode(Date.self, "estimated_dropoff_at"),
                     pickup: try Coordinate(latitude: try row.decode(Double.self, "pickup_lat"), longitude: try row.decode(Double.self, "pickup_lon")),
-                    dropoff: try Coordinate(latitude: try row.decode(Double.self, "dropoff_lat"), longitude: try row.decode(Double.self, "dropoff_lon")),
+                    dropoff: try Coordinate(
+                        latitude: try row.decode(Double.self, "dropoff_lat"), longitude: try row.decode(Double.self, "dropoff_lon")),
                     wheelchair: try row.decode(Bool.self, "needs_wheelchair"), companions: try row.decode(Int.self, "companions"),
-                    promise: RidePromise(kind: kind, window: DateInterval(start: try row.decode(Date.self, "window_start"), end: try row.decode(Date.self, "window_end"))),
+                    promise: RidePromise(
+                        kind: kind,
+                        window: DateInterval(start: try row.decode(Date.self, "window_start"), end: try row.decode(Date.self, "window_end"))),
                     maxRideSeconds: try row.decode(Int.self, "max_ride_seconds"))
             }
             return CampusRoutes(vans: vans, rides: rides, estimator: estimator)

@@ -36,10 +36,13 @@ enum CampusTable {
         row("mean ride time ÷ direct") { ratio($0.routes.meanRideRatio()) }
         row("… riders who asked for a pickup time") { result in ratio(result.routes.meanRideRatio { !result.tally.arriveBy.contains($0.id) }) }
         row("… riders who asked to arrive by a time") { result in ratio(result.routes.meanRideRatio { result.tally.arriveBy.contains($0.id) }) }
-        row("minutes a rider waits aboard, mean") { $0.routes.rides.isEmpty ? "–" : String(format: "%.1f", $0.routes.waitingAboardMinutes / Double($0.routes.rides.count)) }
+        row("minutes a rider waits aboard, mean") {
+            $0.routes.rides.isEmpty ? "–" : String(format: "%.1f", $0.routes.waitingAboardMinutes / Double($0.routes.rides.count))
+        }
         row("vans used") { "\($0.routes.vansUsed)" }
         row("booking seconds (all requests)") { String(format: "%.1f", $0.tally.seconds) }
-        if let shared = results.first(where: { $0.model == .shared }), let one = results.first(where: { $0.model == .oneRider }), one.tally.served > 0 {
+        if let shared = results.first(where: { $0.model == .shared }), let one = results.first(where: { $0.model == .oneRider }), one.tally.served > 0
+        {
             lines.append("")
             lines.append(String(format: "rides served, shared ÷ one rider: %.2f", Double(shared.tally.served) / Double(one.tally.served)))
         }

@@ -6,9 +6,10 @@ func runDARPBench(_ options: DARPBenchOptions) throws(DARPBenchError) -> Bool {
     var routesText = "# vand-bench darp routes: `INSTANCE cost: TOTAL` then `INSTANCE VEHICLE: node ids` per used vehicle\n"
     var gaps: [Double] = []
     var allGood = true
-    print(pad("instance", 10) + pad("cost", 11, right: true) + pad("best", 10, right: true)
-          + pad("gap %", 9, right: true) + pad("served", 9, right: true) + pad("vehicles", 10, right: true)
-          + pad("seconds", 9, right: true) + pad("iters", 9, right: true))
+    print(
+        pad("instance", 10) + pad("cost", 11, right: true) + pad("best", 10, right: true)
+            + pad("gap %", 9, right: true) + pad("served", 9, right: true) + pad("vehicles", 10, right: true)
+            + pad("seconds", 9, right: true) + pad("iters", 9, right: true))
     for path in options.files {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let text: String
@@ -31,10 +32,12 @@ func runDARPBench(_ options: DARPBenchOptions) throws(DARPBenchError) -> Bool {
         let budget = options.seconds
         var iterations = 0
         let improver = PlanImprover(problem: problem)
-        let plan = improver.improve(initial, seed: options.seed, limit: .progress(maxIterations: options.iterations) {
-            iterations += 1
-            return budget > 0 ? seconds(start.duration(to: clock.now)) / budget : 1
-        })
+        let plan = improver.improve(
+            initial, seed: options.seed,
+            limit: .progress(maxIterations: options.iterations) {
+                iterations += 1
+                return budget > 0 ? seconds(start.duration(to: clock.now)) / budget : 1
+            })
         let elapsed = seconds(start.duration(to: clock.now))
         let evaluator = RouteEvaluator(problem: problem)
         let violations = evaluator.violations(in: plan)
@@ -44,12 +47,13 @@ func runDARPBench(_ options: DARPBenchOptions) throws(DARPBenchError) -> Bool {
         let gap = best.map { 100 * (cost - $0) / $0 }
         if let gap, served == instance.requestCount { gaps.append(gap) }
         if served != instance.requestCount || !violations.isEmpty { allGood = false }
-        print(pad(name, 10) + pad(format(cost, 2), 11, right: true) + pad(best.map { format($0, 2) } ?? "-", 10, right: true)
-              + pad(gap.map { format($0, 2) } ?? "-", 9, right: true)
-              + pad("\(served)/\(instance.requestCount)", 9, right: true)
-              + pad("\(plan.vehiclesUsed)/\(instance.vehicleCount)", 10, right: true)
-              + pad(format(elapsed, 1), 9, right: true) + pad("\(max(iterations - 1, 0))", 9, right: true)
-              + (violations.isEmpty ? "" : "  INFEASIBLE: \(violations.prefix(3))"))
+        print(
+            pad(name, 10) + pad(format(cost, 2), 11, right: true) + pad(best.map { format($0, 2) } ?? "-", 10, right: true)
+                + pad(gap.map { format($0, 2) } ?? "-", 9, right: true)
+                + pad("\(served)/\(instance.requestCount)", 9, right: true)
+                + pad("\(plan.vehiclesUsed)/\(instance.vehicleCount)", 10, right: true)
+                + pad(format(elapsed, 1), 9, right: true) + pad("\(max(iterations - 1, 0))", 9, right: true)
+                + (violations.isEmpty ? "" : "  INFEASIBLE: \(violations.prefix(3))"))
         routesText += "\(name) cost: \(String(format: "%.17g", cost))\n"
         for route in plan.routes where !route.stops.isEmpty {
             routesText += "\(name) \(route.vehicle): " + instance.nodeIDs(of: route).map(String.init).joined(separator: " ") + "\n"

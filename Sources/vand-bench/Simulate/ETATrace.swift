@@ -114,13 +114,15 @@ enum ETATrace {
             }
             guard off else { continue }
             let window = windows[ride].map { "\(clock($0.start))–\(clock($0.end))" } ?? "?"
-            lines.append(String(format: "  ETA off %+.1f min: ride %@ window %@, told at %@ (van %lld, %@): ETA %@ (van arriving %@, planned %@),"
-                                + " arrived %@ on van %lld; told before hers %d stops, made %d; extra [%@], not made [%@]; %@",
-                                error / 60, short(ride), window, clock(told.at), told.van, told.source, clock(eta), clock(told.arrival),
-                                clock(told.plannedAt), clock(arrived.at), arrived.van, told.before.count, made.count,
-                                extra.map { short($0.ride) + ($0.pickup ? "P" : "D") }.joined(separator: " "),
-                                missing.map { short($0.ride) + ($0.pickup ? "P" : "D") }.joined(separator: " "),
-                                unique.map(\.rawValue).joined(separator: "; ")))
+            lines.append(
+                String(
+                    format: "  ETA off %+.1f min: ride %@ window %@, told at %@ (van %lld, %@): ETA %@ (van arriving %@, planned %@),"
+                        + " arrived %@ on van %lld; told before hers %d stops, made %d; extra [%@], not made [%@]; %@",
+                    error / 60, short(ride), window, clock(told.at), told.van, told.source, clock(eta), clock(told.arrival),
+                    clock(told.plannedAt), clock(arrived.at), arrived.van, told.before.count, made.count,
+                    extra.map { short($0.ride) + ($0.pickup ? "P" : "D") }.joined(separator: " "),
+                    missing.map { short($0.ride) + ($0.pickup ? "P" : "D") }.joined(separator: " "),
+                    unique.map(\.rawValue).joined(separator: "; ")))
         }
         lines.append("  ETA trace, by cause (a pickup may have several): pickups, of them off by > \(Int(threshold / 60)) min, mean |error| min")
         for cause in Cause.allCases {

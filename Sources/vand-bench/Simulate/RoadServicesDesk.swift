@@ -32,22 +32,25 @@ struct RoadServicesDesk: DriverDesk {
     func run(driver: NetID, now: Date) async throws -> [DeskStop] {
         try await runs.run(driver: driver).stops.compactMap { stop in
             guard stop.outcome == nil, stop.rideStatus == .approved, let place = stop.coordinate else { return nil }
-            return DeskStop(rideID: stop.rideID, pickup: stop.stop == .pickup, place: place, promise: stop.promise,
-                            plannedAt: stop.plannedAt, wheelchair: stop.wheelchair, arrivedAt: stop.arrivedAt,
-                            noShowFrom: stop.noShowAllowedFrom)
+            return DeskStop(
+                rideID: stop.rideID, pickup: stop.stop == .pickup, place: place, promise: stop.promise,
+                plannedAt: stop.plannedAt, wheelchair: stop.wheelchair, arrivedAt: stop.arrivedAt,
+                noShowFrom: stop.noShowAllowedFrom)
         }
     }
 
     func tap(driver: NetID, ride: UUID, pickup: Bool, action: DeskAction, at place: Coordinate, now: Date) async throws -> String? {
-        let kind: TapAction = switch action {
-        case .arrived: .arrived
-        case .boarded: .boarded
-        case .noShow: .noShow
-        case .droppedOff: .droppedOff
-        }
+        let kind: TapAction =
+            switch action {
+            case .arrived: .arrived
+            case .boarded: .boarded
+            case .noShow: .noShow
+            case .droppedOff: .droppedOff
+            }
         let fix = try PositionFix(lat: place.latitude, lon: place.longitude, accuracyMeters: 10, at: now)
         do {
-            _ = try await taps.tap(driver: driver, TapRequest(tapKey: UUID(), rideID: ride, stop: pickup ? .pickup : .dropoff, action: kind, position: fix))
+            _ = try await taps.tap(
+                driver: driver, TapRequest(tapKey: UUID(), rideID: ride, stop: pickup ? .pickup : .dropoff, action: kind, position: fix))
             return nil
         } catch let error as RoadError {
             return error.description

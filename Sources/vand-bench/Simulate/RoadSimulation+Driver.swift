@@ -78,8 +78,10 @@ extension RoadSimulation {
     }
 
     /// Starts the drive to `stop`: the model's time, drawn log-normal with the day's coefficient of variation.
-    private func depart(_ van: inout SimulatedVan, to stop: DeskStop, from place: Coordinate, now: Date, estimator: TripEstimator,
-                        rng: inout SeededGenerator) -> Date {
+    private func depart(
+        _ van: inout SimulatedVan, to stop: DeskStop, from place: Coordinate, now: Date, estimator: TripEstimator,
+        rng: inout SeededGenerator
+    ) -> Date {
         let model = place == stop.place ? 0 : estimator.deadhead(from: place, to: stop.place)
         let drawn = model > 0 ? Self.logNormal(mean: model, cv: options.noise, &rng).rounded() : 0
         let leg = SimulatedVan.Leg(from: place, to: stop, departed: now, arrives: now.addingTimeInterval(drawn))
@@ -176,9 +178,11 @@ extension RoadSimulation {
     func holdingVans(now: Date) async throws -> Int {
         let service = day.interval(in: timeZone)
         return try await database.pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT count(*) AS n FROM rides WHERE ride_holds_van(status) AND pickup_at >= \(service.start) AND pickup_at < \(service.end)
-                """ as SQLQuery) { row in try row.decode(Int.self, "n") }.first ?? 0
+                """ as SQLQuery
+            ) { row in try row.decode(Int.self, "n") }.first ?? 0
         }
     }
 }

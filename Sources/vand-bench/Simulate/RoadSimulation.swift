@@ -120,8 +120,10 @@ struct RoadSimulation {
         log.moved.formUnion(outcome.moved)
         if options.etaTrace, !outcome.moved.isEmpty {
             let vans = try await database.pool.withConnection { conn in
-                try conn.query("SELECT id, van_id FROM rides WHERE id = ANY(\("{" + outcome.moved.map(\.uuidString).joined(separator: ",") + "}")::uuid[])"
-                               as SQLQuery) { row in (try row.decode(UUID.self, "id"), try row.decode(Int64?.self, "van_id")) }
+                try conn.query(
+                    "SELECT id, van_id FROM rides WHERE id = ANY(\("{" + outcome.moved.map(\.uuidString).joined(separator: ",") + "}")::uuid[])"
+                        as SQLQuery
+                ) { row in (try row.decode(UUID.self, "id"), try row.decode(Int64?.self, "van_id")) }
             }
             for (id, van) in vans { log.moves[id, default: []].append((now, van)) }
         }
@@ -143,7 +145,8 @@ struct RoadSimulation {
         let services = services
         let rides = services.rides
         let etas = services.eta
-        let estimator = try await ServiceCalendarStore(pool: database.pool, timeZone: timeZone).scheduler(around: day.interval(in: timeZone).start).estimator
+        let estimator = try await ServiceCalendarStore(pool: database.pool, timeZone: timeZone).scheduler(around: day.interval(in: timeZone).start)
+            .estimator
         let service = day.interval(in: timeZone)
         // Drivers start at 6:30, an hour before the first rides; bookings before then are made first.
         let start = service.start.addingTimeInterval(6.5 * 3_600)
@@ -213,7 +216,8 @@ struct RoadSimulation {
                 // As the ETA feed tells the background planner (``RouteImprover/roadRunsLate()``): a tap
                 // whose van's ETAs pass a window's end has the day re-planned at once, at most every late gap.
                 if replanning, log.taps != taps, now.timeIntervalSince(log.lastReplan ?? .distantPast) >= lateGap,
-                   let road = try await etas.van(vans[index].id, now: now), !road.late.isEmpty {
+                    let road = try await etas.van(vans[index].id, now: now), !road.late.isEmpty
+                {
                     try await replan(replanner, etas: etas, now: now, log: &log)
                     log.promptReplans += 1
                 }
@@ -247,9 +251,10 @@ struct RoadSimulation {
             if let shown = road.rider(ride, lead: .infinity) {
                 log.eta[ride] = shown.at
                 if options.etaTrace, let index = road.estimates.firstIndex(where: { $0.stop.rideID == ride && $0.stop.kind == .pickup }) {
-                    log.etaTold[ride] = ETATrace.Told(at: now, van: vanID, eta: shown.at, arrival: road.estimates[index].arrival,
-                                                      plannedAt: road.estimates[index].stop.plannedAt, source: road.source.rawValue,
-                                                      before: road.estimates[..<index].map { ETATrace.StopRef(ride: $0.stop.rideID, pickup: $0.stop.kind == .pickup) })
+                    log.etaTold[ride] = ETATrace.Told(
+                        at: now, van: vanID, eta: shown.at, arrival: road.estimates[index].arrival,
+                        plannedAt: road.estimates[index].stop.plannedAt, source: road.source.rawValue,
+                        before: road.estimates[..<index].map { ETATrace.StopRef(ride: $0.stop.rideID, pickup: $0.stop.kind == .pickup) })
                 }
                 return
             }

@@ -20,8 +20,9 @@ struct SimulateBenchmark {
         let generator = CampusDayGenerator(timeZone: timeZone, requests: options.rides, seed: options.seed)
         let requests = generator.generate()
         let fates = RiderFates(requests: requests.count, options: options)
-        let cluster = EmbeddedPostgres(directory: "/tmp/vand-bench-simulate-\(ProcessInfo.processInfo.processIdentifier)", ephemeral: true,
-                                       port: 55_434, logger: logger)
+        let cluster = EmbeddedPostgres(
+            directory: "/tmp/vand-bench-simulate-\(ProcessInfo.processInfo.processIdentifier)", ephemeral: true,
+            port: 55_434, logger: logger)
         try await NIOThreadPool.singleton.runIfActive { try cluster.start() }
         defer {
             try? cluster.forceStop(mode: "fast")
@@ -32,8 +33,10 @@ struct SimulateBenchmark {
         for replanning in [true, false] {
             let name = replanning ? "simulate_replanning" : "simulate_plain"
             try await NIOThreadPool.singleton.runIfActive { try cluster.createDatabase(name) }
-            let database = Database(pool: PGPool(configuration: PGConfiguration(connectionString: cluster.connectionString(database: name)),
-                                                 size: 2, logger: logger))
+            let database = Database(
+                pool: PGPool(
+                    configuration: PGConfiguration(connectionString: cluster.connectionString(database: name)),
+                    size: 2, logger: logger))
             _ = try await MigrationRunner(directory: VandPaths.migrations(), logger: logger).migrate(pool: database.pool)
             let fleet = CampusFleet(vans: options.vans)
             let sites = try await fleet.install(into: database, riders: max(generator.riders, requests.count))
@@ -41,15 +44,19 @@ struct SimulateBenchmark {
             let clock = SimulationClock(generator.midnight.addingTimeInterval(-86_400))
             let desk = try await RoadServicesDesk.make(database: database, timeZone: timeZone, clock: clock, drivers: options.vans)
             let started = ContinuousClock.now
-            let simulation = RoadSimulation(options: options, database: database, desk: desk, timeZone: timeZone, requests: requests,
-                                            sites: sites, fates: fates, replanning: replanning, clock: clock, day: generator.day,
-                                            windowWidth: scheduler.windowWidth)
+            let simulation = RoadSimulation(
+                options: options, database: database, desk: desk, timeZone: timeZone, requests: requests,
+                sites: sites, fates: fates, replanning: replanning, clock: clock, day: generator.day,
+                windowWidth: scheduler.windowWidth)
             let log = try await simulation.run()
-            let figures = try await SimulationFigures.measure(database, day: generator.day.interval(in: timeZone), log: log,
-                                                              estimator: scheduler.estimator, drivingSeconds: log.drivingSeconds)
+            let figures = try await SimulationFigures.measure(
+                database, day: generator.day.interval(in: timeZone), log: log,
+                estimator: scheduler.estimator, drivingSeconds: log.drivingSeconds)
             let elapsed = ContinuousClock.now - started
-            print(Self.render(figures, replanning: replanning, replans: log.replans, promptReplans: log.promptReplans,
-                              seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+            print(
+                Self.render(
+                    figures, replanning: replanning, replans: log.replans, promptReplans: log.promptReplans,
+                    seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
             if options.etaTrace { print(ETATrace.lines(log, windows: log.windows).joined(separator: "\n")) }
             shares[replanning] = figures.onTimeShare
             await database.close()
@@ -60,22 +67,26 @@ struct SimulateBenchmark {
     static func render(_ f: SimulationFigures, replanning: Bool, replans: Int, promptReplans: Int, seconds: Double) -> String {
         func pct(_ a: Int, _ b: Int) -> String { b == 0 ? "–" : String(format: "%.1f%%", Double(a) / Double(b) * 100) }
         return [
-            replanning ? "with re-planning from the road (every run of the planner re-plans; \(replans) runs, \(promptReplans) of them at once on a tap"
-                + " whose van ran late):" : "without re-planning (the plan as booked):",
+            replanning
+                ? "with re-planning from the road (every run of the planner re-plans; \(replans) runs, \(promptReplans) of them at once on a tap"
+                    + " whose van ran late):" : "without re-planning (the plan as booked):",
             "  rides booked \(f.booked), refused \(f.refused), cancelled late \(f.cancelled)",
             "  on-time pickups: \(pct(f.onTime, f.pickups)) of \(f.pickups) (never reached: \(f.neverReached))",
-            String(format: "  late pickups: %d, late by %.1f min mean, %.1f min p95", f.lateMinutes.count, f.lateMinutes.mean, f.lateMinutes.quantile(0.95)),
+            String(
+                format: "  late pickups: %d, late by %.1f min mean, %.1f min p95", f.lateMinutes.count, f.lateMinutes.mean,
+                f.lateMinutes.quantile(0.95)),
             "  arrive-by drop-offs on time: \(pct(f.arriveByOnTime, f.arriveBy)) of \(f.arriveBy)",
             String(format: "  ride time over direct: %.2f× mean, %.2f× p95", f.rideOverDirect.mean, f.rideOverDirect.quantile(0.95)),
             String(format: "  driving: %.0f min", f.drivingMinutes),
             "  no-shows detected: \(f.noShowTaps) tapped by drivers, \(f.dispatcherNoShows) recorded by the dispatcher (van too late for the rule)",
             "  rides moved by re-planning: \(f.moved)",
             "  late alerts raised: \(f.alerts) rides",
-            String(format: "  ETA error 15 min before pickup (the rider's ETA from ETAService against the arrived tap): %.1f min mean absolute,"
-                   + " %.1f min p95 (%d pickups; %d re-taken when a move pushed a fresh one; %d from the projection: %d van not on the road,"
-                   + " %d pickup not on the van's stops)",
-                   f.etaErrors.mean, f.etaErrors.quantile(0.95), f.etaErrors.count, f.etaRetaken, f.etaOffRoad + f.etaUnlisted, f.etaOffRoad,
-                   f.etaUnlisted),
+            String(
+                format: "  ETA error 15 min before pickup (the rider's ETA from ETAService against the arrived tap): %.1f min mean absolute,"
+                    + " %.1f min p95 (%d pickups; %d re-taken when a move pushed a fresh one; %d from the projection: %d van not on the road,"
+                    + " %d pickup not on the van's stops)",
+                f.etaErrors.mean, f.etaErrors.quantile(0.95), f.etaErrors.count, f.etaRetaken, f.etaOffRoad + f.etaUnlisted, f.etaOffRoad,
+                f.etaUnlisted),
             f.refusals.isEmpty ? nil : "  taps refused (first few): " + f.refusals.joined(separator: "; "),
             String(format: "  simulated in %.1f s", seconds),
         ].compactMap { $0 }.joined(separator: "\n")

@@ -31,8 +31,10 @@ struct SimulatedVan: Sendable {
             let total = arrives.timeIntervalSince(departed)
             guard total > 0 else { return to.place }
             let share = min(1, max(0, time.timeIntervalSince(departed) / total))
-            return (try? Coordinate(latitude: from.latitude + (to.place.latitude - from.latitude) * share,
-                                    longitude: from.longitude + (to.place.longitude - from.longitude) * share)) ?? to.place
+            return
+                (try? Coordinate(
+                    latitude: from.latitude + (to.place.latitude - from.latitude) * share,
+                    longitude: from.longitude + (to.place.longitude - from.longitude) * share)) ?? to.place
         }
     }
 

@@ -43,8 +43,10 @@ struct SimulationFigures: Sendable {
     var onTimeShare: Double { pickups == 0 ? 0 : Double(onTime) / Double(pickups) * 100 }
 
     /// Reads the day's stops back from `database` and folds in `log`.
-    static func measure(_ database: Database, day: DateInterval, log: RoadSimulation.Log, estimator: TripEstimator,
-                        drivingSeconds: TimeInterval) async throws -> SimulationFigures {
+    static func measure(
+        _ database: Database, day: DateInterval, log: RoadSimulation.Log, estimator: TripEstimator,
+        drivingSeconds: TimeInterval
+    ) async throws -> SimulationFigures {
         var figures = SimulationFigures()
         figures.drivingMinutes = drivingSeconds / 60
         figures.noShowTaps = log.noShowTaps
@@ -56,20 +58,25 @@ struct SimulationFigures: Sendable {
         figures.cancelled = log.cancelled
         figures.refusals = Array(log.refusals.prefix(5))
         let rows = try await database.pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT r.id, r.promise, r.window_start, r.window_end, r.status, r.pickup_lat, r.pickup_lon, r.dropoff_lat, r.dropoff_lon,
                        p.arrived_at AS pickup_arrived_at, p.departed_at AS pickup_departed_at, d.arrived_at AS dropoff_arrived_at
                 FROM rides r
                 LEFT JOIN stop_actuals p ON p.ride_id = r.id AND p.stop = 'pickup'
                 LEFT JOIN stop_actuals d ON d.ride_id = r.id AND d.stop = 'dropoff'
                 WHERE r.pickup_at >= \(day.start) AND r.pickup_at < \(day.end) AND r.status IN ('approved', 'pending', 'completed', 'no_show')
-                """ as SQLQuery) { row in
-                (id: try row.decode(UUID.self, "id"), promise: try row.decode(String.self, "promise"), start: try row.decode(Date.self, "window_start"),
-                 end: try row.decode(Date.self, "window_end"), status: try row.decode(String.self, "status"),
-                 from: try Coordinate(latitude: try row.decode(Double.self, "pickup_lat"), longitude: try row.decode(Double.self, "pickup_lon")),
-                 to: try Coordinate(latitude: try row.decode(Double.self, "dropoff_lat"), longitude: try row.decode(Double.self, "dropoff_lon")),
-                 arrived: try row.decode(Date?.self, "pickup_arrived_at"), boarded: try row.decode(Date?.self, "pickup_departed_at"),
-                 droppedAt: try row.decode(Date?.self, "dropoff_arrived_at"))
+                """ as SQLQuery
+            ) { row in
+                (
+                    id: try row.decode(UUID.self, "id"), promise: try row.decode(String.self, "promise"),
+                    start: try row.decode(Date.self, "window_start"),
+                    end: try row.decode(Date.self, "window_end"), status: try row.decode(String.self, "status"),
+                    from: try Coordinate(latitude: try row.decode(Double.self, "pickup_lat"), longitude: try row.decode(Double.self, "pickup_lon")),
+                    to: try Coordinate(latitude: try row.decode(Double.self, "dropoff_lat"), longitude: try row.decode(Double.self, "dropoff_lon")),
+                    arrived: try row.decode(Date?.self, "pickup_arrived_at"), boarded: try row.decode(Date?.self, "pickup_departed_at"),
+                    droppedAt: try row.decode(Date?.self, "dropoff_arrived_at")
+                )
             }
         }
         for row in rows {

@@ -93,7 +93,9 @@ struct ProfilePatch: Decodable {
                 case "phone": phone = .some(try value.map { try PhoneNumber($0) })
                 case "email": email = .some(try value.map { try EmailAddress($0) })
                 default:
-                    problems.append(ValidationError(field: key.stringValue, reason: "cannot be changed here; only phone and email can (the office keeps your name)"))
+                    problems.append(
+                        ValidationError(
+                            field: key.stringValue, reason: "cannot be changed here; only phone and email can (the office keeps your name)"))
                 }
             } catch let error as ValidationError {
                 problems.append(error)

@@ -24,7 +24,8 @@ struct TrustedProxies: Sendable, Equatable {
         var addresses: Set<String> = []
         for item in text.split(whereSeparator: { $0 == "," || $0 == " " }) {
             guard let address = canonical(String(item)) else {
-                throw SettingSpec.trustedProxies.error(text, expected: "IP addresses separated by commas, e.g. 127.0.0.1,::1 (\"\(item)\" is not one)")
+                throw SettingSpec.trustedProxies.error(
+                    text, expected: "IP addresses separated by commas, e.g. 127.0.0.1,::1 (\"\(item)\" is not one)")
             }
             addresses.insert(address)
         }

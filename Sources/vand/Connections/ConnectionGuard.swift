@@ -161,13 +161,16 @@ final class RequestGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func refuse(context: ChannelHandlerContext) {
-        let problem = Problem(status: .serviceUnavailable, slug: "http-503", title: "Service Unavailable",
-                              detail: "vand is serving as many connections as it can. Try again in a few seconds; nothing was changed.")
+        let problem = Problem(
+            status: .serviceUnavailable, slug: "http-503", title: "Service Unavailable",
+            detail: "vand is serving as many connections as it can. Try again in a few seconds; nothing was changed.")
         let body = ByteBuffer(bytes: (try? problem.encoded()) ?? Data())
-        let head = HTTPResponse(status: .serviceUnavailable, headerFields: [
-            .contentType: "application/problem+json", .contentLength: "\(body.readableBytes)",
-            .retryAfter: Self.retryAfter, .connection: "close", .xContentTypeOptions: "nosniff",
-        ])
+        let head = HTTPResponse(
+            status: .serviceUnavailable,
+            headerFields: [
+                .contentType: "application/problem+json", .contentLength: "\(body.readableBytes)",
+                .retryAfter: Self.retryAfter, .connection: "close", .xContentTypeOptions: "nosniff",
+            ])
         closeAfterResponse = true
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(body)), promise: nil)

@@ -12,8 +12,9 @@ extension Request {
     /// (the body is never read and the connection closes after the answer), else once that many
     /// bytes have arrived.
     func collectBody(upTo limit: Int = Request.maxBody) async throws -> Data {
-        let tooLarge = Problem(status: .contentTooLarge, slug: "body-too-large", title: "Body too large",
-                               detail: "Send at most \(limit) bytes.", headers: [.connection: "close"])
+        let tooLarge = Problem(
+            status: .contentTooLarge, slug: "body-too-large", title: "Body too large",
+            detail: "Send at most \(limit) bytes.", headers: [.connection: "close"])
         if let length = announcedLength, length > limit { throw tooLarge }
         do {
             return Data(try await body.collect(upTo: limit).readableBytesView)
@@ -107,7 +108,9 @@ extension Problem {
         if let index = underlying.userInfo["NSJSONSerializationErrorIndex"] as? Int { return "at byte \(index)" }
         let text = "\(underlying.userInfo[NSDebugDescriptionErrorKey] ?? underlying.localizedDescription)"
         if let range = text.range(of: "line ") { return String(text[range.lowerBound...]).trimmingCharacters(in: CharacterSet(charactersIn: ".")) }
-        if let range = text.range(of: "character ") { return "at " + String(text[range.lowerBound...]).trimmingCharacters(in: CharacterSet(charactersIn: ".")) }
+        if let range = text.range(of: "character ") {
+            return "at " + String(text[range.lowerBound...]).trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        }
         return text.isEmpty ? nil : text
     }
 

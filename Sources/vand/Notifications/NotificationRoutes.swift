@@ -37,7 +37,11 @@ struct NotificationRoutes: Sendable {
         let after = Self.cursor(query["after"].map(String.init), field: "after", allowEmpty: false, problems: &problems)
         var limit = 50
         if let text = query["limit"] {
-            if let value = Int(text), (1...200).contains(value) { limit = value } else { problems.append(ValidationError(field: "limit", reason: "must be 1 to 200")) }
+            if let value = Int(text), (1...200).contains(value) {
+                limit = value
+            } else {
+                problems.append(ValidationError(field: "limit", reason: "must be 1 to 200"))
+            }
         }
         guard problems.isEmpty else { throw InvalidFields(problems) }
         let items = try await inbox.list(netID, after: after, limit: limit)

@@ -19,8 +19,9 @@ struct NotificationView: Encodable, Sendable {
 extension NotificationView {
     /// The view of `notification`, its time written by `clock`.
     init(_ notification: InboxNotification, clock: ServiceTime) {
-        self.init(id: notification.id, kind: notification.kind, ride_id: notification.rideID?.uuidString.lowercased(),
-                  message: notification.message, created_at: clock.format(notification.createdAt))
+        self.init(
+            id: notification.id, kind: notification.kind, ride_id: notification.rideID?.uuidString.lowercased(),
+            message: notification.message, created_at: clock.format(notification.createdAt))
     }
 }
 

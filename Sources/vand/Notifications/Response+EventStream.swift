@@ -9,8 +9,12 @@ extension Response {
     /// closes with it (``RequestGuardHandler``), so opening streams cannot hold sockets; a client
     /// reconnects on a new connection anyway (issue 33, item 1).
     static func eventStream(_ body: ResponseBody) -> Response {
-        Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no",
-                                        .connection: "close"], body: body)
+        Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no",
+                .connection: "close",
+            ], body: body)
     }
 }
 

@@ -17,9 +17,12 @@ struct LineLogHandler: LogHandler {
     let journald: Bool
     let write: @Sendable (String) -> Void
 
-    init(label: String, journald: Bool, write: @escaping @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }) {
+    init(
+        label: String, journald: Bool,
+        write: @escaping @Sendable (String) -> Void = { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    ) {
         self.label = label
         self.journald = journald
         self.write = write

@@ -14,8 +14,11 @@ struct MetricsRoute: Sendable {
     func register(on router: Router<AppRequestContext>) {
         router.get("metrics") { _, _ -> Response in
             let health = try? await EventHealth.read(pool, reminderLead: reminderLead)
-            metrics.observe(poolInUse: pool.inUse, poolOpen: pool.openCount, eventsWaiting: health?.deliveriesWaiting, reminderLagSeconds: health?.worstReminderLagSeconds)
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
+            metrics.observe(
+                poolInUse: pool.inUse, poolOpen: pool.openCount, eventsWaiting: health?.deliveriesWaiting,
+                reminderLagSeconds: health?.worstReminderLagSeconds)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"], body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
         }
     }
 }

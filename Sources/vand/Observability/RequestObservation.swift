@@ -23,8 +23,11 @@ struct RequestObservation: RouterMiddleware {
     }
 
     private func record(_ request: Request, _ context: Context, status: Int, since start: ContinuousClock.Instant) {
-        let route = context.endpointPath.map { $0.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/") }
-        metrics.request(method: request.method.rawValue, route: route.map { "/" + $0 } ?? "unmatched", status: status, duration: ContinuousClock.now - start)
+        let route = context.endpointPath.map {
+            $0.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+        }
+        metrics.request(
+            method: request.method.rawValue, route: route.map { "/" + $0 } ?? "unmatched", status: status, duration: ContinuousClock.now - start)
     }
 
     /// An incoming id if it is short and plain, else a fresh one.

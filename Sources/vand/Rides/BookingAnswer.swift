@@ -38,47 +38,55 @@ struct BookingAnswer: Sendable {
             switch outcome {
             case .booked(let ride): booked.append(RideView(ride, clock: clock))
             case .refused(let feasibility, let sentence):
-                conflicts.append(SeriesView.Conflict(
-                    requestedPickupAt: clock.format(at), reason: feasibility.refusalCode, detail: sentence,
-                    suggestions: feasibility.suggestions.map { SuggestionView($0, clock: clock) }, ride: nil))
+                conflicts.append(
+                    SeriesView.Conflict(
+                        requestedPickupAt: clock.format(at), reason: feasibility.refusalCode, detail: sentence,
+                        suggestions: feasibility.suggestions.map { SuggestionView($0, clock: clock) }, ride: nil))
             case .overlaps(let other):
-                conflicts.append(SeriesView.Conflict(
-                    requestedPickupAt: clock.format(at), reason: BookingOutcome.overlapsCode, detail: outcome.sentence(clock: clock) ?? "",
-                    suggestions: [], ride: Self.path(of: other)))
+                conflicts.append(
+                    SeriesView.Conflict(
+                        requestedPickupAt: clock.format(at), reason: BookingOutcome.overlapsCode, detail: outcome.sentence(clock: clock) ?? "",
+                        suggestions: [], ride: Self.path(of: other)))
             }
         }
         let id = seriesID.uuidString.lowercased()
         if booked.isEmpty {
-            var problem = Problem(status: .conflict, slug: "series-conflicts", title: "No occurrence of the series is free",
-                                  detail: "None of the \(requested.count) rides could be booked; see conflicts for other times.")
-            problem.members["conflicts"] = .array(conflicts.map { conflict in
-                var object: [String: JSONValue] = [
-                    "requested_pickup_at": .string(conflict.requestedPickupAt), "reason": .string(conflict.reason),
-                    "detail": .string(conflict.detail), "suggestions": .array(conflict.suggestions.map(\.json)),
-                ]
-                if let ride = conflict.ride { object["ride"] = .string(ride) }
-                return .object(object)
-            })
+            var problem = Problem(
+                status: .conflict, slug: "series-conflicts", title: "No occurrence of the series is free",
+                detail: "None of the \(requested.count) rides could be booked; see conflicts for other times.")
+            problem.members["conflicts"] = .array(
+                conflicts.map { conflict in
+                    var object: [String: JSONValue] = [
+                        "requested_pickup_at": .string(conflict.requestedPickupAt), "reason": .string(conflict.reason),
+                        "detail": .string(conflict.detail), "suggestions": .array(conflict.suggestions.map(\.json)),
+                    ]
+                    if let ride = conflict.ride { object["ride"] = .string(ride) }
+                    return .object(object)
+                })
             self.init(status: .conflict, location: nil, reason: "series", text: try APIJSON.string(problem.body))
         } else {
-            self.init(status: .created, location: "/v1/series/\(id)", reason: nil,
-                      text: try APIJSON.string(SeriesView(seriesID: id, booked: booked, conflicts: conflicts)))
+            self.init(
+                status: .created, location: "/v1/series/\(id)", reason: nil,
+                text: try APIJSON.string(SeriesView(seriesID: id, booked: booked, conflicts: conflicts)))
         }
     }
 
     /// 201 with one booked ride.
     init(ride: Ride, clock: ServiceTime) throws {
-        self.init(status: .created, location: Self.path(of: ride), reason: nil,
-                  text: try APIJSON.string(RideView(ride, clock: clock)))
+        self.init(
+            status: .created, location: Self.path(of: ride), reason: nil,
+            text: try APIJSON.string(RideView(ride, clock: clock)))
     }
 
     /// The first answer again, for a retry; nil while it is not recorded yet.
     init?(_ remembered: RememberedBooking) {
         guard let text = remembered.answer else { return nil }
-        let location = remembered.rideID.map { "/v1/rides/\($0.uuidString.lowercased())" }
+        let location =
+            remembered.rideID.map { "/v1/rides/\($0.uuidString.lowercased())" }
             ?? remembered.seriesID.map { "/v1/series/\($0.uuidString.lowercased())" }
-        self.init(status: remembered.outcome == .booked ? .created : .conflict,
-                  location: remembered.outcome == .booked ? location : nil, reason: remembered.reason, text: text)
+        self.init(
+            status: remembered.outcome == .booked ? .created : .conflict,
+            location: remembered.outcome == .booked ? location : nil, reason: remembered.reason, text: text)
     }
 
     private init(status: HTTPResponse.Status, location: String?, reason: String?, text: String) {
@@ -99,8 +107,9 @@ struct BookingAnswer: Sendable {
 
     /// 409 for a time that overlaps a ride the rider already holds: which ride (`ride`, its path; `ride_ref`).
     static func overlap(_ other: Ride, requested: Date, clock: ServiceTime) -> Problem {
-        var problem = Problem(status: .conflict, slug: "ride-overlaps", title: "You already have a ride at that time",
-                              detail: BookingOutcome.overlaps(other).sentence(clock: clock) ?? "")
+        var problem = Problem(
+            status: .conflict, slug: "ride-overlaps", title: "You already have a ride at that time",
+            detail: BookingOutcome.overlaps(other).sentence(clock: clock) ?? "")
         problem.members["reason"] = .string(BookingOutcome.overlapsCode)
         problem.members["requested_pickup_at"] = .string(clock.format(requested))
         problem.members["ride"] = .string(path(of: other))

@@ -41,9 +41,10 @@ struct BookRideRequest: Decodable, Sendable {
 
     /// The request as the booking rules take it.
     var request: BookingRequest {
-        BookingRequest(kind: kind, pickupAt: pickupAt, arriveBy: arriveBy, pickup: pickup.value, dropoff: dropoff.value,
-                       needsWheelchair: needsWheelchair, companions: companions, note: note,
-                       repeats: `repeat`.map { BookingRequest.Repeat(weekdays: $0.weekdays, until: $0.until) })
+        BookingRequest(
+            kind: kind, pickupAt: pickupAt, arriveBy: arriveBy, pickup: pickup.value, dropoff: dropoff.value,
+            needsWheelchair: needsWheelchair, companions: companions, note: note,
+            repeats: `repeat`.map { BookingRequest.Repeat(weekdays: $0.weekdays, until: $0.until) })
     }
 }
 

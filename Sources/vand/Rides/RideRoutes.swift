@@ -69,9 +69,10 @@ struct RideRoutes: Sendable {
             if let id = remembered.rideID, let ride = try await rides.find(id, for: session.netID) {
                 return try BookingAnswer(ride: ride, clock: clock).response
             }
-            throw Problem(status: .conflict, slug: "idempotency-key-in-progress", title: "The first request is still being answered",
-                          detail: "The first request with this Idempotency-Key is still being answered. Try again in a few seconds.",
-                          headers: [.retryAfter: "2"])
+            throw Problem(
+                status: .conflict, slug: "idempotency-key-in-progress", title: "The first request is still being answered",
+                detail: "The first request with this Idempotency-Key is still being answered. Try again in a few seconds.",
+                headers: [.retryAfter: "2"])
         }
     }
 
@@ -86,7 +87,11 @@ struct RideRoutes: Sendable {
         if scope == nil { problems.append(ValidationError(field: "scope", reason: "must be upcoming or past")) }
         var limit = 20
         if let text = query["limit"] {
-            if let value = Int(text), (1...100).contains(value) { limit = value } else { problems.append(ValidationError(field: "limit", reason: "must be 1 to 100")) }
+            if let value = Int(text), (1...100).contains(value) {
+                limit = value
+            } else {
+                problems.append(ValidationError(field: "limit", reason: "must be 1 to 100"))
+            }
         }
         let after = query["after"].map(String.init)
         let cursorProblem = RiderRides.cursorProblem(after)
@@ -115,8 +120,9 @@ struct RideRoutes: Sendable {
         var json = JSONBytes(capacity: 600 * (list.rides.count + 1))
         list.write(to: &json)
         if let ticket {
-            pages.store(session, key: key, value: json.buffer, bytes: json.buffer.readableBytes,
-                              validUntil: page.rides.first?.pickupAt, now: check.now, ticket: ticket)
+            pages.store(
+                session, key: key, value: json.buffer, bytes: json.buffer.readableBytes,
+                validUntil: page.rides.first?.pickupAt, now: check.now, ticket: ticket)
         }
         return Self.jsonResponse(json.buffer)
     }
@@ -124,7 +130,8 @@ struct RideRoutes: Sendable {
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let session = try context.requireSession()
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
-              let ride = try await rides.find(id, for: session.netID) else { throw Self.noSuchRide() }
+            let ride = try await rides.find(id, for: session.netID)
+        else { throw Self.noSuchRide() }
         var view = RideView(ride, clock: clock)
         view.eta = try await eta.rider(ride, now: time.now).map { ETAView($0, clock: clock) }
         return Self.jsonBytes(capacity: 1024) { view.write(to: &$0) }
@@ -141,8 +148,9 @@ struct RideRoutes: Sendable {
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw Self.noSuchRide("series") }
         let rides = try await rides.series(id, for: session.netID)
         guard !rides.isEmpty else { throw Self.noSuchRide("series") }
-        return try Self.json(SeriesRidesView(seriesID: id.uuidString.lowercased(), rides: rides.map { RideView($0, clock: clock) }),
-                             request: request, context: context)
+        return try Self.json(
+            SeriesRidesView(seriesID: id.uuidString.lowercased(), rides: rides.map { RideView($0, clock: clock) }),
+            request: request, context: context)
     }
 
     struct CancelView: Encodable {

@@ -53,12 +53,14 @@ struct ServiceRoutes: Sendable {
         let zone = clock.timeZone
         let service = try await calendar.week(from: time.now)
         let week = service.days.map { day in
-            ServiceView.Day(date: day.date.description, weekday: clock.text(day.start, .weekday), closed: day.closedReason,
-                            open: day.open.map { Interval(from: clock.format($0.start), to: clock.format($0.end)) })
+            ServiceView.Day(
+                date: day.date.description, weekday: clock.text(day.start, .weekday), closed: day.closedReason,
+                open: day.open.map { Interval(from: clock.format($0.start), to: clock.format($0.end)) })
         }
         let openNow = service.openNow, next = service.nextOpening
-        let view = ServiceView(hotline: hotline, forms: settings.formsURL, timeZone: zone.identifier, openNow: openNow,
-                               nextOpening: next.map(clock.format), week: week, bookingHorizonDays: Int(settings.policy.horizon / 86_400))
+        let view = ServiceView(
+            hotline: hotline, forms: settings.formsURL, timeZone: zone.identifier, openNow: openNow,
+            nextOpening: next.map(clock.format), week: week, bookingHorizonDays: Int(settings.policy.horizon / 86_400))
         return try context.responseEncoder.encode(view, from: request, context: context)
     }
 
@@ -84,12 +86,16 @@ struct ServiceRoutes: Sendable {
                 throw InvalidFields([ValidationError(field: "near", reason: "must be lat,lon such as 41.3163,-72.9224")])
             }
             views = try await places.nearest(to: point, limit: 10).map { place, meters in
-                PlaceView(id: place.id, name: place.name, aliases: place.aliases, lat: place.coordinate.latitude, lon: place.coordinate.longitude, distanceM: Int(meters.rounded()))
+                PlaceView(
+                    id: place.id, name: place.name, aliases: place.aliases, lat: place.coordinate.latitude, lon: place.coordinate.longitude,
+                    distanceM: Int(meters.rounded()))
             }
         } else {
             let text = query["q"].map(String.init) ?? ""
             views = try await places.search(text).map { place in
-                PlaceView(id: place.id, name: place.name, aliases: place.aliases, lat: place.coordinate.latitude, lon: place.coordinate.longitude, distanceM: nil)
+                PlaceView(
+                    id: place.id, name: place.name, aliases: place.aliases, lat: place.coordinate.latitude, lon: place.coordinate.longitude,
+                    distanceM: nil)
             }
         }
         return try context.responseEncoder.encode(views, from: request, context: context)
@@ -98,7 +104,9 @@ struct ServiceRoutes: Sendable {
     /// `lat,lon` in plain decimal degrees, exactly the `near` pattern of openapi.yaml (latitude -90…90,
     /// longitude -180…180, no exponent, no `+`, no spaces); nil for anything else.
     static func coordinate(_ text: Substring) -> Coordinate? {
-        guard text.wholeMatch(of: #/-?(90(\.0+)?|[1-8]?[0-9](\.[0-9]+)?),-?(180(\.0+)?|(1[0-7][0-9]|[1-9]?[0-9])(\.[0-9]+)?)/#) != nil else { return nil }
+        guard text.wholeMatch(of: #/-?(90(\.0+)?|[1-8]?[0-9](\.[0-9]+)?),-?(180(\.0+)?|(1[0-7][0-9]|[1-9]?[0-9])(\.[0-9]+)?)/#) != nil else {
+            return nil
+        }
         let parts = text.split(separator: ",")
         guard let lat = Double(parts[0]), let lon = Double(parts[1]) else { return nil }
         return try? Coordinate(latitude: lat, longitude: lon)
@@ -134,6 +142,8 @@ struct ServiceRoutes: Sendable {
                 let start = max(interval.start, now)
                 return start <= interval.end ? Interval(from: clock.format(start), to: clock.format(interval.end)) : nil
             }
-        return try context.responseEncoder.encode(AvailabilityView(date: day.description, wheelchair: wheelchair, timeZone: clock.timeZone.identifier, free: free), from: request, context: context)
+        return try context.responseEncoder.encode(
+            AvailabilityView(date: day.description, wheelchair: wheelchair, timeZone: clock.timeZone.identifier, free: free), from: request,
+            context: context)
     }
 }

@@ -154,9 +154,9 @@ struct StopView: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case rideID = "ride_id", ref, rideStatus = "ride_status", stop, place, placeShort = "place_short", address, lat, lon, rider, phone,
-             wheelchair, companions, note, promise, windowStart = "window_start", windowEnd = "window_end", plannedAt = "planned_at",
-             arrivedAt = "arrived_at", departedAt = "departed_at", outcome, noShowFrom = "no_show_from", lastTap = "last_tap", done,
-             nextActions = "next_actions"
+            wheelchair, companions, note, promise, windowStart = "window_start", windowEnd = "window_end", plannedAt = "planned_at",
+            arrivedAt = "arrived_at", departedAt = "departed_at", outcome, noShowFrom = "no_show_from", lastTap = "last_tap", done,
+            nextActions = "next_actions"
     }
 
     init(_ stop: RunStop, clock: ServiceTime) {

@@ -20,7 +20,10 @@ struct WebApp: Sendable {
     /// The dispatcher's console's calls into the dispatch, booking and road services.
     let dispatch: WebDispatchActions
 
-    init(actions: WebRiderActions, driver: WebDriverActions, dispatch: WebDispatchActions, settings: WebSettings, accounts: AccountSettings, hotline: String?, notifications: NotificationRoutes) {
+    init(
+        actions: WebRiderActions, driver: WebDriverActions, dispatch: WebDispatchActions, settings: WebSettings, accounts: AccountSettings,
+        hotline: String?, notifications: NotificationRoutes
+    ) {
         self.notifications = notifications
         self.driver = driver
         self.dispatch = dispatch
@@ -29,8 +32,9 @@ struct WebApp: Sendable {
                 throw WebAppFilesMissing(description: "cannot find the web app's files (web/templates); set VAND_WEB_DIR")
             }
             let assets = try WebAssets(directory: directory)
-            pages = WebPages(assets: assets, actions: actions,
-                             cookies: WebSession(secureCookies: settings.secureCookies, lifetime: accounts.sessionIdleTimeout), hotline: hotline)
+            pages = WebPages(
+                assets: assets, actions: actions,
+                cookies: WebSession(secureCookies: settings.secureCookies, lifetime: accounts.sessionIdleTimeout), hotline: hotline)
             loadError = nil
         } catch {
             pages = nil
@@ -42,8 +46,9 @@ struct WebApp: Sendable {
         guard let pages else {
             let message = loadError ?? "the web app is not installed"
             router.get("/") { _, _ -> Response in
-                Response(status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8"],
-                         body: .init(byteBuffer: ByteBuffer(string: "The rider web app is not available: \(message)\n")))
+                Response(
+                    status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8"],
+                    body: .init(byteBuffer: ByteBuffer(string: "The rider web app is not available: \(message)\n")))
             }
             return
         }
@@ -56,7 +61,8 @@ struct WebApp: Sendable {
         WebBookingRoutes(pages: pages).register(signedIn: signedIn)
         rides.register(signedIn: signedIn)
         WebInfoRoutes(pages: pages, rides: rides, notificationStream: notifications).register(bare: web, public: open, signedIn: signedIn)
-        WebDriverRoutes(pages: pages, driver: driver).register(drivers: web.group().add(middleware: WebSignedIn(actions: pages.actions, role: .driver)))
+        WebDriverRoutes(pages: pages, driver: driver).register(
+            drivers: web.group().add(middleware: WebSignedIn(actions: pages.actions, role: .driver)))
         WebDispatchRoutes(pages: pages, dispatch: dispatch)
             .register(dispatchers: web.group().add(middleware: WebSignedIn(actions: pages.actions, role: .dispatcher)))
         // Added after every route, so it wraps only the router's own "no such route" answer.

@@ -38,8 +38,10 @@ struct WebBookingFlow: Sendable {
     /// Books what `submitted` asks for `netID` (the form `sent`, CSRF checked), once per form key.
     /// `bookedBy` names a dispatcher booking for the rider (nil: the rider herself); `ownRideLinks`
     /// puts a link to the rider's ride in the way on an overlap (the rider's own pages).
-    func submit(_ submitted: WebBookingForm, sent: WebForm, for netID: NetID, bookedBy: String? = nil,
-                ownRideLinks: Bool = true) async throws -> Result {
+    func submit(
+        _ submitted: WebBookingForm, sent: WebForm, for netID: NetID, bookedBy: String? = nil,
+        ownRideLinks: Bool = true
+    ) async throws -> Result {
         let prepared = try await actions.bookingContext(netID)
         let places = prepared.places
         guard prepared.eligibility.isEligible else { return .form(Trouble(places: places, eligibility: prepared.eligibility)) }
@@ -75,8 +77,9 @@ struct WebBookingFlow: Sendable {
         case .overlaps(let other):
             let sentence = outcomes[0].sentence(clock: ServiceTime(timeZone: actions.timeZone)) ?? ""
             if let key { try await actions.recordAnswer(sentence, for: key) }
-            let error = WebBookingForm.FieldError(field: submitted.kind == .now ? "pickup" : "time", message: sentence,
-                                                  link: ownRideLinks ? WebRideRoutes.path(of: other) : nil)
+            let error = WebBookingForm.FieldError(
+                field: submitted.kind == .now ? "pickup" : "time", message: sentence,
+                link: ownRideLinks ? WebRideRoutes.path(of: other) : nil)
             return .form(Trouble(places: places, eligibility: prepared.eligibility, errors: [error], status: .conflict))
         }
     }
@@ -88,7 +91,9 @@ struct WebBookingFlow: Sendable {
         let now = actions.now
         let words = pages.words
         let errors = trouble.errors
-        page.values.merge(WebPages.formValues(submitted.values, errors: errors, targets: ["repeat_days": "day-\(WebBookingRoutes.weekdays[0].value)"])) { $1 }
+        page.values.merge(
+            WebPages.formValues(submitted.values, errors: errors, targets: ["repeat_days": "day-\(WebBookingRoutes.weekdays[0].value)"])
+        ) { $1 }
         if !errors.isEmpty {
             page.title = "Error: " + page.title
             page.status = trouble.status ?? .unprocessableContent
@@ -137,7 +142,9 @@ struct WebBookingFlow: Sendable {
 
     /// A one-tap form that books the same ride at a suggested time.
     private func suggestionForm(_ form: WebBookingForm, label: String) -> [String: Any] {
-        var hidden = form.values.filter { !$0.value.isEmpty && $0.key != "repeat_until" }.sorted { $0.key < $1.key }.map { ["name": $0.key, "value": $0.value] }
+        var hidden = form.values.filter { !$0.value.isEmpty && $0.key != "repeat_until" }.sorted { $0.key < $1.key }.map {
+            ["name": $0.key, "value": $0.value]
+        }
         if form.wheelchair { hidden.append(["name": "wheelchair", "value": "yes"]) }
         hidden.append(["name": WebBookingForm.formKeyField, "value": WebBookingForm.newFormKey()])
         return ["label": label, "hidden": hidden]

@@ -62,9 +62,10 @@ struct WebBookingForm: Sendable {
     /// The form as a booking request: the same type `POST /v1/rides` fills, checked by the same
     /// ``BookingRules``. A date or time left empty is sent as no time at all.
     var request: BookingRequest {
-        var request = BookingRequest(kind: kind == .now ? .onDemand : .scheduled, pickup: PlaceMatcher.Input(place: pickup),
-                                     dropoff: PlaceMatcher.Input(place: dropoff), needsWheelchair: wheelchair,
-                                     companions: Int(companions) ?? -1, note: note)
+        var request = BookingRequest(
+            kind: kind == .now ? .onDemand : .scheduled, pickup: PlaceMatcher.Input(place: pickup),
+            dropoff: PlaceMatcher.Input(place: dropoff), needsWheelchair: wheelchair,
+            companions: Int(companions) ?? -1, note: note)
         if pickup.isEmpty, let lat = Double(pickupLat), let lon = Double(pickupLon) { request.pickup = PlaceMatcher.Input(lat: lat, lon: lon) }
         if kind == .ahead, !date.isEmpty, !time.isEmpty {
             if arriveBy { request.arriveBy = "\(date)T\(time)" } else { request.pickupAt = "\(date)T\(time)" }
@@ -93,7 +94,9 @@ struct WebBookingForm: Sendable {
                 let onDate = (try? LocalDate(date)) == nil || problem.reason.contains("days ahead")
                 add(onDate ? "date" : "time", Self.sentence(label: Self.labels[onDate ? "date" : "time"]!, reason: problem.reason))
             case "pickup" where pickup.isEmpty && (Double(pickupLat) == nil || Double(pickupLon) == nil):
-                add("pickup", kind == .now ? "Enter where the van should pick you up, or use your location" : "Enter where the van should pick you up")
+                add(
+                    "pickup", kind == .now ? "Enter where the van should pick you up, or use your location" : "Enter where the van should pick you up"
+                )
             case "dropoff" where dropoff.isEmpty:
                 add("dropoff", "Enter where you are going")
             case "repeat_days" where repeatDays.isEmpty:
@@ -147,8 +150,10 @@ struct WebBookingForm: Sendable {
 
     /// The values to put back in the form.
     var values: [String: String] {
-        ["pickup": pickup, "pickup_lat": pickupLat, "pickup_lon": pickupLon, "dropoff": dropoff, "date": date, "time": time,
-         "time_is": arriveBy ? "arrive" : "", "companions": companions, "note": note, "repeat_until": repeatUntil]
+        [
+            "pickup": pickup, "pickup_lat": pickupLat, "pickup_lon": pickupLon, "dropoff": dropoff, "date": date, "time": time,
+            "time_is": arriveBy ? "arrive" : "", "companions": companions, "note": note, "repeat_until": repeatUntil,
+        ]
     }
 
     /// The same request at another time (a suggestion's one-tap form): the pickup, or the

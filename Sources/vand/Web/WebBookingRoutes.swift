@@ -56,8 +56,10 @@ struct WebBookingRoutes: Sendable {
     }
 
     /// The form, fresh or with what the rider typed and what went wrong.
-    private func form(_ submitted: WebBookingForm, _ request: Request, _ context: AppRequestContext,
-                      trouble known: WebBookingFlow.Trouble? = nil) async throws -> Response {
+    private func form(
+        _ submitted: WebBookingForm, _ request: Request, _ context: AppRequestContext,
+        trouble known: WebBookingFlow.Trouble? = nil
+    ) async throws -> Response {
         let session = try WebPages.session(context)
         let trouble: WebBookingFlow.Trouble
         if let known {
@@ -74,7 +76,9 @@ struct WebBookingRoutes: Sendable {
     }
 
     /// What a weekly series came to: the rides booked, and each taken date with its sentence.
-    private func seriesResult(_ submitted: WebBookingForm, outcomes: [BookingOutcome], _ request: Request, _ context: AppRequestContext) async throws -> Response {
+    private func seriesResult(_ submitted: WebBookingForm, outcomes: [BookingOutcome], _ request: Request, _ context: AppRequestContext) async throws
+        -> Response
+    {
         let now = actions.now
         var booked: [String] = []
         var conflicts: [[String: Any]] = []
@@ -84,13 +88,17 @@ struct WebBookingRoutes: Sendable {
             case .refused(let feasibility, let sentence):
                 conflicts.append(["sentence": sentence, "suggestions": flow.suggestions(submitted, feasibility.suggestions)])
             case .overlaps(let other):
-                conflicts.append(["sentence": outcome.sentence(clock: ServiceTime(timeZone: actions.timeZone)) ?? "",
-                                  "suggestions": [[String: Any]](), "link": WebRideRoutes.path(of: other)])
+                conflicts.append([
+                    "sentence": outcome.sentence(clock: ServiceTime(timeZone: actions.timeZone)) ?? "",
+                    "suggestions": [[String: Any]](), "link": WebRideRoutes.path(of: other),
+                ])
             }
         }
         if conflicts.isEmpty { throw WebAnswer.redirect("/rides?done=series&n=\(booked.count)") }
         var page = WebPages.Page(template: "series", title: "Your weekly rides", status: booked.isEmpty ? .conflict : .ok, nav: "book")
-        page.values = ["booked": booked, "bookedCount": String(booked.count), "someBooked": !booked.isEmpty, "conflicts": conflicts, "bookAction": "/book"]
+        page.values = [
+            "booked": booked, "bookedCount": String(booked.count), "someBooked": !booked.isEmpty, "conflicts": conflicts, "bookAction": "/book",
+        ]
         return try await pages.render(page, request: request, context: context)
     }
 }

@@ -39,8 +39,9 @@ struct WebDriverRoutes: Sendable {
         }
         var undone: WebDriverView.Undone?
         if let action = query["undone"].flatMap({ TapAction(rawValue: String($0)) }),
-           let ride = query["ride"].flatMap({ UUID(uuidString: String($0)) }),
-           let stop = query["stop"].flatMap({ StopKind(rawValue: String($0)) }) {
+            let ride = query["ride"].flatMap({ UUID(uuidString: String($0)) }),
+            let stop = query["stop"].flatMap({ StopKind(rawValue: String($0)) })
+        {
             undone = .init(rideID: ride, stop: stop, action: action)
         }
         return try await runPage(request, context, run: run, undone: undone)
@@ -79,7 +80,8 @@ struct WebDriverRoutes: Sendable {
             case .driverHasShift:
                 break  // already on a shift (a second tap of Start): her run
             case .vanHasShift(let van):
-                return try await startPage(request, context, error: "\(van) already has a driver on shift. Choose another van", chosen: nil, status: .conflict)
+                return try await startPage(
+                    request, context, error: "\(van) already has a driver on shift. Choose another van", chosen: nil, status: .conflict)
             case .unknownVan:
                 return try await startPage(request, context, error: "That van is not in service any more. Choose another van", status: .conflict)
             default:
@@ -106,9 +108,12 @@ struct WebDriverRoutes: Sendable {
         let session = try WebPages.session(context)
         let form = try await pages.form(request)
         guard let key = UUID(uuidString: form["key"]), let ride = UUID(uuidString: form["ride"]),
-              let stop = StopKind(rawValue: form["stop"]), let action = TapAction(rawValue: form["action"]) else {
-            return try await refused(request, context, .init(rideID: nil, stop: nil, sentence: "This tap could not be read, so nothing was recorded. Tap the button again."),
-                                     status: .unprocessableContent)
+            let stop = StopKind(rawValue: form["stop"]), let action = TapAction(rawValue: form["action"])
+        else {
+            return try await refused(
+                request, context,
+                .init(rideID: nil, stop: nil, sentence: "This tap could not be read, so nothing was recorded. Tap the button again."),
+                status: .unprocessableContent)
         }
         let tap = TapRequest(tapKey: key, rideID: ride, stop: stop, action: action, position: Self.position(form))
         do {
@@ -125,7 +130,9 @@ struct WebDriverRoutes: Sendable {
         let session = try WebPages.session(context)
         let form = try await pages.form(request)
         guard let key = UUID(uuidString: form["tap"]) else {
-            return try await refused(request, context, .init(rideID: nil, stop: nil, sentence: "This undo could not be read, so nothing changed."), status: .unprocessableContent)
+            return try await refused(
+                request, context, .init(rideID: nil, stop: nil, sentence: "This undo could not be read, so nothing changed."),
+                status: .unprocessableContent)
         }
         let undone: StopTap
         do {
@@ -134,7 +141,8 @@ struct WebDriverRoutes: Sendable {
             if error == .noOpenShift { throw WebAnswer.redirect("/driver") }
             return try await refused(request, context, .init(rideID: nil, stop: nil, sentence: view.refusalSentence(error)), status: .conflict)
         }
-        throw WebAnswer.redirect("/driver?undone=\(undone.action.rawValue)&ride=\(undone.rideID.uuidString.lowercased())&stop=\(undone.stop.rawValue)")
+        throw WebAnswer.redirect(
+            "/driver?undone=\(undone.action.rawValue)&ride=\(undone.rideID.uuidString.lowercased())&stop=\(undone.stop.rawValue)")
     }
 
     /// A tap's position fields (filled by `driver.js`); absent or out of range: none (the tap counts
@@ -197,8 +205,10 @@ struct WebDriverRoutes: Sendable {
         return page
     }
 
-    private func runPage(_ request: Request, _ context: AppRequestContext, run: DriverRun, refusal: WebDriverView.Refusal? = nil,
-                         undone: WebDriverView.Undone? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    private func runPage(
+        _ request: Request, _ context: AppRequestContext, run: DriverRun, refusal: WebDriverView.Refusal? = nil,
+        undone: WebDriverView.Undone? = nil, status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
         var page = page("driver", title: refusal == nil ? "Today's run" : "Not recorded: today's run", status: status)
         page.values = view.run(run, csrf: WebSession.csrfToken(request) ?? "", refusal: refusal, undone: undone)
         page.values["vanName"] = run.shift.vanName
@@ -207,7 +217,9 @@ struct WebDriverRoutes: Sendable {
     }
 
     /// The run as it stands, with the refusal by the action it refused.
-    private func refused(_ request: Request, _ context: AppRequestContext, _ refusal: WebDriverView.Refusal, status: HTTPResponse.Status) async throws -> Response {
+    private func refused(_ request: Request, _ context: AppRequestContext, _ refusal: WebDriverView.Refusal, status: HTTPResponse.Status) async throws
+        -> Response
+    {
         let session = try WebPages.session(context)
         guard let run = try await openRun(session.netID) else {
             // Her shift ended (by her, or by the dispatcher) while the page was open: the start
@@ -217,15 +229,20 @@ struct WebDriverRoutes: Sendable {
         return try await runPage(request, context, run: run, refusal: refusal, status: status)
     }
 
-    private func startPage(_ request: Request, _ context: AppRequestContext, error: String? = nil, chosen: Int64? = nil,
-                           status: HTTPResponse.Status = .ok, flash: String? = nil) async throws -> Response {
+    private func startPage(
+        _ request: Request, _ context: AppRequestContext, error: String? = nil, chosen: Int64? = nil,
+        status: HTTPResponse.Status = .ok, flash: String? = nil
+    ) async throws -> Response {
         let vans = try await driver.freeVans()
         var page = page("driver-start", title: (error == nil ? "" : "Error: ") + "Start your shift", status: status)
-        page.values = WebPages.formValues(["van": chosen.map(String.init) ?? ""],
-                                          errors: error.map { [.init(field: "van", message: $0)] } ?? [],
-                                          targets: ["van": vans.first.map { "van-\($0.id)" } ?? "van"])
+        page.values = WebPages.formValues(
+            ["van": chosen.map(String.init) ?? ""],
+            errors: error.map { [.init(field: "van", message: $0)] } ?? [],
+            targets: ["van": vans.first.map { "van-\($0.id)" } ?? "van"])
         page.values["vans"] = vans.map { van -> [String: Any] in
-            let wheelchair = van.wheelchairPositions == 0 ? "no wheelchair position"
+            let wheelchair =
+                van.wheelchairPositions == 0
+                ? "no wheelchair position"
                 : van.wheelchairPositions == 1 ? "1 wheelchair position" : "\(van.wheelchairPositions) wheelchair positions"
             return ["id": String(van.id), "name": van.name, "seats": "\(van.seats) seats, \(wheelchair)", "chosen": van.id == chosen]
         }

@@ -34,8 +34,10 @@ struct WebDriverView {
     static let doneShown = 10
 
     /// Values for `driver-run.mustache`; `keys` makes each form's tap key (a fresh uuid each render).
-    func run(_ run: DriverRun, csrf: String, refusal: Refusal? = nil, undone: Undone? = nil,
-             keys: () -> UUID = UUID.init) -> [String: Any] {
+    func run(
+        _ run: DriverRun, csrf: String, refusal: Refusal? = nil, undone: Undone? = nil,
+        keys: () -> UUID = UUID.init
+    ) -> [String: Any] {
         // A no-show ends the ride: its drop-off is no stop of the run any more.
         let noShows = Set(run.stops.filter { $0.stop == .pickup && $0.outcome == .noShow }.map(\.rideID))
         let stops = run.stops.filter { !($0.stop == .dropoff && noShows.contains($0.rideID)) }
@@ -48,17 +50,23 @@ struct WebDriverView {
             // What the ride policy offers (RunStop.nextActions), a waiting no-show shown by its time.
             let actions = next.nextActions.filter { $0 != .noShow || next.noShowRefusal == nil }
             stop["actions"] = actions.map { action -> [String: Any] in
-                ["csrf": csrf, "key": keys().uuidString.lowercased(), "ride": next.rideID.uuidString.lowercased(), "stop": next.stop.rawValue,
-                 "action": action.rawValue, "label": Self.label(action), "context": context(action, next)]
+                [
+                    "csrf": csrf, "key": keys().uuidString.lowercased(), "ride": next.rideID.uuidString.lowercased(), "stop": next.stop.rawValue,
+                    "action": action.rawValue, "label": Self.label(action), "context": context(action, next),
+                ]
             }
             switch next.noShowRefusal {
             case .noShowTooEarly(let from)?:
                 // "…for Ann R." ends with the initial's full stop: never "Ann R..", shown and read out.
-                stop["noShowAt"] = ["iso": Self.iso(Self.wholeSecond(from)), "time": words.time(Self.wholeMinute(from)),
-                                    "done": "No-show is now possible for \(BidiIsolation.isolated(next.riderName))" + (next.riderName.hasSuffix(".") ? "" : "."),
-                                    "explain": "The van waits \(Self.duration(noShowWait)) from the start of the pickup window, its arrival, or the time the rider was last told the van would come, whichever is latest."]
+                stop["noShowAt"] = [
+                    "iso": Self.iso(Self.wholeSecond(from)), "time": words.time(Self.wholeMinute(from)),
+                    "done": "No-show is now possible for \(BidiIsolation.isolated(next.riderName))" + (next.riderName.hasSuffix(".") ? "" : "."),
+                    "explain":
+                        "The van waits \(Self.duration(noShowWait)) from the start of the pickup window, its arrival, or the time the rider was last told the van would come, whichever is latest.",
+                ]
             case .arrivedAfterWindow?:
-                stop["refusal"] = "The van arrived after the pickup window, so \(BidiIsolation.isolated(next.riderName)) cannot be marked a no-show. Call the dispatcher."
+                stop["refusal"] =
+                    "The van arrived after the pickup window, so \(BidiIsolation.isolated(next.riderName)) cannot be marked a no-show. Call the dispatcher."
             default:
                 break
             }
@@ -66,7 +74,9 @@ struct WebDriverView {
                 stop["refusal"] = refusal.sentence
             }
             values["next"] = stop
-            state.append("next \(next.rideID) \(next.stop.rawValue) \(actions.map(\.rawValue)) \(next.arrivedAt.map(Self.iso) ?? "-") \(next.noShowAllowedFrom.map(Self.iso) ?? "-")")
+            state.append(
+                "next \(next.rideID) \(next.stop.rawValue) \(actions.map(\.rawValue)) \(next.arrivedAt.map(Self.iso) ?? "-") \(next.noShowAllowedFrom.map(Self.iso) ?? "-")"
+            )
         }
         if let refusal, !(remaining.first.map { $0.rideID == refusal.rideID && $0.stop == refusal.stop } ?? false) {
             values["topRefusal"] = refusal.sentence
@@ -79,17 +89,23 @@ struct WebDriverView {
             if stop.wheelchair { extras.append("Wheelchair") }
             if stop.companions > 0 { extras.append(stop.companions == 1 ? "1 companion" : "\(stop.companions) companions") }
             if let note = stop.note, !note.isEmpty { extras.append("Note: \(note)") }
-            return ["planned": words.time(stop.plannedAt), "kindWords": Self.kindWords(stop.stop), "rider": stop.riderName,
-                    "place": stop.displayPlace, "extras": extras.isEmpty ? [] : [extras.joined(separator: " · ")]]
+            return [
+                "planned": words.time(stop.plannedAt), "kindWords": Self.kindWords(stop.stop), "rider": stop.riderName,
+                "place": stop.displayPlace, "extras": extras.isEmpty ? [] : [extras.joined(separator: " · ")],
+            ]
         }
         values["later"] = later
         values["hasLater"] = !later.isEmpty
         values["laterCount"] = String(upcoming.count)
-        values["laterHidden"] = upcoming.count > later.count
+        values["laterHidden"] =
+            upcoming.count > later.count
             ? "\(upcoming.count - later.count) more later today, shown here as the run goes on." as Any : false
         let recent = done.suffix(Self.doneShown)
         let doneValues = recent.map { stop -> [String: Any] in
-            ["at": (stop.departedAt ?? stop.arrivedAt).map(words.time) ?? "", "outcome": Self.outcomeWords(stop), "rider": stop.riderName, "place": stop.displayPlace]
+            [
+                "at": (stop.departedAt ?? stop.arrivedAt).map(words.time) ?? "", "outcome": Self.outcomeWords(stop), "rider": stop.riderName,
+                "place": stop.displayPlace,
+            ]
         }
         values["done"] = doneValues
         values["hasDone"] = !doneValues.isEmpty
@@ -103,13 +119,19 @@ struct WebDriverView {
             .filter { $0.1.shiftID == run.shift.id && $0.1.undoable(at: now) }
             .max { $0.1.at < $1.1.at }
         if let undone, let stop = stops.first(where: { $0.rideID == undone.rideID && $0.stop == undone.stop }) {
-            values["result"] = ["text": "Undone: \(undone.action.phrase) for \(BidiIsolation.isolated(stop.riderName)) at \(BidiIsolation.isolated(stop.displayPlace))."]
+            values["result"] = [
+                "text":
+                    "Undone: \(undone.action.phrase) for \(BidiIsolation.isolated(stop.riderName)) at \(BidiIsolation.isolated(stop.displayPlace))."
+            ]
             state.append("undone \(undone.rideID) \(undone.action.rawValue)")
         } else if let (stop, tap) = undoable {
             values["result"] = [
                 "text": resultSentence(tap.action, stop, at: tap.at),
-                "undo": ["csrf": csrf, "tapKey": tap.tapKey.uuidString.lowercased(), "untilISO": Self.iso(tap.undoUntil),
-                         "untilTime": words.time(tap.undoUntil), "what": "\(tap.action.phrase): \(BidiIsolation.isolated(stop.riderName)) at \(BidiIsolation.isolated(stop.displayPlace))"],
+                "undo": [
+                    "csrf": csrf, "tapKey": tap.tapKey.uuidString.lowercased(), "untilISO": Self.iso(tap.undoUntil),
+                    "untilTime": words.time(tap.undoUntil),
+                    "what": "\(tap.action.phrase): \(BidiIsolation.isolated(stop.riderName)) at \(BidiIsolation.isolated(stop.displayPlace))",
+                ],
             ]
             state.append("tap \(tap.tapKey)")
         }
@@ -128,12 +150,14 @@ struct WebDriverView {
         switch stop.promise.kind {
         case .pickup:
             values["windowLabel"] = "Pick-up window"
-            values["window"] = stop.promise.window.duration > 0
+            values["window"] =
+                stop.promise.window.duration > 0
                 ? "\(words.time(stop.promise.window.start)) to \(words.time(stop.promise.window.end))"
                 : "at \(words.time(stop.promise.window.start))"
         case .arriveBy:
             values["windowLabel"] = "Must arrive"
-            values["window"] = stop.promise.window.duration > 0
+            values["window"] =
+                stop.promise.window.duration > 0
                 ? "between \(words.time(stop.promise.window.start)) and \(words.time(stop.promise.window.end))"
                 : "by \(words.time(stop.promise.window.end))"
         }
@@ -149,7 +173,8 @@ struct WebDriverView {
     /// What a button's name adds to its label for a screen reader: the rider and the place.
     private func context(_ action: TapAction, _ stop: RunStop) -> String {
         switch action {
-        case .arrived: " at \(BidiIsolation.isolated(stop.displayPlace)) to \(stop.stop == .pickup ? "pick up" : "drop off") \(BidiIsolation.isolated(stop.riderName))"
+        case .arrived:
+            " at \(BidiIsolation.isolated(stop.displayPlace)) to \(stop.stop == .pickup ? "pick up" : "drop off") \(BidiIsolation.isolated(stop.riderName))"
         case .boarded, .noShow, .droppedOff: ": \(BidiIsolation.isolated(stop.riderName)) at \(BidiIsolation.isolated(stop.displayPlace))"
         }
     }
@@ -158,7 +183,8 @@ struct WebDriverView {
     func resultSentence(_ action: TapAction, _ stop: RunStop, at: Date) -> String {
         let time = words.time(at)
         return switch action {
-        case .arrived: "Arrived at \(BidiIsolation.isolated(stop.displayPlace)) to \(stop.stop == .pickup ? "pick up" : "drop off") \(BidiIsolation.isolated(stop.riderName)), \(time)."
+        case .arrived:
+            "Arrived at \(BidiIsolation.isolated(stop.displayPlace)) to \(stop.stop == .pickup ? "pick up" : "drop off") \(BidiIsolation.isolated(stop.riderName)), \(time)."
         case .boarded: "\(BidiIsolation.isolated(stop.riderName)) is on board at \(BidiIsolation.isolated(stop.displayPlace)), \(time)."
         case .noShow: "\(BidiIsolation.isolated(stop.riderName)) is marked a no-show at \(BidiIsolation.isolated(stop.displayPlace)), \(time)."
         case .droppedOff: "\(BidiIsolation.isolated(stop.riderName)) is dropped off at \(BidiIsolation.isolated(stop.displayPlace)), \(time)."

@@ -84,8 +84,10 @@ struct WebInfoRoutes: Sendable {
         guard let name = context.parameters.get("name"), let file = pages.assets.files[name] else {
             throw WebErrorPage.notFound()
         }
-        return Response(status: .ok, headers: [
-            .contentType: file.contentType, .cacheControl: "public, max-age=31536000, immutable", .eTag: "\"\(file.version)\"",
-        ], body: .init(byteBuffer: file.body))
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: file.contentType, .cacheControl: "public, max-age=31536000, immutable", .eTag: "\"\(file.version)\"",
+            ], body: .init(byteBuffer: file.body))
     }
 }

@@ -173,15 +173,18 @@ struct WebPages: Sendable {
         } catch is WebForm.TooLarge {
             var response = errorPage(
                 status: .contentTooLarge, title: "This form is too long",
-                detail: "What you sent is longer than any form here takes (\(WebForm.maxBody / 1024) KiB), so nothing was read or changed. Go back, shorten what you typed and send it again.")
+                detail:
+                    "What you sent is longer than any form here takes (\(WebForm.maxBody / 1024) KiB), so nothing was read or changed. Go back, shorten what you typed and send it again."
+            )
             // The rest of the body is not read: the connection closes after this page.
             response.headers[.connection] = "close"
             throw WebAnswer(response: response)
         }
         guard WebSession.checkCSRF(form.raw("csrf"), request: request) else {
-            throw WebAnswer(response: errorPage(
-                status: .forbidden, title: "This form has expired",
-                detail: "For your safety the form could not be accepted. Go back, reload the page and send it again."))
+            throw WebAnswer(
+                response: errorPage(
+                    status: .forbidden, title: "This form has expired",
+                    detail: "For your safety the form could not be accepted. Go back, reload the page and send it again."))
         }
         return form
     }
@@ -269,7 +272,8 @@ struct WebMiddleware: RouterMiddleware {
             response = await pages.errorPage(problem, request: request, context: context)
         } catch let error as HTTPError {
             response = await pages.errorPage(
-                error.status == .notFound ? .notFound()
+                error.status == .notFound
+                    ? .notFound()
                     : WebErrorPage(status: error.status, title: error.status.reasonPhrase, detail: error.body ?? "Please go back and try again."),
                 request: request, context: context)
         } catch {

@@ -27,13 +27,15 @@ struct WebRideRoutes: Sendable {
         let past = try await actions.past(session.netID)
         let query = request.uri.queryParameters
         let count = query["n"].flatMap { Int($0) } ?? 0
-        let flash: String? = switch query["done"].map(String.init) {
-        case "cancelled": "Your ride is cancelled."
-        case "cancelled-late": "Your ride is cancelled. It was less than \(lateMinutes) minutes before pickup, so it is recorded as a late cancellation."
-        case "series": "\(count) weekly ride\(count == 1 ? " is" : "s are") requested and waiting for the dispatcher's approval."
-        case "series-cancelled": "\(count) upcoming ride\(count == 1 ? " of the series is" : "s of the series are") cancelled."
-        default: nil
-        }
+        let flash: String? =
+            switch query["done"].map(String.init) {
+            case "cancelled": "Your ride is cancelled."
+            case "cancelled-late":
+                "Your ride is cancelled. It was less than \(lateMinutes) minutes before pickup, so it is recorded as a late cancellation."
+            case "series": "\(count) weekly ride\(count == 1 ? " is" : "s are") requested and waiting for the dispatcher's approval."
+            case "series-cancelled": "\(count) upcoming ride\(count == 1 ? " of the series is" : "s of the series are") cancelled."
+            default: nil
+            }
         var page = WebPages.Page(template: "rides", title: "My rides", nav: "rides")
         page.values = [
             "upcoming": upcoming.map { values($0, now: now) }, "past": past.map { values($0, now: now) },
@@ -53,7 +55,8 @@ struct WebRideRoutes: Sendable {
         page.values["etaLive"] = ride.status == .approved
         page.values["eta"] = try await actions.vanETA(ride)?.sentence
         if request.uri.queryParameters["done"] == "booked" {
-            page.values["flash"] = ride.status == .approved
+            page.values["flash"] =
+                ride.status == .approved
                 ? "Your ride is booked and approved."
                 : "Your ride is requested. It is waiting for the dispatcher's approval; you will get a notification."
         }
@@ -97,9 +100,11 @@ struct WebRideRoutes: Sendable {
         }
         guard !rides.isEmpty else { throw notFound("There are no upcoming rides in this series.") }
         var page = WebPages.Page(template: "series-cancel", title: "Cancel the whole series?", nav: "rides")
-        page.values = ["seriesID": id.uuidString.lowercased(), "rides": rides.map { values($0, now: now) },
-                       "what": rides.count == 1 ? "its one upcoming ride" : "all \(rides.count) upcoming rides",
-                       "button": rides.count == 1 ? "Yes, cancel it" : "Yes, cancel all \(rides.count) rides"]
+        page.values = [
+            "seriesID": id.uuidString.lowercased(), "rides": rides.map { values($0, now: now) },
+            "what": rides.count == 1 ? "its one upcoming ride" : "all \(rides.count) upcoming rides",
+            "button": rides.count == 1 ? "Yes, cancel it" : "Yes, cancel all \(rides.count) rides",
+        ]
         return try await pages.render(page, request: request, context: context)
     }
 
@@ -164,7 +169,8 @@ struct WebRideRoutes: Sendable {
             "wheelchair": ride.needsWheelchair,
             "companions": ride.companions == 0 ? "None" : String(ride.companions),
             // The policy before the road is asked (lists); a ride's own page asks it with the road (liveValues).
-            "cancellable": RidePolicy.refusal(.cancel, by: .rider, status: ride.status, pickupAt: ride.pickupAt, progress: .notReached, now: now) == nil,
+            "cancellable": RidePolicy.refusal(.cancel, by: .rider, status: ride.status, pickupAt: ride.pickupAt, progress: .notReached, now: now)
+                == nil,
         ]
         values["note"] = ride.note
         values["van"] = ride.vanName

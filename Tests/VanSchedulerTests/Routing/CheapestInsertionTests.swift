@@ -42,7 +42,8 @@ struct CheapestInsertionTests {
                         trialStops.insert(.pickup(newcomer), at: pickup)
                         trialStops.insert(.dropoff(newcomer), at: dropoff)
                         guard Oracle.minimumDuration(problem, vehicle: route.vehicle, stops: trialStops) != nil else { continue }
-                        let added = Oracle.cost(problem, vehicle: route.vehicle, stops: trialStops)
+                        let added =
+                            Oracle.cost(problem, vehicle: route.vehicle, stops: trialStops)
                             - Oracle.cost(problem, vehicle: route.vehicle, stops: stops)
                         expected = min(expected ?? .infinity, added)
                     }
@@ -54,7 +55,10 @@ struct CheapestInsertionTests {
             #expect((option == nil) == (expected == nil), "trial \(trial)")
             if let option, let expected {
                 found += 1
-                #expect(abs(option.addedCost - expected) < 1e-7, "trial \(trial): \(option) vs \(expected) plan \(plan) feasible \(plan.routes.map { RouteEvaluator(problem: problem).isFeasible($0) })")
+                #expect(
+                    abs(option.addedCost - expected) < 1e-7,
+                    "trial \(trial): \(option) vs \(expected) plan \(plan) feasible \(plan.routes.map { RouteEvaluator(problem: problem).isFeasible($0) })"
+                )
                 let inserted = option.applied(to: plan, request: newcomer)
                 let stops = inserted.routes[option.vehicle].stops
                 #expect(Oracle.minimumDuration(problem, vehicle: option.vehicle, stops: stops) != nil)

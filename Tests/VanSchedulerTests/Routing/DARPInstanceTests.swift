@@ -36,11 +36,14 @@ struct DARPInstanceTests {
     func knownPlan() throws {
         let instance = try FixtureInstance.load("a2-16")
         let problem = instance.problem
-        let ids = [[10, 5, 26, 21, 14, 30, 15, 31, 7, 16, 23, 32],
-                   [12, 6, 28, 22, 4, 11, 27, 20, 3, 19, 13, 29, 9, 8, 25, 24, 2, 18, 1, 17]]
-        let plan = RoutePlan(routes: ids.enumerated().map { vehicle, nodes in
-            VehicleRoute(vehicle: vehicle, stops: nodes.map { $0 <= 16 ? .pickup($0 - 1) : .dropoff($0 - 17) })
-        }, unassigned: [])
+        let ids = [
+            [10, 5, 26, 21, 14, 30, 15, 31, 7, 16, 23, 32],
+            [12, 6, 28, 22, 4, 11, 27, 20, 3, 19, 13, 29, 9, 8, 25, 24, 2, 18, 1, 17],
+        ]
+        let plan = RoutePlan(
+            routes: ids.enumerated().map { vehicle, nodes in
+                VehicleRoute(vehicle: vehicle, stops: nodes.map { $0 <= 16 ? .pickup($0 - 1) : .dropoff($0 - 17) })
+            }, unassigned: [])
         let evaluator = RouteEvaluator(problem: problem)
         #expect(evaluator.violations(in: plan).isEmpty)
         #expect(abs(plan.cost(in: problem) - 294.25) < 0.005)

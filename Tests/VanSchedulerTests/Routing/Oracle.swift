@@ -99,8 +99,10 @@ enum RandomProblems {
         var points: [(x: Double, y: Double)] = []
         for _ in 0..<nodeCount { points.append((uniform(0, 10), uniform(0, 10))) }
         points[1] = points[0]
-        var nodes = [RouteNode(window: TimeWindow(earliest: 0, latest: 120)),
-                     RouteNode(window: TimeWindow(earliest: 0, latest: 120))]
+        var nodes = [
+            RouteNode(window: TimeWindow(earliest: 0, latest: 120)),
+            RouteNode(window: TimeWindow(earliest: 0, latest: 120)),
+        ]
         var pickupNodes: [RouteNode] = []
         var dropoffNodes: [RouteNode] = []
         for _ in 0..<requests {
@@ -126,8 +128,9 @@ enum RandomProblems {
                 times.append(uniform(0, 12))
                 costs.append(uniform(0, 12))
             }
-            travel = TravelMatrix(count: nodeCount, time: { $0 == $1 ? 0 : times[$0 * nodeCount + $1] },
-                                  cost: { $0 == $1 ? 0 : costs[$0 * nodeCount + $1] })
+            travel = TravelMatrix(
+                count: nodeCount, time: { $0 == $1 ? 0 : times[$0 * nodeCount + $1] },
+                cost: { $0 == $1 ? 0 : costs[$0 * nodeCount + $1] })
         }
         let requestList = (0..<requests).map { index in
             let direct = travel.time(2 + index, 2 + requests + index)
@@ -138,10 +141,11 @@ enum RandomProblems {
             )
         }
         let vehicleList = (0..<vehicles).map { _ in
-            RouteVehicle(capacity: Capacity(seats: 3 + random.below(2), wheelchairs: 1),
-                         startDepot: 0, endDepot: 1,
-                         maxDuration: random.below(3) == 0 ? .infinity : uniform(50, 110),
-                         availability: TimeWindow(earliest: uniform(0, 5), latest: uniform(80, 130)))
+            RouteVehicle(
+                capacity: Capacity(seats: 3 + random.below(2), wheelchairs: 1),
+                startDepot: 0, endDepot: 1,
+                maxDuration: random.below(3) == 0 ? .infinity : uniform(50, 110),
+                availability: TimeWindow(earliest: uniform(0, 5), latest: uniform(80, 130)))
         }
         return RoutingProblem(nodes: nodes, requests: requestList, vehicles: vehicleList, travel: travel)
     }

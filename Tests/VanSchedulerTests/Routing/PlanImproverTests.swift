@@ -7,8 +7,9 @@ struct PlanImproverTests {
     func improverProperties(metric: Bool) {
         var random = RoutingRandom(seed: metric ? 31 : 32)
         for trial in 0..<12 {
-            let problem = RandomProblems.make(requests: 6 + random.below(8), vehicles: 2 + random.below(2),
-                                              metric: metric, random: &random)
+            let problem = RandomProblems.make(
+                requests: 6 + random.below(8), vehicles: 2 + random.below(2),
+                metric: metric, random: &random)
             let insertion = CheapestInsertion(problem: problem)
             let start = insertion.constructedPlan(regret: 1 + random.below(3))
             let improved = PlanImprover(problem: problem).improve(start, seed: UInt64(trial), limit: .iterations(150))
@@ -16,7 +17,8 @@ struct PlanImproverTests {
             #expect(evaluator.violations(in: start).isEmpty)
             #expect(evaluator.violations(in: improved).isEmpty, "trial \(trial)")
             #expect(Set(improved.unassigned).isSubset(of: Set(start.unassigned)), "trial \(trial) dropped a request")
-            #expect(improved.cost(in: problem) <= start.cost(in: problem) + 1e-9
+            #expect(
+                improved.cost(in: problem) <= start.cost(in: problem) + 1e-9
                     || improved.unassigned.count < start.unassigned.count)
             for route in improved.routes {
                 #expect(Oracle.minimumDuration(problem, vehicle: route.vehicle, stops: route.stops) != nil)

@@ -31,15 +31,18 @@ struct ETAFixture {
     @discardableResult
     func shift(van: Int64 = 1, driver: String = "drv1") async throws -> Int64 {
         try await db.pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES (\(driver), \(van), \(now.addingTimeInterval(-3_600))) RETURNING id
-                """).first!.decode(Int64.self, at: 0)
+                """
+            ).first!.decode(Int64.self, at: 0)
         }
     }
 
     /// Writes `van`'s latest position, `age` seconds old.
     func position(_ at: Coordinate, age: TimeInterval = 0, van: Int64 = 1) async throws {
-        try await events.sql("""
+        try await events.sql(
+            """
             INSERT INTO van_positions (van_id, at, lat, lon, source) VALUES (\(van), \(now.addingTimeInterval(-age)), \(at.latitude), \(at.longitude), 'driver')
             ON CONFLICT (van_id) DO UPDATE SET at = EXCLUDED.at, lat = EXCLUDED.lat, lon = EXCLUDED.lon
             """)
@@ -47,7 +50,8 @@ struct ETAFixture {
 
     /// A driver's tap on `shift`, `age` seconds ago.
     func tap(_ shift: Int64, ride: UUID, _ stop: String, _ action: String, age: TimeInterval = 0) async throws {
-        try await events.sql("""
+        try await events.sql(
+            """
             INSERT INTO stop_taps (tap_key, shift_id, ride_id, stop, action, at)
             VALUES (\(UUID()), \(shift), \(ride), \(stop), \(action), \(now.addingTimeInterval(-age)))
             """)
@@ -59,7 +63,8 @@ struct ETAFixture {
     func ride(rider: String = "ann1", pickupIn minutes: Double, status: String = "approved", van: Int64 = 1) async throws -> UUID {
         let id = UUID()
         let pickup = now.addingTimeInterval(minutes * 60)
-        try await events.sql("""
+        try await events.sql(
+            """
             INSERT INTO rides (id, net_id, kind, pickup_place_id, pickup_lat, pickup_lon, dropoff_place_id, dropoff_lat, dropoff_lon,
                                requested_at, pickup_at, estimated_dropoff_at, status, van_id, promise, window_start, window_end)
             SELECT \(id), \(rider), 'scheduled', p.id, p.lat, p.lon, d.id, d.lat, d.lon, \(now), \(pickup), \(pickup.addingTimeInterval(600)),
@@ -74,8 +79,9 @@ struct ETAFixture {
 
     /// A feed on this database and clock, raising alerts and firing reminders, telling `routeChanges` of late vans.
     func feed(routeChanges: RouteChangeHook = .none) -> ETAFeed {
-        ETAFeed(configuration: db.pool.configuration, service: service,
-                reminders: Reminders(pool: db.pool, lead: 15 * 60, positionStale: 120, timeZone: events.zone),
-                alerts: LateAlerts(pool: db.pool), clock: clock, logger: TestCluster.quietLogger, routeChanges: routeChanges)
+        ETAFeed(
+            configuration: db.pool.configuration, service: service,
+            reminders: Reminders(pool: db.pool, lead: 15 * 60, positionStale: 120, timeZone: events.zone),
+            alerts: LateAlerts(pool: db.pool), clock: clock, logger: TestCluster.quietLogger, routeChanges: routeChanges)
     }
 }

@@ -118,15 +118,19 @@ struct ETAServiceTests {
         for feed in feeds.prefix(3) { try await feed.refresh(van: 1) }
         #expect(try await f.events.count("SELECT count(*) FROM ride_alerts WHERE kind = 'late'") == 1)
         #expect(try await f.events.kinds(ride).filter { $0 == "late" }.count == 1)
-        #expect(try await f.events.count("""
-            SELECT count(*) FROM deliveries d JOIN ride_events e ON e.id = d.event_id WHERE e.kind = 'late'
-            """) == 3)
+        #expect(
+            try await f.events.count(
+                """
+                SELECT count(*) FROM deliveries d JOIN ride_events e ON e.id = d.event_id WHERE e.kind = 'late'
+                """) == 3)
         let alert = try #require(try await LateAlerts(pool: f.db.pool).raised(since: f.now.addingTimeInterval(-1)).first)
         #expect(alert.rideID == ride)
         #expect(alert.eta == f.now.addingTimeInterval(2_340))
         #expect(alert.stop == "pickup")
         try await f.events.loop().runOnce(now: f.now)
-        #expect(try await f.events.inbox("ann1").contains("Your van is running late: it now expects to reach you at SCL at about 7:39 AM (promised by 7:20 AM)."))
+        #expect(
+            try await f.events.inbox("ann1").contains(
+                "Your van is running late: it now expects to reach you at SCL at about 7:39 AM (promised by 7:20 AM)."))
         await f.db.close()
     }
 

@@ -31,8 +31,9 @@ struct OneLatenessTests {
         let now = f.now
         var readings = Readings()
         readings.rider = try await f.service.van(1, now: now)?.rider(ride, lead: EventSettings().etaLead)?.lateMinutes
-        let board = try await DayBoard.load(pool: f.db.pool, day: LocalDate(containing: now, in: f.events.zone), timeZone: f.events.zone,
-                                            now: now, eta: f.service, van: 1)
+        let board = try await DayBoard.load(
+            pool: f.db.pool, day: LocalDate(containing: now, in: f.events.zone), timeZone: f.events.zone,
+            now: now, eta: f.service, van: 1)
         readings.board = board.vans.first { $0.id == 1 }?.stops.first { $0.rideID == ride && $0.kind == .pickup }?.lateness?.minutes
         let road = Road(pool: f.db.pool, clock: f.clock, timeZone: f.events.zone)
         let map = try await FleetMap.load(road: road, eta: f.service, pool: f.db.pool, timeZone: f.events.zone, now: now)
@@ -43,9 +44,11 @@ struct OneLatenessTests {
         let alerts = try await DispatchAlerts(pool: f.db.pool, timeZone: f.events.zone).snapshot(now: now, pendingAfter: 3_600)
         readings.alert = alerts.late.first { $0.listing.ride.id == ride }?.lateness.minutes
         readings.alertEvent = try await f.db.pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT (payload -> 'late' ->> 'late_minutes')::int FROM ride_events WHERE ride_id = \(ride) AND kind = 'late' ORDER BY id DESC LIMIT 1
-                """).first?.decode(Int.self, at: 0)
+                """
+            ).first?.decode(Int.self, at: 0)
         }
         return readings
     }

@@ -19,8 +19,9 @@ import VanScheduler
         let pickupAt = t0.addingTimeInterval(1_200)
         let stops = [
             RoadETA.Stop(rideID: id, kind: .pickup, location: scl, plannedAt: pickupAt, opensAt: pickupAt),
-            RoadETA.Stop(rideID: id, kind: .dropoff, location: north, plannedAt: t0.addingTimeInterval(1_500),
-                         opensAt: promise.window.start, windowEnd: promise.window.end),
+            RoadETA.Stop(
+                rideID: id, kind: .dropoff, location: north, plannedAt: t0.addingTimeInterval(1_500),
+                opensAt: promise.window.start, windowEnd: promise.window.end),
         ]
         let at = t0.addingTimeInterval(now)
         let estimates = RoadETA().estimates(from: .init(location: scl, at: at), through: stops, now: at)
@@ -64,22 +65,28 @@ import VanScheduler
         let (later, laterID) = self.etas(now: 300)
         #expect(later.dueReminders(lead: 15 * 60).map(\.rideID) == [laterID])
         var reminded = etas
-        reminded = VanETAs(vanID: 1, fix: etas.fix, source: .position, estimates: etas.estimates,
-                           rides: etas.rides.mapValues { var ride = $0; ride.reminded = true; return ride }, now: etas.now)
+        reminded = VanETAs(
+            vanID: 1, fix: etas.fix, source: .position, estimates: etas.estimates,
+            rides: etas.rides.mapValues {
+                var ride = $0; ride.reminded = true; return ride
+            }, now: etas.now)
         #expect(reminded.dueReminders(lead: 20 * 60).isEmpty)
     }
 
     @Test func theSentences() {
         func eta(_ minutes: TimeInterval, stops: Int, here: Bool = false) -> String {
-            RiderETA(rideID: UUID(), vanID: 1, at: t0.addingTimeInterval(minutes * 60), now: t0, stopsBefore: stops, vanHere: here, lateness: .onTime).sentence
+            RiderETA(rideID: UUID(), vanID: 1, at: t0.addingTimeInterval(minutes * 60), now: t0, stopsBefore: stops, vanHere: here, lateness: .onTime)
+                .sentence
         }
         #expect(eta(6, stops: 2) == "The van is about 6 minutes away, 2 stops before yours.")
         #expect(eta(1, stops: 1) == "The van is about 1 minute away, 1 stop before yours.")
         #expect(eta(0.2, stops: 0) == "The van is less than a minute away, your stop is next.")
         #expect(eta(0, stops: 0, here: true) == "The van is here.")
         func early(_ minutes: TimeInterval, stops: Int) -> String {
-            RiderETA(rideID: UUID(), vanID: 1, at: t0.addingTimeInterval(minutes * 60), now: t0, stopsBefore: stops, vanHere: false, lateness: .onTime,
-                     atWindowStart: true).sentence
+            RiderETA(
+                rideID: UUID(), vanID: 1, at: t0.addingTimeInterval(minutes * 60), now: t0, stopsBefore: stops, vanHere: false, lateness: .onTime,
+                atWindowStart: true
+            ).sentence
         }
         #expect(early(20, stops: 2) == "The van will be at your stop when your window opens, in about 20 minutes, 2 stops before yours.")
         #expect(early(1, stops: 0) == "The van will be at your stop when your window opens, in about 1 minute, your stop is next.")

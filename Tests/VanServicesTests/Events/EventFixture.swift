@@ -36,7 +36,8 @@ struct EventFixture {
     func insertRide(rider: String = "ann1", pickupIn minutes: Double, status: String = "pending", van: Int64? = 1) async throws -> UUID {
         let id = UUID()
         let pickup = now.addingTimeInterval(minutes * 60)
-        try await sql("""
+        try await sql(
+            """
             INSERT INTO rides (id, net_id, kind, pickup_place_id, dropoff_place_id, requested_at, pickup_at, estimated_dropoff_at, status, van_id)
             SELECT \(id), \(rider), 'scheduled', p.id, d.id, \(now), \(pickup), \(pickup.addingTimeInterval(600)), \(status),
                    (SELECT id FROM vans WHERE id = \(van))
@@ -53,8 +54,11 @@ struct EventFixture {
     }
 
     /// A loop on this database and clock.
-    func loop(_ settings: EventSettings = EventSettings(), transport: any WebhookTransport = HTTPWebhookTransport(), worker: String? = nil) -> TriggerLoop {
-        TriggerLoop(pool: db.pool, settings: settings, timeZone: zone, clock: clock, transport: transport, workerID: worker, logger: TestCluster.quietLogger)
+    func loop(_ settings: EventSettings = EventSettings(), transport: any WebhookTransport = HTTPWebhookTransport(), worker: String? = nil)
+        -> TriggerLoop
+    {
+        TriggerLoop(
+            pool: db.pool, settings: settings, timeZone: zone, clock: clock, transport: transport, workerID: worker, logger: TestCluster.quietLogger)
     }
 
     /// The rider's inbox messages, oldest first.

@@ -11,7 +11,9 @@ struct RideEventTriggerTests {
         let f = try await EventFixture()
         let ride = try await f.insertRide(pickupIn: 120)
         try await f.sql("UPDATE rides SET status = 'approved', decided_by = 'dispatcher' WHERE id = \(ride)")
-        try await f.sql("UPDATE rides SET pickup_at = pickup_at + interval '15 minutes', estimated_dropoff_at = estimated_dropoff_at + interval '15 minutes', window_start = window_start + interval '15 minutes', window_end = window_end + interval '15 minutes' WHERE id = \(ride)")
+        try await f.sql(
+            "UPDATE rides SET pickup_at = pickup_at + interval '15 minutes', estimated_dropoff_at = estimated_dropoff_at + interval '15 minutes', window_start = window_start + interval '15 minutes', window_end = window_end + interval '15 minutes' WHERE id = \(ride)"
+        )
         try await f.sql("UPDATE rides SET reminded_at = now() WHERE id = \(ride)")
         try await f.sql("UPDATE rides SET note = 'ramp please' WHERE id = \(ride)")
         try await f.sql("UPDATE rides SET note = 'ramp please' WHERE id = \(ride)")  // no change: no event
@@ -31,7 +33,8 @@ struct RideEventTriggerTests {
 
         // The payload carries the ride's state and what it was before.
         let payload = try await f.db.pool.withConnection { conn in
-            try conn.query("SELECT payload::text FROM ride_events WHERE ride_id = \(rejected) AND kind = 'rejected'").first!.decode(String.self, at: 0)
+            try conn.query("SELECT payload::text FROM ride_events WHERE ride_id = \(rejected) AND kind = 'rejected'").first!.decode(
+                String.self, at: 0)
         }
         let object = try #require(try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any])
         #expect((object["ride"] as? [String: Any])?["status"] as? String == "rejected")
@@ -41,10 +44,17 @@ struct RideEventTriggerTests {
         #expect(object["van"] as? String == "Van 2")
 
         // Deliveries: webhook and log for every event; the rider only for what they must hear.
-        #expect(try await f.count("SELECT count(*) FROM ride_events e WHERE NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.sink = 'webhook')") == 0)
-        #expect(try await f.count("SELECT count(*) FROM ride_events e WHERE NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.sink = 'log')") == 0)
+        #expect(
+            try await f.count(
+                "SELECT count(*) FROM ride_events e WHERE NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.sink = 'webhook')")
+                == 0)
+        #expect(
+            try await f.count(
+                "SELECT count(*) FROM ride_events e WHERE NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id AND d.sink = 'log')") == 0)
         let riderKinds = try await f.db.pool.withConnection { conn in
-            try conn.query("SELECT DISTINCT e.kind FROM deliveries d JOIN ride_events e ON e.id = d.event_id WHERE d.sink = 'rider' ORDER BY 1").map { try $0.decode(String.self, at: 0) }
+            try conn.query("SELECT DISTINCT e.kind FROM deliveries d JOIN ride_events e ON e.id = d.event_id WHERE d.sink = 'rider' ORDER BY 1").map {
+                try $0.decode(String.self, at: 0)
+            }
         }
         #expect(riderKinds == ["approved", "cancelled_by_service", "moved", "no_show", "rejected", "reminder"])
         await f.db.close()
@@ -58,8 +68,10 @@ struct RideEventTriggerTests {
         let booking = BookingService(pool: f.db.pool, timeZone: f.zone)
         // Monday 2026-11-30 15:00 New York.
         let pickupAt = Date(timeIntervalSince1970: 1_796_068_800)
-        let request = NewRide(id: .timeOrdered(at: pickupAt), netID: try NetID("ann1"), pickup: RideEndpoint(coordinate: scl.coordinate, placeID: scl.id, placeName: scl.name),
-                              dropoff: RideEndpoint(coordinate: dport.coordinate, placeID: dport.id, placeName: dport.name), pickupAt: pickupAt)
+        let request = NewRide(
+            id: .timeOrdered(at: pickupAt), netID: try NetID("ann1"),
+            pickup: RideEndpoint(coordinate: scl.coordinate, placeID: scl.id, placeName: scl.name),
+            dropoff: RideEndpoint(coordinate: dport.coordinate, placeID: dport.id, placeName: dport.name), pickupAt: pickupAt)
         guard case .booked(let ride) = try await booking.book(request, now: f.now) else { Issue.record("not booked"); return }
         _ = try await RiderRides(pool: f.db.pool).cancel(ride.id, for: try NetID("ann1"), now: f.now, lateWithin: 3_600)
         #expect(try await f.kinds(ride.id) == ["created", "cancelled_by_rider"])
@@ -70,7 +82,9 @@ struct RideEventTriggerTests {
         let f = try await EventFixture()
         let ride = try await f.insertRide(pickupIn: 10, status: "approved")
         try await f.loop().runOnce(now: f.now)
-        try await f.sql("UPDATE rides SET pickup_at = pickup_at + interval '1 hour', estimated_dropoff_at = estimated_dropoff_at + interval '1 hour', window_start = window_start + interval '1 hour', window_end = window_end + interval '1 hour' WHERE id = \(ride)")
+        try await f.sql(
+            "UPDATE rides SET pickup_at = pickup_at + interval '1 hour', estimated_dropoff_at = estimated_dropoff_at + interval '1 hour', window_start = window_start + interval '1 hour', window_end = window_end + interval '1 hour' WHERE id = \(ride)"
+        )
         #expect(try await f.count("SELECT count(*) FROM rides WHERE reminded_at IS NULL AND id = \(ride)") == 1)
         await f.db.close()
     }
@@ -79,7 +93,9 @@ struct RideEventTriggerTests {
         let f = try await EventFixture()
         let ride = try await f.insertRide(pickupIn: 120)
         // A re-plan inside the promise (the planned stops only): no event, no delivery.
-        try await f.sql("UPDATE rides SET pickup_at = pickup_at + interval '1 minute', estimated_dropoff_at = estimated_dropoff_at + interval '1 minute', updated_at = now() WHERE id = \(ride)")
+        try await f.sql(
+            "UPDATE rides SET pickup_at = pickup_at + interval '1 minute', estimated_dropoff_at = estimated_dropoff_at + interval '1 minute', updated_at = now() WHERE id = \(ride)"
+        )
         #expect(try await f.kinds(ride) == ["created"])
         // Any other column still makes news: the trigger's list is every column of rides but the
         // three a re-plan writes (sql/0024), and the dispatcher's van pin (sql/0036: the move that
@@ -88,13 +104,15 @@ struct RideEventTriggerTests {
         try await f.sql("UPDATE rides SET note = 'ramp at the side door' WHERE id = \(ride)")
         #expect(try await f.kinds(ride) == ["created", "updated"])
         let missing = try await f.db.pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT a.attname FROM pg_attribute a
                 WHERE a.attrelid = 'rides'::regclass AND a.attnum > 0 AND NOT a.attisdropped
                   AND a.attname NOT IN ('pickup_at', 'estimated_dropoff_at', 'updated_at', 'van_pinned_by')
                   AND a.attnum <> ALL (SELECT unnest(t.tgattr::int2[]) FROM pg_trigger t WHERE t.tgrelid = 'rides'::regclass AND t.tgname = 'rides_events')
                 ORDER BY a.attnum
-                """).map { try $0.decode(String.self, at: 0) }
+                """
+            ).map { try $0.decode(String.self, at: 0) }
         }
         #expect(missing == [], "rides_events does not fire on updates of \(missing)")
         await f.db.close()

@@ -33,8 +33,11 @@ struct RoadEventTests {
         let dee = try NetID("dee1")
         let shift = try await road.shifts.start(driver: dee, vanID: 1)
         func tap(_ stop: StopKind, _ action: TapAction, key: UUID = UUID()) async throws -> TapResult {
-            try await road.taps.tap(driver: dee, TapRequest(tapKey: key, rideID: ride, stop: stop, action: action,
-                                                          position: try PositionFix(lat: 41.3163, lon: -72.9224, accuracyMeters: 9)))
+            try await road.taps.tap(
+                driver: dee,
+                TapRequest(
+                    tapKey: key, rideID: ride, stop: stop, action: action,
+                    position: try PositionFix(lat: 41.3163, lon: -72.9224, accuracyMeters: 9)))
         }
         f.clock.advance(by: 600)
         _ = try await tap(.pickup, .arrived)
@@ -47,23 +50,30 @@ struct RoadEventTests {
         _ = try await tap(.pickup, .arrived)
         #expect(try await f.kinds(ride) == ["created", "arrived", "boarded", "arrived", "completed", "tap_undone"])
         let roads = try await f.db.pool.withConnection { conn in
-            try conn.query("""
+            try conn.query(
+                """
                 SELECT kind, payload->'road'->>'stop', payload->'road'->>'action', payload->'road'->>'driver', payload->'road'->>'van',
                        (payload->'road'->>'shift')::bigint, payload->>'version', payload->>'actor'
                 FROM ride_events WHERE ride_id = \(ride) AND kind <> 'created' ORDER BY id
-                """).map { row in
-                [try row.decode(String.self, at: 0), try row.decode(String.self, at: 1), try row.decode(String.self, at: 2), try row.decode(String.self, at: 3),
-                 try row.decode(String.self, at: 4), String(try row.decode(Int64.self, at: 5)), try row.decode(String.self, at: 6), try row.decode(String.self, at: 7)]
+                """
+            ).map { row in
+                [
+                    try row.decode(String.self, at: 0), try row.decode(String.self, at: 1), try row.decode(String.self, at: 2),
+                    try row.decode(String.self, at: 3),
+                    try row.decode(String.self, at: 4), String(try row.decode(Int64.self, at: 5)), try row.decode(String.self, at: 6),
+                    try row.decode(String.self, at: 7),
+                ]
             }
         }
         let van = shift.vanName, id = String(shift.id)
-        #expect(roads == [
-            ["arrived", "pickup", "arrived", "dee1", van, id, "1", "dee1"],
-            ["boarded", "pickup", "boarded", "dee1", van, id, "1", "dee1"],
-            ["arrived", "dropoff", "arrived", "dee1", van, id, "1", "dee1"],
-            ["completed", "dropoff", "dropped_off", "dee1", van, id, "1", "dee1"],
-            ["tap_undone", "dropoff", "dropped_off", "dee1", van, id, "1", "dee1"],
-        ])
+        #expect(
+            roads == [
+                ["arrived", "pickup", "arrived", "dee1", van, id, "1", "dee1"],
+                ["boarded", "pickup", "boarded", "dee1", van, id, "1", "dee1"],
+                ["arrived", "dropoff", "arrived", "dee1", van, id, "1", "dee1"],
+                ["completed", "dropoff", "dropped_off", "dee1", van, id, "1", "dee1"],
+                ["tap_undone", "dropoff", "dropped_off", "dee1", van, id, "1", "dee1"],
+            ])
         _ = try await f.loop(receiver.settings()).runOnce(now: f.now)
         // The rider hears of the arrival at her pickup only.
         #expect(try await f.inbox("ann1") == ["The van is here at SCL."])
@@ -86,19 +96,23 @@ struct RoadEventTests {
         f.clock.advance(by: RoadSettings().noShowWait)
         #expect(try await tap(.noShow).rideStatus == .noShow)
         #expect(try await f.kinds(ride) == ["created", "arrived", "no_show"])
-        #expect(try await f.count("""
-            SELECT count(*) FROM deliveries d JOIN ride_events e ON e.id = d.event_id
-            WHERE e.ride_id = \(ride) AND e.kind = 'no_show' AND d.sink = 'rider'
-            """) == 1)
-        let loop = TriggerLoop(pool: f.db.pool, settings: EventSettings(), timeZone: f.zone, hotline: "203-432-0000",
-                               clock: f.clock, logger: TestCluster.quietLogger)
+        #expect(
+            try await f.count(
+                """
+                SELECT count(*) FROM deliveries d JOIN ride_events e ON e.id = d.event_id
+                WHERE e.ride_id = \(ride) AND e.kind = 'no_show' AND d.sink = 'rider'
+                """) == 1)
+        let loop = TriggerLoop(
+            pool: f.db.pool, settings: EventSettings(), timeZone: f.zone, hotline: "203-432-0000",
+            clock: f.clock, logger: TestCluster.quietLogger)
         _ = try await loop.runOnce(now: f.now)
         _ = try await loop.runOnce(now: f.now.addingTimeInterval(60))
-        #expect(try await f.inbox("ann1") == [
-            "The van is here at SCL.",
-            "The van waited for you at SCL until 7:15 AM and had to go on, so your ride to Davenport is marked a no-show. "
-                + "If this is wrong, call the office at 203-432-0000.",
-        ])
+        #expect(
+            try await f.inbox("ann1") == [
+                "The van is here at SCL.",
+                "The van waited for you at SCL until 7:15 AM and had to go on, so your ride to Davenport is marked a no-show. "
+                    + "If this is wrong, call the office at 203-432-0000.",
+            ])
         await f.db.close()
     }
 
@@ -107,8 +121,9 @@ struct RoadEventTests {
     @Test func aNoShowTakenBackIsACorrectionToTheRider() async throws {
         let (f, ride, road, dee) = try await Self.driverOnShift()
         func tap(_ action: TapAction) async throws -> TapResult { try await Self.tap(road, dee, ride, .pickup, action) }
-        let loop = TriggerLoop(pool: f.db.pool, settings: EventSettings(), timeZone: f.zone, hotline: "203-432-0000",
-                               clock: f.clock, logger: TestCluster.quietLogger)
+        let loop = TriggerLoop(
+            pool: f.db.pool, settings: EventSettings(), timeZone: f.zone, hotline: "203-432-0000",
+            clock: f.clock, logger: TestCluster.quietLogger)
         func deliver() async throws {
             _ = try await loop.runOnce(now: f.clock.now)
             _ = try await loop.runOnce(now: f.clock.now.addingTimeInterval(60))
@@ -121,20 +136,26 @@ struct RoadEventTests {
         _ = try await road.taps.undo(driver: dee, tapKey: first.tap.tapKey)
         try await deliver()
         let correction = try await f.inbox("ann1").last ?? ""
-        #expect(correction.hasPrefix("Correction: your ride from SCL to Davenport on ") && correction.hasSuffix(" is not a no-show. The mark was taken back, and your ride stands."),
-                "\(correction)")
+        #expect(
+            correction.hasPrefix("Correction: your ride from SCL to Davenport on ")
+                && correction.hasSuffix(" is not a no-show. The mark was taken back, and your ride stands."),
+            "\(correction)")
         // Again, and this time the window passes: only the dispatcher can take it back.
         #expect(try await tap(.noShow).rideStatus == .noShow)
         f.clock.advance(by: RoadSettings().undoWindow + 1)
         let corrections = TapCorrection(pool: f.db.pool, clock: f.clock)
-        await #expect(throws: TapCorrection.Failure.badReason) { try await corrections.correct(ride.uuidString, stop: .pickup, reason: "  ", actor: "dana") }
+        await #expect(throws: TapCorrection.Failure.badReason) {
+            try await corrections.correct(ride.uuidString, stop: .pickup, reason: "  ", actor: "dana")
+        }
         let outcome = try await corrections.correct(ride.uuidString, stop: .pickup, reason: "She was at the side door", actor: "dana")
         #expect(outcome.undone.action == .noShow && outcome.standing?.action == .arrived && outcome.rideStatus == .approved)
         #expect(try await f.count("SELECT count(*) FROM rides WHERE id = \(ride) AND status = 'approved'") == 1)
-        #expect(try await f.count("""
-            SELECT count(*) FROM audit_log WHERE action = 'tap.correct' AND actor = 'dana' AND subject = \(ride.uuidString.lowercased())
-              AND details ->> 'from' = 'no_show' AND details ->> 'to' = 'arrived' AND details ->> 'reason' = 'She was at the side door'
-            """) == 1)
+        #expect(
+            try await f.count(
+                """
+                SELECT count(*) FROM audit_log WHERE action = 'tap.correct' AND actor = 'dana' AND subject = \(ride.uuidString.lowercased())
+                  AND details ->> 'from' = 'no_show' AND details ->> 'to' = 'arrived' AND details ->> 'reason' = 'She was at the side door'
+                """) == 1)
         // The arrival too; then nothing stands, and a third correction is refused.
         let second = try await corrections.correct(ride.uuidString, stop: .pickup, reason: "Wrong stop tapped", actor: "dana")
         #expect(second.undone.action == .arrived && second.standing == nil)
@@ -174,15 +195,18 @@ struct RoadEventTests {
         try await f.sql("UPDATE rides SET van_id = 1 WHERE id = \(ride)")
         try await f.sql("UPDATE rides SET van_id = 2 WHERE id = \(ride)")
         #expect(try await f.kinds(ride) == ["created", "reassigned", "reminder", "reassigned", "reassigned"])
-        #expect(try await f.count("""
-            SELECT count(*) FROM deliveries d JOIN ride_events e ON e.id = d.event_id
-            WHERE e.ride_id = \(ride) AND e.kind = 'reassigned' AND d.sink = 'rider'
-            """) == 2, "the two after the reminder")
+        #expect(
+            try await f.count(
+                """
+                SELECT count(*) FROM deliveries d JOIN ride_events e ON e.id = d.event_id
+                WHERE e.ride_id = \(ride) AND e.kind = 'reassigned' AND d.sink = 'rider'
+                """) == 2, "the two after the reminder")
         let loop = TriggerLoop(pool: f.db.pool, settings: EventSettings(), timeZone: f.zone, clock: f.clock, logger: TestCluster.quietLogger)
         _ = try await loop.runOnce(now: f.now)
         _ = try await loop.runOnce(now: f.now.addingTimeInterval(60))
         let inbox = try await f.inbox("ann1")
-        #expect(inbox.last?.hasPrefix("Your ride from SCL to Davenport on ") == true && inbox.last?.hasSuffix(" is now on \(van2).") == true, "\(inbox)")
+        #expect(
+            inbox.last?.hasPrefix("Your ride from SCL to Davenport on ") == true && inbox.last?.hasSuffix(" is now on \(van2).") == true, "\(inbox)")
         await f.db.close()
     }
 }

@@ -28,7 +28,8 @@ struct WebhookDeliveryTests {
         let body = Array(#"{"id":1}"#.utf8)
         let signature = WebhookSignature.sign(body: body, timestamp: 1_700_000_000, secret: WebhookReceiver.secret)
         #expect(WebhookSignature.verify(signature: signature, body: body, timestamp: 1_700_000_000, secret: WebhookReceiver.secret))
-        #expect(!WebhookSignature.verify(signature: signature, body: Array(#"{"id":2}"#.utf8), timestamp: 1_700_000_000, secret: WebhookReceiver.secret))
+        #expect(
+            !WebhookSignature.verify(signature: signature, body: Array(#"{"id":2}"#.utf8), timestamp: 1_700_000_000, secret: WebhookReceiver.secret))
         #expect(!WebhookSignature.verify(signature: signature, body: body, timestamp: 1_700_000_001, secret: WebhookReceiver.secret))
         #expect(!WebhookSignature.verify(signature: signature, body: body, timestamp: 1_700_000_000, secret: "another secret entirely"))
         #expect(try await f.count("SELECT count(*) FROM deliveries WHERE delivered_at IS NULL") == 0)
@@ -83,7 +84,8 @@ struct WebhookDeliveryTests {
     @Test func twoLoopsDeliver500EventsNoneTwiceNoneMissing() async throws {
         let f = try await EventFixture()
         let receiver = try await WebhookReceiver.start()
-        try await f.sql("""
+        try await f.sql(
+            """
             INSERT INTO rides (id, net_id, kind, pickup_address, dropoff_address, requested_at, pickup_at, estimated_dropoff_at)
             SELECT gen_random_uuid(), CASE WHEN i % 2 = 0 THEN 'ann1' ELSE 'bob2' END, 'scheduled', 'A' || i, 'B', now(),
                    now() + interval '3 days' + i * interval '1 minute', now() + interval '3 days 10 minutes' + i * interval '1 minute'
@@ -158,7 +160,9 @@ struct WebhookDeliveryTests {
         try await f.insertRide(pickupIn: 90)
         let pass = try await f.loop().runOnce(now: f.now)
         #expect(pass.webhooksSkipped == 1)
-        #expect(try await f.count("SELECT count(*) FROM deliveries WHERE sink = 'webhook' AND delivered_at IS NOT NULL AND last_error LIKE 'not sent%'") == 1)
+        #expect(
+            try await f.count("SELECT count(*) FROM deliveries WHERE sink = 'webhook' AND delivered_at IS NOT NULL AND last_error LIKE 'not sent%'")
+                == 1)
         await f.db.close()
     }
 

@@ -41,7 +41,9 @@ final class WebhookReceiver: Sendable {
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { portSink.yield($0.localAddress?.port ?? 0) },
-            logger: { var logger = Logger(label: "receiver"); logger.logLevel = .critical; return logger }()
+            logger: {
+                var logger = Logger(label: "receiver"); logger.logLevel = .critical; return logger
+            }()
         )
         let task = Task { try await app.run() }
         var iterator = ports.makeAsyncIterator()
@@ -86,7 +88,8 @@ private final class Recorder: Sendable {
             }
         }
         let code = state.withLock { state -> Int in
-            state.deliveries.append(WebhookReceiver.Delivery(eventID: eventID, kind: object["kind"] as? String ?? "?", body: flat, signatureValid: valid))
+            state.deliveries.append(
+                WebhookReceiver.Delivery(eventID: eventID, kind: object["kind"] as? String ?? "?", body: flat, signatureValid: valid))
             return state.status
         }
         return HTTPResponse.Status(code: code)

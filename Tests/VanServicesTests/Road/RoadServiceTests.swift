@@ -37,16 +37,19 @@ struct RoadServiceTests {
         let results = await withTaskGroup(of: Result<Shift, any Error>.self) { group in
             for index in 1...12 {
                 group.addTask {
-                    do { return .success(try await f.road.shifts.start(driver: try NetID("driver\(index)"), vanID: van1)) } catch { return .failure(error) }
+                    do { return .success(try await f.road.shifts.start(driver: try NetID("driver\(index)"), vanID: van1)) } catch {
+                        return .failure(error)
+                    }
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
         #expect(results.filter { (try? $0.get()) != nil }.count == 1)
-        #expect(results.allSatisfy { result in
-            if case .failure(let error) = result { return error as? RoadError == .vanHasShift(van: "Van 1") }
-            return true
-        })
+        #expect(
+            results.allSatisfy { result in
+                if case .failure(let error) = result { return error as? RoadError == .vanHasShift(van: "Van 1") }
+                return true
+            })
         #expect(try await f.count("SELECT count(*) FROM shifts WHERE ended_at IS NULL") == 1)
         await f.db.close()
     }
@@ -106,7 +109,8 @@ struct RoadServiceTests {
         let told = window.end.addingTimeInterval(600)
         f.clock.set(f.monday(9, 50))
         try await f.db.pool.withConnection { conn in
-            try conn.execute("""
+            try conn.execute(
+                """
                 INSERT INTO ride_alerts (ride_id, kind, raised_at, stop, eta, window_end)
                 VALUES (\(ride.id), 'late', \(f.monday(9, 50)), 'pickup', \(told), \(window.end))
                 """)
@@ -211,7 +215,9 @@ struct RoadServiceTests {
         _ = try await f.road.shifts.start(driver: f.driver1, vanID: try await f.van("Van 1"))
         await #expect(throws: RoadError.notOnRun) { try await f.road.taps.tap(driver: f.driver1, f.tap(theirs, .pickup, .arrived)) }
         await #expect(throws: RoadError.notOnRun) { try await f.road.taps.tap(driver: f.driver1, f.tap(tomorrow, .pickup, .arrived)) }
-        await #expect(throws: RoadError.actionDoesNotFit(.boarded, .dropoff)) { try await f.road.taps.tap(driver: f.driver1, f.tap(mine, .dropoff, .boarded)) }
+        await #expect(throws: RoadError.actionDoesNotFit(.boarded, .dropoff)) {
+            try await f.road.taps.tap(driver: f.driver1, f.tap(mine, .dropoff, .boarded))
+        }
         await #expect(throws: RoadError.needsEarlier(.boarded, before: .arrived, at: .pickup)) {
             try await f.road.taps.tap(driver: f.driver1, f.tap(mine, .pickup, .boarded))
         }
@@ -250,15 +256,20 @@ struct RoadServiceTests {
     @Test func aRunSpansTodayAndAtMostTheDayBefore() throws {
         let zone = try #require(TimeZone(identifier: "America/New_York"))
         let monday = LocalDate(containing: Date(timeIntervalSince1970: 1_795_410_000 + 3_600), in: zone)
-        let shift = Shift(id: 1, driverNetID: try NetID("driver1"), vanID: 1, vanName: "Van 1", startedAt: Date(timeIntervalSince1970: 1_795_410_000 - 2 * 86_400 + 3_600))
+        let shift = Shift(
+            id: 1, driverNetID: try NetID("driver1"), vanID: 1, vanName: "Van 1",
+            startedAt: Date(timeIntervalSince1970: 1_795_410_000 - 2 * 86_400 + 3_600))
         let span = shift.runSpan(at: Date(timeIntervalSince1970: 1_795_410_000 + 3_600), in: zone)
         #expect(span.start == LocalDate(dayNumber: monday.dayNumber - 1).interval(in: zone).start)
         #expect(span.end == monday.interval(in: zone).end)
-        let sameDay = Shift(id: 2, driverNetID: try NetID("driver1"), vanID: 1, vanName: "Van 1", startedAt: Date(timeIntervalSince1970: 1_795_410_000 + 60))
+        let sameDay = Shift(
+            id: 2, driverNetID: try NetID("driver1"), vanID: 1, vanName: "Van 1", startedAt: Date(timeIntervalSince1970: 1_795_410_000 + 60))
         #expect(sameDay.runSpan(at: Date(timeIntervalSince1970: 1_795_410_000 + 7_200), in: zone) == monday.interval(in: zone))
         // At 11:55 PM it reaches three hours into Tuesday: her 12:05 AM pickup is on the run.
         let lateEvening = monday.interval(in: zone).end.addingTimeInterval(-300)
-        #expect(sameDay.runSpan(at: lateEvening, in: zone) == DateInterval(start: monday.interval(in: zone).start, end: lateEvening.addingTimeInterval(3 * 3_600)))
+        #expect(
+            sameDay.runSpan(at: lateEvening, in: zone)
+                == DateInterval(start: monday.interval(in: zone).start, end: lateEvening.addingTimeInterval(3 * 3_600)))
     }
 
     @Test func positionsComeFromTheShiftsDriverOrTheVansTrackerAndGoStale() async throws {
@@ -288,7 +299,8 @@ struct RoadServiceTests {
         #expect(try await f.road.positions.latest(vanID: van1) == recorded)
         // A fix from the future is refused.
         await #expect(throws: RoadError.fixInFuture) {
-            try await f.road.positions.record(try PositionFix(lat: 41.3, lon: -72.9, at: f.clock.now.addingTimeInterval(600)), vanID: van1, from: .driver(f.driver1))
+            try await f.road.positions.record(
+                try PositionFix(lat: 41.3, lon: -72.9, at: f.clock.now.addingTimeInterval(600)), vanID: van1, from: .driver(f.driver1))
         }
         f.clock.advance(by: 121)
         #expect(try await f.road.positions.current(vanID: van1) == nil)

@@ -56,18 +56,21 @@ struct UnderWayKeepsVanTests {
         let aboard = try await #require(throws: DispatchService.DispatchError.self) {
             try await dispatch.move(ride.ref.rawValue, at: nil, van: "Van 2", actor: "dana", now: f.clock.now)
         }
-        #expect(aboard.description.hasPrefix("the rider is on board Van 1 (boarded 10:01 AM): a ride under way stays on its van"),
-                "\(aboard)")
+        #expect(
+            aboard.description.hasPrefix("the rider is on board Van 1 (boarded 10:01 AM): a ride under way stays on its van"),
+            "\(aboard)")
         #expect(aboard.description.contains("Call Van 1's driver"))
         // A new time on the same van is refused too: the road, not a plan, sets its times now.
         await #expect(throws: DispatchService.DispatchError.self) {
             try await dispatch.move(ride.ref.rawValue, at: f.monday(10, 30), van: nil, actor: "dana", now: f.clock.now)
         }
         // Nothing changed: the van, the times, the audit log.
-        #expect(try await f.count("""
-            SELECT count(*) FROM rides WHERE id = \(ride.id) AND van_id = \(van1) AND pickup_at = \(ride.pickupAt)
-              AND estimated_dropoff_at = \(ride.estimatedDropoffAt) AND status = 'approved'
-            """) == 1)
+        #expect(
+            try await f.count(
+                """
+                SELECT count(*) FROM rides WHERE id = \(ride.id) AND van_id = \(van1) AND pickup_at = \(ride.pickupAt)
+                  AND estimated_dropoff_at = \(ride.estimatedDropoffAt) AND status = 'approved'
+                """) == 1)
         #expect(try await f.count("SELECT count(*) FROM audit_log WHERE action = 'ride.move'") == audited)
         await f.db.close()
     }

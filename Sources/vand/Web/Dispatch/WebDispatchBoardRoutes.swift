@@ -30,8 +30,9 @@ struct WebDispatchBoardRoutes: Sendable {
     @Sendable func board(_ request: Request, context: AppRequestContext) async throws -> Response {
         let text = request.uri.queryParameters["day"].map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
         guard let day = text.isEmpty ? actions.today : try? LocalDate(text) else {
-            return try await boardPage(request, context, day: actions.today, dayText: text, status: .unprocessableContent,
-                                       errors: [.init(field: "day", message: "Enter the day as a date, like \(actions.today.description)")])
+            return try await boardPage(
+                request, context, day: actions.today, dayText: text, status: .unprocessableContent,
+                errors: [.init(field: "day", message: "Enter the day as a date, like \(actions.today.description)")])
         }
         return try await boardPage(request, context, day: day, van: Self.van(request))
     }
@@ -52,7 +53,8 @@ struct WebDispatchBoardRoutes: Sendable {
     @Sendable func boardPart(_ request: Request, context: AppRequestContext) async throws -> Response {
         let text = request.uri.queryParameters["day"].map(String.init) ?? ""
         guard let day = text.isEmpty ? actions.today : try? LocalDate(text) else {
-            throw WebErrorPage(status: .unprocessableContent, title: "No such day", detail: "Give the day as a date, like \(actions.today.description).")
+            throw WebErrorPage(
+                status: .unprocessableContent, title: "No such day", detail: "Give the day as a date, like \(actions.today.description).")
         }
         let van = Self.van(request)
         let values = view.board(try await actions.board(day, van: van, page: Self.stopPage(request)), van: van)
@@ -73,17 +75,21 @@ struct WebDispatchBoardRoutes: Sendable {
         let trimmed = typed.trimmingCharacters(in: .whitespaces)
         if !trimmed.isEmpty, let ride = try await actions.ride(trimmed) { throw WebAnswer.redirect(Self.ridePath(ride.ref)) }
         let (message, status) = Self.notFound(typed)
-        return try await boardPage(request, context, day: day, refText: typed, status: status,
-                                   errors: [.init(field: "ref", message: message)])
+        return try await boardPage(
+            request, context, day: day, refText: typed, status: status,
+            errors: [.init(field: "ref", message: message)])
     }
 
-    private func boardPage(_ request: Request, _ context: AppRequestContext, day: LocalDate, van: Int64? = nil, dayText: String? = nil,
-                           refText: String = "", status: HTTPResponse.Status = .ok, errors: [WebBookingForm.FieldError] = []) async throws -> Response {
+    private func boardPage(
+        _ request: Request, _ context: AppRequestContext, day: LocalDate, van: Int64? = nil, dayText: String? = nil,
+        refText: String = "", status: HTTPResponse.Status = .ok, errors: [WebBookingForm.FieldError] = []
+    ) async throws -> Response {
         let board = try await actions.board(day, van: van, page: Self.stopPage(request))
         let values = view.board(board, van: van)
         let heading = day == actions.today ? "Day board: today" : "Day board"
-        var page = console.page("dispatch-board", title: (errors.isEmpty ? "" : "Error: ") + heading + ", " + Self.dayWords(day),
-                                nav: "board", styles: ["dispatch-board.css"], scripts: ["dispatch-live.js", "dispatch-board.js"])
+        var page = console.page(
+            "dispatch-board", title: (errors.isEmpty ? "" : "Error: ") + heading + ", " + Self.dayWords(day),
+            nav: "board", styles: ["dispatch-board.css"], scripts: ["dispatch-live.js", "dispatch-board.js"])
         // A van not on this day's board: the summary to choose from, answered 404.
         page.status = values["missingVan"] != nil && status == .ok ? .notFound : status
         page.values = WebDispatchBoardView.merge(values, WebPages.formValues(["day": dayText ?? day.description, "ref": refText], errors: errors))
@@ -109,12 +115,13 @@ struct WebDispatchBoardRoutes: Sendable {
 
     @Sendable func ride(_ request: Request, context: AppRequestContext) async throws -> Response {
         let ref = try await ride(context).ref
-        let flash: String? = switch request.uri.queryParameters["done"] {
-        case "moved": "The ride is moved; the rider is told the new time."
-        case "unpinned": "The planner may now move the ride to another van."
-        case "cancelled": "The ride is cancelled; the rider is told."
-        default: nil
-        }
+        let flash: String? =
+            switch request.uri.queryParameters["done"] {
+            case "moved": "The ride is moved; the rider is told the new time."
+            case "unpinned": "The planner may now move the ride to another van."
+            case "cancelled": "The ride is cancelled; the rider is told."
+            default: nil
+            }
         return try await ridePage(request, context, ref: ref, flash: flash)
     }
 
@@ -141,7 +148,8 @@ struct WebDispatchBoardRoutes: Sendable {
             do {
                 time = try ServiceTime(timeZone: actions.timeZone).parse(values["at"]!, field: "at", sameDayAs: current.pickupAt)
             } catch {
-                return try await refuse("at", "Enter the new time like 15:30 or 3:30 PM, or a day and time like 2026-11-30 15:30", .unprocessableContent)
+                return try await refuse(
+                    "at", "Enter the new time like 15:30 or 3:30 PM, or a day and time like 2026-11-30 15:30", .unprocessableContent)
             }
         }
         guard time != nil || van != nil else {
@@ -164,12 +172,15 @@ struct WebDispatchBoardRoutes: Sendable {
         throw WebAnswer.redirect(Self.ridePath(ref) + "?done=moved")
     }
 
-    func ridePage(_ request: Request, _ context: AppRequestContext, ref: RideRef, values: [String: String] = [:],
-                          errors: [WebBookingForm.FieldError] = [], status: HTTPResponse.Status = .ok, flash: String? = nil) async throws -> Response {
+    func ridePage(
+        _ request: Request, _ context: AppRequestContext, ref: RideRef, values: [String: String] = [:],
+        errors: [WebBookingForm.FieldError] = [], status: HTTPResponse.Status = .ok, flash: String? = nil
+    ) async throws -> Response {
         guard let (listing, history, actuals) = try await actions.rideDetails(ref) else { throw Self.noRide(ref) }
         let vans = try await actions.vanNames()
-        var page = console.page("dispatch-ride", title: (errors.isEmpty ? "" : "Error: ") + "Ride \(ref.rawValue)", nav: "board",
-                                styles: ["dispatch-board.css"])
+        var page = console.page(
+            "dispatch-ride", title: (errors.isEmpty ? "" : "Error: ") + "Ride \(ref.rawValue)", nav: "board",
+            styles: ["dispatch-board.css"])
         page.status = status
         var form = values
         form["at"] = form["at"] ?? ""
@@ -178,8 +189,9 @@ struct WebDispatchBoardRoutes: Sendable {
         page.values = WebDispatchBoardView.merge(
             WebDispatchBoardView.merge(
                 rideView.ride(listing, history: history, actuals: actuals, vans: vans, chosenVan: form["van"]!),
-                rideView.cancelForm(listing, who: form["who"], lateWithin: actions.settings.policy.lateCancellation,
-                                    boarded: actuals.pickupOutcome == .boarded)),
+                rideView.cancelForm(
+                    listing, who: form["who"], lateWithin: actions.settings.policy.lateCancellation,
+                    boarded: actuals.pickupOutcome == .boarded)),
             WebPages.formValues(form, errors: errors))
         page.values["flash"] = flash
         if let by = try await actions.vanPinnedBy(listing.ride.id), listing.ride.status.holdsVan {

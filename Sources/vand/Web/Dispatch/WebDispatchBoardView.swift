@@ -52,7 +52,11 @@ struct WebDispatchBoardView {
         }
         var values: [String: Any] = ["fleet": fleet, "hasVans": !fleet.isEmpty, "day": day, "rideCount": count(board.rideCount, "ride")]
         if let chosen {
-            if let van = board.vans.first(where: { $0.id == chosen }) { values["van"] = route(van, board: board) } else { values["missingVan"] = true }
+            if let van = board.vans.first(where: { $0.id == chosen }) {
+                values["van"] = route(van, board: board)
+            } else {
+                values["missingVan"] = true
+            }
         }
         if values["van"] == nil { values["van"] = false }
         return values
@@ -74,11 +78,12 @@ struct WebDispatchBoardView {
         let (number, pages) = van.page
         if pages > 1 {
             let path = Self.boardPath(day: board.day, van: van.id)
-            values["pages"] = [
-                "shown": "Stops \(van.shown.lowerBound + 1)–\(van.shown.upperBound) of \(van.stops.count), page \(number) of \(pages).",
-                "earlier": number > 1 ? ["href": path + "&page=\(number - 1)#van-\(van.id)"] as [String: Any] : false,
-                "later": number < pages ? ["href": path + "&page=\(number + 1)#van-\(van.id)"] as [String: Any] : false,
-            ] as [String: Any]
+            values["pages"] =
+                [
+                    "shown": "Stops \(van.shown.lowerBound + 1)–\(van.shown.upperBound) of \(van.stops.count), page \(number) of \(pages).",
+                    "earlier": number > 1 ? ["href": path + "&page=\(number - 1)#van-\(van.id)"] as [String: Any] : false,
+                    "later": number < pages ? ["href": path + "&page=\(number + 1)#van-\(van.id)"] as [String: Any] : false,
+                ] as [String: Any]
         }
         var anchored = Set<UUID>()
         values["stops"] = van.stops[van.shown].map { stop -> [String: Any] in
@@ -137,7 +142,8 @@ struct WebDispatchBoardView {
 
     /// "3 seats, 1 wheelchair" aboard after the stop.
     func aboard(_ stop: DayBoard.Stop) -> String {
-        stop.wheelchairsAboard == 0 ? count(stop.seatsAboard, "seat")
+        stop.wheelchairsAboard == 0
+            ? count(stop.seatsAboard, "seat")
             : "\(count(stop.seatsAboard, "seat")), \(count(stop.wheelchairsAboard, "wheelchair"))"
     }
 

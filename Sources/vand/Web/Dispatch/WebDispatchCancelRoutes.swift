@@ -43,7 +43,9 @@ extension WebDispatchBoardRoutes {
             do {
                 _ = try await actions.dispatch.cancel(ref.rawValue, reason: reason, actor: actor, now: actions.now)
             } catch DispatchService.DispatchError.reasonTooLong(let count) {
-                return try await refuse("reason", "Shorten the reason to \(DispatchService.reasonLimit) characters (it has \(count)); the rider reads it whole", .unprocessableContent)
+                return try await refuse(
+                    "reason", "Shorten the reason to \(DispatchService.reasonLimit) characters (it has \(count)); the rider reads it whole",
+                    .unprocessableContent)
             } catch let error as DispatchService.DispatchError {
                 return try await refuse("who", "This ride cannot be cancelled: \(error.description)", .conflict)
             } catch let error as ValidationError {

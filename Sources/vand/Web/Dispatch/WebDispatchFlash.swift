@@ -46,9 +46,10 @@ struct WebDispatchFlash: Sendable, Equatable {
         guard let session = WebSession.token(request), let value = request.cookies[cookie]?.value, value.utf8.count <= 4_096 else { return nil }
         let signed = value.split(separator: ".", omittingEmptySubsequences: false)
         guard signed.count == 2, let mac = Data(base64URLEncoded: String(signed[1])),
-              WebSession.isValidMAC(mac, of: message(String(signed[0])), session: session),
-              let data = Data(base64URLEncoded: String(signed[0])),
-              let text = String(data: data, encoding: .utf8), let kind = text.first, kind == "o" || kind == "w" else { return nil }
+            WebSession.isValidMAC(mac, of: message(String(signed[0])), session: session),
+            let data = Data(base64URLEncoded: String(signed[0])),
+            let text = String(data: data, encoding: .utf8), let kind = text.first, kind == "o" || kind == "w"
+        else { return nil }
         let parts = text.dropFirst().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let title = parts.first, !title.isEmpty else { return nil }
         return WebDispatchFlash(warning: kind == "w", title: title, lines: Array(parts.dropFirst()))

@@ -15,7 +15,8 @@ struct WebDispatchMapRoutes: Sendable {
     }
 
     @Sendable func map(_ request: Request, context: AppRequestContext) async throws -> Response {
-        var page = console.page("dispatch-map", title: "Map", nav: "map", styles: ["dispatch-map.css"], scripts: ["dispatch-live.js", "dispatch-map.js"])
+        var page = console.page(
+            "dispatch-map", title: "Map", nav: "map", styles: ["dispatch-map.css"], scripts: ["dispatch-live.js", "dispatch-map.js"])
         page.values = try await values()
         return try await console.pages.render(page, request: request, context: context)
     }

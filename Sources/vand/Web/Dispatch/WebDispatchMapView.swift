@@ -51,8 +51,9 @@ struct WebDispatchMapView {
             vanLabels.append((label, start.x, start.y))
         }
         let dots = map.places.map { projection.point($0.coordinate) }
-        let placement = Self.placeLabels(width: projection.width, height: projection.height, vans: vanLabels,
-                                         places: zip(map.places, dots).map { (Self.shortName($0), $1.x, $1.y) }, stops: rings)
+        let placement = Self.placeLabels(
+            width: projection.width, height: projection.height, vans: vanLabels,
+            places: zip(map.places, dots).map { (Self.shortName($0), $1.x, $1.y) }, stops: rings)
         for (index, placed) in placement.prefix(markers.count).enumerated() {
             markers[index].merge(Self.attributes(placed)) { _, new in new }
         }
@@ -79,23 +80,31 @@ struct WebDispatchMapView {
     /// Every label of the drawing placed by ``MapLabelPlacement``: the vans' names (17 px bold)
     /// first, then the places' short names (15 px), each clear of the others and of every place's
     /// dot, stop's ring and van's marker where the drawing has room.
-    static func placeLabels(width: Double, height: Double, vans: [(text: String, x: Double, y: Double)],
-                            places: [(text: String, x: Double, y: Double)], stops: [(x: Double, y: Double)]) -> [MapLabelPlacement.Placed] {
-        let marks = places.map { MapLabelPlacement.Box(circle: $0.x, $0.y, radius: placeRadius) }
+    static func placeLabels(
+        width: Double, height: Double, vans: [(text: String, x: Double, y: Double)],
+        places: [(text: String, x: Double, y: Double)], stops: [(x: Double, y: Double)]
+    ) -> [MapLabelPlacement.Placed] {
+        let marks =
+            places.map { MapLabelPlacement.Box(circle: $0.x, $0.y, radius: placeRadius) }
             + stops.map { MapLabelPlacement.Box(circle: $0.x, $0.y, radius: stopRadius) }
             + vans.map { MapLabelPlacement.Box(circle: $0.x, $0.y, radius: vanRadius) }
-        let labels = vans.map { MapLabelPlacement.Label(text: $0.text, x: $0.x, y: $0.y, radius: vanRadius, fontSize: 17, bold: true) }
+        let labels =
+            vans.map { MapLabelPlacement.Label(text: $0.text, x: $0.x, y: $0.y, radius: vanRadius, fontSize: 17, bold: true) }
             + places.map { MapLabelPlacement.Label(text: $0.text, x: $0.x, y: $0.y, radius: placeRadius, fontSize: 15) }
         return MapLabelPlacement(bounds: .init(minX: 0, minY: 0, maxX: width, maxY: height)).place(labels, avoiding: marks)
     }
 
     /// A placed label's template values: `lx`, `ly`, `anchor`, and the leader line's ends (`leader`) if it has one.
     static func attributes(_ placed: MapLabelPlacement.Placed) -> [String: Any] {
-        var values: [String: Any] = ["lx": MapProjection.number(placed.x), "ly": MapProjection.number(placed.y), "anchor": placed.anchor,
-                                     "leader": false]
+        var values: [String: Any] = [
+            "lx": MapProjection.number(placed.x), "ly": MapProjection.number(placed.y), "anchor": placed.anchor,
+            "leader": false,
+        ]
         if let line = placed.leader {
-            values["leader"] = ["x1": MapProjection.number(line.x1), "y1": MapProjection.number(line.y1),
-                                "x2": MapProjection.number(line.x2), "y2": MapProjection.number(line.y2)]
+            values["leader"] = [
+                "x1": MapProjection.number(line.x1), "y1": MapProjection.number(line.y1),
+                "x2": MapProjection.number(line.x2), "y2": MapProjection.number(line.y2),
+            ]
         }
         return values
     }
@@ -111,7 +120,9 @@ struct WebDispatchMapView {
         let vans = map.vans.map { van -> String in
             guard van.onShift else { return "\(van.name) is not on shift." }
             var sentence = "\(van.name): \(positionWords(van))"
-            if let next = van.stops.first { sentence += "; next stop \(next.kind == .pickup ? "pickup" : "drop-off") at \(BidiIsolation.isolated(next.place))" }
+            if let next = van.stops.first {
+                sentence += "; next stop \(next.kind == .pickup ? "pickup" : "drop-off") at \(BidiIsolation.isolated(next.place))"
+            }
             return sentence + "."
         }
         return (vans + ["The table below the map lists the same."]).joined(separator: " ")
@@ -130,7 +141,8 @@ struct WebDispatchMapView {
         row["position"] = positionWords(van)
         if van.position != nil && !van.status.positionKnown { row["stale"] = true }
         row["stops"] = van.stops.map { stop -> [String: Any] in
-            var text = "\(words.time(stop.plannedAt)) \(stop.kind == .pickup ? "pickup" : "drop-off") \(BidiIsolation.isolated(stop.rider)) at \(BidiIsolation.isolated(stop.place))"
+            var text =
+                "\(words.time(stop.plannedAt)) \(stop.kind == .pickup ? "pickup" : "drop-off") \(BidiIsolation.isolated(stop.rider)) at \(BidiIsolation.isolated(stop.place))"
             if let eta = stop.eta { text += ", expected \(words.time(eta))" }
             if let late = stop.lateness, late.isLate { text += ", \(late.words)" }
             return ["text": text, "ref": stop.rideRef]

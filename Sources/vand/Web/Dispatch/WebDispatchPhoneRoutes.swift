@@ -47,7 +47,9 @@ struct WebDispatchPhoneRoutes: Sendable {
             page.values["hasResults"] = !shown.isEmpty
             page.values["more"] = found.count > shown.count
             page.values["maxResults"] = String(RiderDirectory.maxResults)
-            page.values["resultsTitle"] = shown.isEmpty ? "No rider matches \u{201C}\(q)\u{201D}"
+            page.values["resultsTitle"] =
+                shown.isEmpty
+                ? "No rider matches \u{201C}\(q)\u{201D}"
                 : "\(found.count > shown.count ? "More than \(shown.count)" : String(shown.count)) rider\(shown.count == 1 ? "" : "s") matching \u{201C}\(q)\u{201D}"
             page.title = "\(page.values["resultsTitle"] as? String ?? "") – Book for a rider"
         }
@@ -59,8 +61,9 @@ struct WebDispatchPhoneRoutes: Sendable {
     @Sendable func formPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let rider = try await self.rider(context)
         let prepared = try await console.pages.actions.bookingContext(rider.netID)
-        return try await form(rider, WebBookingForm(kind: .ahead), WebBookingFlow.Trouble(places: prepared.places, eligibility: prepared.eligibility),
-                              request, context)
+        return try await form(
+            rider, WebBookingForm(kind: .ahead), WebBookingFlow.Trouble(places: prepared.places, eligibility: prepared.eligibility),
+            request, context)
     }
 
     @Sendable func book(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -94,8 +97,10 @@ struct WebDispatchPhoneRoutes: Sendable {
 
     /// The form for `rider`, fresh or with what was typed and why it is shown again; no form
     /// for a rider who is not cleared to book, but the reason.
-    private func form(_ rider: RiderDirectory.Listing, _ submitted: WebBookingForm, _ trouble: WebBookingFlow.Trouble,
-                      _ request: Request, _ context: AppRequestContext) async throws -> Response {
+    private func form(
+        _ rider: RiderDirectory.Listing, _ submitted: WebBookingForm, _ trouble: WebBookingFlow.Trouble,
+        _ request: Request, _ context: AppRequestContext
+    ) async throws -> Response {
         let name = rider.name ?? rider.netID.rawValue
         var page = console.page("dispatch-book-form", title: "Book for \(name)", nav: "phone", styles: ["dispatch-phone.css"], scripts: ["places.js"])
         page.values = riderValues(rider)
@@ -110,8 +115,10 @@ struct WebDispatchPhoneRoutes: Sendable {
     }
 
     private func riderValues(_ rider: RiderDirectory.Listing) -> [String: Any] {
-        var values: [String: Any] = ["riderName": rider.name ?? rider.netID.rawValue, "riderNetID": rider.netID.rawValue,
-                                     "riderPath": Self.path(rider.netID)]
+        var values: [String: Any] = [
+            "riderName": rider.name ?? rider.netID.rawValue, "riderNetID": rider.netID.rawValue,
+            "riderPath": Self.path(rider.netID),
+        ]
         values["riderPhone"] = rider.phone
         return values
     }
@@ -123,8 +130,9 @@ struct WebDispatchPhoneRoutes: Sendable {
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)), let ride = try await actions.ride(id, of: rider.netID) else {
             throw WebErrorPage.notFound("Ride not found", detail: "This rider has no such ride.")
         }
-        var page = console.page("dispatch-book-done", title: "Booked for \(rider.name ?? rider.netID.rawValue): \(ride.ref.rawValue)", nav: "phone",
-                                styles: ["dispatch-phone.css"])
+        var page = console.page(
+            "dispatch-book-done", title: "Booked for \(rider.name ?? rider.netID.rawValue): \(ride.ref.rawValue)", nav: "phone",
+            styles: ["dispatch-phone.css"])
         page.values = riderValues(rider)
         page.values["rides"] = [rideValues(ride)]
         page.values["single"] = true
@@ -133,8 +141,10 @@ struct WebDispatchPhoneRoutes: Sendable {
 
     /// What a weekly series booked for her came to: each ride booked, each taken date with its
     /// sentence and one-tap suggestions.
-    private func series(_ rider: RiderDirectory.Listing, _ submitted: WebBookingForm, _ outcomes: [BookingOutcome],
-                        _ request: Request, _ context: AppRequestContext) async throws -> Response {
+    private func series(
+        _ rider: RiderDirectory.Listing, _ submitted: WebBookingForm, _ outcomes: [BookingOutcome],
+        _ request: Request, _ context: AppRequestContext
+    ) async throws -> Response {
         var rides: [[String: Any]] = []
         var conflicts: [[String: Any]] = []
         let clock = ServiceTime(timeZone: actions.timeZone)
@@ -170,8 +180,9 @@ struct WebDispatchPhoneRoutes: Sendable {
             "from": ride.pickup.displayName, "to": ride.dropoff.displayName, "status": WebRideRoutes.statusText(ride.status),
             "promise": ride.promise.kind == .arriveBy
                 ? "arrives \(window.duration > 0 ? "between \(words.time(window.start)) and \(words.time(window.end))" : "by \(words.time(window.end))")"
-                : window.duration > 0 ? "picks up between \(words.time(window.start)) and \(words.time(window.end)): be ready for the whole window"
-                : "picks up at \(words.time(window.start))",
+                : window.duration > 0
+                    ? "picks up between \(words.time(window.start)) and \(words.time(window.end)): be ready for the whole window"
+                    : "picks up at \(words.time(window.start))",
             "dropoffAt": words.time(ride.estimatedDropoffAt),
         ]
         values["van"] = ride.vanName

@@ -47,13 +47,17 @@ struct WebDispatchQueueRoutes: Sendable {
         return view.queue(try await entries, total: try await total, page: page, csrf: csrf, error: error)
     }
 
-    private func queuePage(_ request: Request, _ context: AppRequestContext, error: WebDispatchQueueView.RejectError? = nil,
-                           status: HTTPResponse.Status = .ok) async throws -> Response {
-        var page = console.page("dispatch-queue", title: error == nil ? "Queue" : "Error: Queue", nav: "queue",
-                                styles: ["dispatch-queue.css"], scripts: ["dispatch-live.js", "dispatch-queue.js"])
+    private func queuePage(
+        _ request: Request, _ context: AppRequestContext, error: WebDispatchQueueView.RejectError? = nil,
+        status: HTTPResponse.Status = .ok
+    ) async throws -> Response {
+        var page = console.page(
+            "dispatch-queue", title: error == nil ? "Queue" : "Error: Queue", nav: "queue",
+            styles: ["dispatch-queue.css"], scripts: ["dispatch-live.js", "dispatch-queue.js"])
         page.status = status
-        page.values = try await queueValues(csrf: WebSession.csrfToken(request) ?? "",
-                                            page: WebDispatchQueueView.page(request.uri.queryParameters["page"]), error: error)
+        page.values = try await queueValues(
+            csrf: WebSession.csrfToken(request) ?? "",
+            page: WebDispatchQueueView.page(request.uri.queryParameters["page"]), error: error)
         if let error {
             page.values["hasErrors"] = true
             page.values["errorList"] = [["target": "reason-\(error.ref)", "message": error.message]]
@@ -82,7 +86,9 @@ struct WebDispatchQueueRoutes: Sendable {
         let actor = try await actions.actor(session)
         do {
             let ride = try await actions.approve(ref, actor: actor)
-            throw done(WebDispatchFlash(title: "Approved \(ride.ref.rawValue) for \(BidiIsolation.isolated(try await actions.riderName(ride.netID)))."), request, to: back)
+            throw done(
+                WebDispatchFlash(title: "Approved \(ride.ref.rawValue) for \(BidiIsolation.isolated(try await actions.riderName(ride.netID)))."),
+                request, to: back)
         } catch let error as DispatchService.DispatchError {
             throw done(try await refusal(error, ref: ref, doing: "approved"), request, to: back)
         }
@@ -95,7 +101,9 @@ struct WebDispatchQueueRoutes: Sendable {
         let trimmed = reason.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= DispatchService.reasonLimit else {
             let shown = (try? RideRef(validating: ref).rawValue) ?? ref
-            let message = trimmed.isEmpty ? "Give the reason the rider will read, then reject \(shown)"
+            let message =
+                trimmed.isEmpty
+                ? "Give the reason the rider will read, then reject \(shown)"
                 : "Shorten the reason to \(DispatchService.reasonLimit) characters (it has \(trimmed.count)); the rider reads it whole"
             let error = WebDispatchQueueView.RejectError(ref: shown, reason: reason, message: message)
             return try await queuePage(request, context, error: error, status: .unprocessableContent)
@@ -103,7 +111,11 @@ struct WebDispatchQueueRoutes: Sendable {
         let actor = try await actions.actor(session)
         do {
             let ride = try await actions.reject(ref, reason: reason, actor: actor)
-            throw done(WebDispatchFlash(title: "Rejected \(ride.ref.rawValue) for \(BidiIsolation.isolated(try await actions.riderName(ride.netID))). The rider reads: “\(BidiIsolation.isolated(ride.reason ?? reason))”"), request, to: back)
+            throw done(
+                WebDispatchFlash(
+                    title:
+                        "Rejected \(ride.ref.rawValue) for \(BidiIsolation.isolated(try await actions.riderName(ride.netID))). The rider reads: “\(BidiIsolation.isolated(ride.reason ?? reason))”"
+                ), request, to: back)
         } catch let error as DispatchService.DispatchError {
             throw done(try await refusal(error, ref: ref, doing: "rejected"), request, to: back)
         }
@@ -114,9 +126,10 @@ struct WebDispatchQueueRoutes: Sendable {
         _ = try await console.pages.form(request)
         let result = try await actions.approveAllFeasible(actor: try await actions.actor(session))
         let approved = result.approved.count
-        var flash = WebDispatchFlash(warning: !result.refused.isEmpty,
-                                     title: "Approved \(approved) ride\(approved == 1 ? "" : "s")."
-                                        + (result.refused.isEmpty ? "" : " \(result.refused.count) could not be approved:"))
+        var flash = WebDispatchFlash(
+            warning: !result.refused.isEmpty,
+            title: "Approved \(approved) ride\(approved == 1 ? "" : "s")."
+                + (result.refused.isEmpty ? "" : " \(result.refused.count) could not be approved:"))
         for (ride, why) in result.refused {
             flash.lines.append("\(ride.ref.rawValue) for \(try await actions.riderName(ride.netID)): \(why)")
         }
@@ -132,19 +145,22 @@ struct WebDispatchQueueRoutes: Sendable {
         let who = "\(ride.ref.rawValue) for \(BidiIsolation.isolated(try await actions.riderName(ride.netID)))"
         switch error {
         case .transition:
-            let now = switch ride.status {
-            case .approved: "is already approved"
-            case .rejected: "is already rejected"
-            case .cancelled: "was cancelled"
-            case .completed: "is completed"
-            case .noShow: "was a no-show"
-            case .pending: "is still pending"
-            }
-            return WebDispatchFlash(warning: true, title: "\(who) \(now); nothing changed.",
-                                    lines: ["Someone decided it, or the rider cancelled it, since this page was shown."])
+            let now =
+                switch ride.status {
+                case .approved: "is already approved"
+                case .rejected: "is already rejected"
+                case .cancelled: "was cancelled"
+                case .completed: "is completed"
+                case .noShow: "was a no-show"
+                case .pending: "is still pending"
+                }
+            return WebDispatchFlash(
+                warning: true, title: "\(who) \(now); nothing changed.",
+                lines: ["Someone decided it, or the rider cancelled it, since this page was shown."])
         case .doesNotFit(let sentence):
-            return WebDispatchFlash(warning: true, title: "\(who) was not \(doing): it no longer fits its van's route.",
-                                    lines: [sentence, "Move it on the day board, or reject it with a reason."])
+            return WebDispatchFlash(
+                warning: true, title: "\(who) was not \(doing): it no longer fits its van's route.",
+                lines: [sentence, "Move it on the day board, or reject it with a reason."])
         default:
             return WebDispatchFlash(warning: true, title: "\(who) was not \(doing): \(error.description)")
         }
@@ -164,7 +180,8 @@ struct WebDispatchQueueRoutes: Sendable {
 
     @Sendable func alerts(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try WebPages.session(context)
-        var page = console.page("dispatch-alerts", title: "Alerts", nav: "alerts", styles: ["dispatch-queue.css"], scripts: ["dispatch-live.js", "dispatch-queue.js"])
+        var page = console.page(
+            "dispatch-alerts", title: "Alerts", nav: "alerts", styles: ["dispatch-queue.css"], scripts: ["dispatch-live.js", "dispatch-queue.js"])
         page.values = try await alertsValues(csrf: WebSession.csrfToken(request) ?? "")
         flash(request, into: &page)
         return try await console.pages.render(page, request: request, context: context)
@@ -188,8 +205,9 @@ struct WebDispatchQueueRoutes: Sendable {
             throw done(WebDispatchFlash(warning: true, title: "That delivery could not be read; nothing was sent."), request, to: "/dispatch/alerts")
         }
         let count = try await actions.replay(eventID: eventID, actor: try await actions.actor(session))
-        throw done(count == 0
-            ? WebDispatchFlash(warning: true, title: "Event \(eventID) has no parked delivery any more; nothing was sent.")
-            : WebDispatchFlash(title: "Sending event \(eventID) to the webhook again."), request, to: "/dispatch/alerts")
+        throw done(
+            count == 0
+                ? WebDispatchFlash(warning: true, title: "Event \(eventID) has no parked delivery any more; nothing was sent.")
+                : WebDispatchFlash(title: "Sending event \(eventID) to the webhook again."), request, to: "/dispatch/alerts")
     }
 }

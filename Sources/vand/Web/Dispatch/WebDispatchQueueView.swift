@@ -17,26 +17,34 @@ struct WebDispatchQueueView {
 
     /// The queue part: `count`, `countText`, `rides` (each with its route and forms' values),
     /// and `pages` when the rides waiting fill more than one page (`page` counts from 1).
-    func queue(_ entries: [PendingQueue.Entry], total: Int, page: Int = 1, pageSize: Int = PendingQueue.pageSize,
-               csrf: String, error: RejectError? = nil) -> [String: Any] {
+    func queue(
+        _ entries: [PendingQueue.Entry], total: Int, page: Int = 1, pageSize: Int = PendingQueue.pageSize,
+        csrf: String, error: RejectError? = nil
+    ) -> [String: Any] {
         var values: [String: Any] = [
             "csrf": csrf, "count": total, "hasRides": !entries.isEmpty,
-            "countText": total == 0 ? "No rides wait for a decision." : total == 1 ? "1 ride waits for a decision." : "\(total) rides wait for a decision.",
+            "countText": total == 0
+                ? "No rides wait for a decision." : total == 1 ? "1 ride waits for a decision." : "\(total) rides wait for a decision.",
             "rides": entries.map { ride($0, error: error) },
             "partPath": "/dispatch/queue/part" + (page > 1 ? "?page=\(page)" : ""),
             "pages": false,
         ]
         if total > pageSize || page > 1 {
             let from = (page - 1) * pageSize
-            let shown = entries.isEmpty
+            let shown =
+                entries.isEmpty
                 ? "No rides on this page: the queue is shorter now."
                 : "Rides \(from + 1)–\(from + entries.count) of \(total) are shown: pickups soon first, then the oldest bookings."
-            values["pages"] = [
-                "shown": shown,
-                "previous": page > 1 ? ["href": "/dispatch" + (page > 2 ? "?page=\(page - 1)" : ""), "size": String(pageSize)] as [String: Any] : false,
-                "next": from + entries.count < total && !entries.isEmpty ? ["href": "/dispatch?page=\(page + 1)", "size": String(min(pageSize, total - from - entries.count))] as [String: Any] : false,
-                "first": entries.isEmpty,
-            ] as [String: Any]
+            values["pages"] =
+                [
+                    "shown": shown,
+                    "previous": page > 1
+                        ? ["href": "/dispatch" + (page > 2 ? "?page=\(page - 1)" : ""), "size": String(pageSize)] as [String: Any] : false,
+                    "next": from + entries.count < total && !entries.isEmpty
+                        ? ["href": "/dispatch?page=\(page + 1)", "size": String(min(pageSize, total - from - entries.count))] as [String: Any]
+                        : false,
+                    "first": entries.isEmpty,
+                ] as [String: Any]
         }
         return values
     }
@@ -117,10 +125,12 @@ struct WebDispatchQueueView {
                 let ride = late.listing.ride
                 var values: [String: Any] = [
                     "ref": ride.ref.rawValue, "rider": late.listing.riderName ?? ride.netID.rawValue, "netID": ride.netID.rawValue,
-                    "van": ride.vanName ?? "no van", "stop": late.stop == .pickup ? "pickup at \(ride.pickup.displayName)" : "drop-off at \(ride.dropoff.displayName)",
+                    "van": ride.vanName ?? "no van",
+                    "stop": late.stop == .pickup ? "pickup at \(ride.pickup.displayName)" : "drop-off at \(ride.dropoff.displayName)",
                     "eta": words.time(late.eta), "windowEnd": words.time(late.windowEnd),
                     "minutes": late.lateness.minutes,
-                    "board": WebDispatchBoardView.ridePath(day: LocalDate(containing: ride.pickupAt, in: words.timeZone), van: ride.vanID, ref: ride.ref),
+                    "board": WebDispatchBoardView.ridePath(
+                        day: LocalDate(containing: ride.pickupAt, in: words.timeZone), van: ride.vanID, ref: ride.ref),
                 ]
                 if let phone = late.listing.riderPhone, !phone.isEmpty { values["phone"] = phone; values["phoneTel"] = WebPages.tel(phone) }
                 return values

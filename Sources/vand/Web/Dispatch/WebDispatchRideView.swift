@@ -9,8 +9,10 @@ struct WebDispatchRideView {
     let view: WebDispatchBoardView
     let now: Date
 
-    func ride(_ listing: RideQueries.Listing, history: [RideQueries.HistoryEntry], actuals: DayBoard.RideActuals,
-              vans: [String], chosenVan: String) -> [String: Any] {
+    func ride(
+        _ listing: RideQueries.Listing, history: [RideQueries.HistoryEntry], actuals: DayBoard.RideActuals,
+        vans: [String], chosenVan: String
+    ) -> [String: Any] {
         let ride = listing.ride
         let zone = view.timeZone
         let day = LocalDate(containing: ride.pickupAt, in: zone)
@@ -34,9 +36,11 @@ struct WebDispatchRideView {
             values["phone"] = phone
             values["tel"] = WebPages.tel(phone)
         }
-        let pickupActual = [actuals.pickupArrived.map { "arrived \(view.time($0))" },
-                                  actuals.pickupDone.map { (actuals.pickupOutcome == .noShow ? "no-show " : "boarded ") + view.time($0) }]
-            .compactMap { $0 }.joined(separator: ", ")
+        let pickupActual = [
+            actuals.pickupArrived.map { "arrived \(view.time($0))" },
+            actuals.pickupDone.map { (actuals.pickupOutcome == .noShow ? "no-show " : "boarded ") + view.time($0) },
+        ]
+        .compactMap { $0 }.joined(separator: ", ")
         if !pickupActual.isEmpty { values["pickupActual"] = pickupActual }
         let dropoffActual = [actuals.dropoffArrived.map { "arrived \(view.time($0))" }, actuals.dropoffDone.map { "dropped off \(view.time($0))" }]
             .compactMap { $0 }.joined(separator: ", ")

@@ -57,8 +57,9 @@ extension WebDispatchStream {
     static func event(_ update: DispatchUpdate) throws -> ServerSentEvent {
         switch update {
         case .ride(let id, let kind, let van, let day):
-            let view = DispatchRideEventView(ride: id.uuidString.lowercased(), kind: RideEventKind(rawValue: kind) ?? .updated,
-                                             van: van, day: day.description)
+            let view = DispatchRideEventView(
+                ride: id.uuidString.lowercased(), kind: RideEventKind(rawValue: kind) ?? .updated,
+                van: van, day: day.description)
             return try ServerSentEvent(.ride, payload: view)
         case .van(let van):
             return try ServerSentEvent(.van, payload: DispatchVanEventView(van: van))

@@ -32,10 +32,13 @@ struct WebDispatchStream: Sendable {
 
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
         let session = try WebPages.session(context)
-        guard let live = console.dispatch.live else { throw WebErrorPage(status: .serviceUnavailable, title: "Live updates are off", detail: "Reload the page to see what changed.") }
+        guard let live = console.dispatch.live else {
+            throw WebErrorPage(status: .serviceUnavailable, title: "Live updates are off", detail: "Reload the page to see what changed.")
+        }
         guard live.streams.openCount < live.maxStreams else {
-            var response = Response(status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .retryAfter: "60"],
-                                    body: .init(byteBuffer: ByteBuffer(string: "Too many live streams are open; reload the page to see what changed.\n")))
+            var response = Response(
+                status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .retryAfter: "60"],
+                body: .init(byteBuffer: ByteBuffer(string: "Too many live streams are open; reload the page to see what changed.\n")))
             response.headers[.cacheControl] = "no-store"
             throw WebAnswer(response: response)
         }
