@@ -131,12 +131,19 @@ public struct VanRun: Sendable, Hashable {
                 stops.append(Stop(ride: entry.ride, kind: .dropoff, actual: entry.dropoff))
             }
         }
-        self.stops = stops.sorted { RunOrder.precedes($0.orderKey(arrivals: false), $1.orderKey(arrivals: false)) }
+        self.stops = Self.ordered(stops, arrivals: false)
+    }
+
+    /// `stops` in ``RunOrder``: each key made once, and the small keys sorted rather than the
+    /// stops themselves (a busy day's run has thousands).
+    static func ordered(_ stops: [Stop], arrivals: Bool) -> [Stop] {
+        let keys = stops.map { $0.orderKey(arrivals: arrivals) }
+        return keys.indices.sorted { RunOrder.precedes(keys[$0], keys[$1]) }.map { stops[$0] }
     }
 
     /// The stops not done, in the order the van drives them now (a stop it is at first).
     public var remaining: [Stop] {
-        stops.filter { !$0.isDone }.sorted { RunOrder.precedes($0.orderKey(arrivals: true), $1.orderKey(arrivals: true)) }
+        Self.ordered(stops.filter { !$0.isDone }, arrivals: true)
     }
 
     /// The next stop: the one the van is at, else the first not done by plan.
