@@ -189,6 +189,21 @@ END;
 $$;
 
 --
+-- Name: vand_queue_standing_review(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.vand_queue_standing_review() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    IF NEW.status = 'no_show' OR (NEW.status = 'cancelled' AND NEW.cancelled_by = 'rider' AND NEW.cancelled_late) THEN
+        INSERT INTO standing_reviews (net_id) VALUES (NEW.net_id) ON CONFLICT (net_id) DO NOTHING;
+    END IF;
+    RETURN NULL;
+END;
+$$;
+
+--
 -- Name: vand_ride_alert_event(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -713,6 +728,18 @@ CREATE TABLE public.login_throttle (
 );
 
 --
+-- Name: noshow_excusals; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.noshow_excusals (
+    ride_id uuid NOT NULL,
+    reason text NOT NULL,
+    excused_by text NOT NULL,
+    excused_at timestamp with time zone NOT NULL,
+    CONSTRAINT noshow_excusals_reason_check CHECK (((length(reason) >= 1) AND (length(reason) <= 500)))
+);
+
+--
 -- Name: notifications; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -922,6 +949,15 @@ ALTER TABLE public.shifts ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 );
 
 --
+-- Name: standing_reviews; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.standing_reviews (
+    net_id text NOT NULL,
+    queued_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
 -- Name: stop_actuals; Type: VIEW; Schema: public; Owner: -
 --
 
@@ -942,6 +978,66 @@ CREATE VIEW public.stop_actuals AS
 
 ALTER TABLE public.stop_taps ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME public.stop_taps_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: suspension_overrides; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.suspension_overrides (
+    ride_id uuid NOT NULL,
+    suspension_id bigint NOT NULL,
+    reason text NOT NULL,
+    booked_by text NOT NULL,
+    booked_at timestamp with time zone NOT NULL,
+    CONSTRAINT suspension_overrides_reason_check CHECK (((length(reason) >= 1) AND (length(reason) <= 500)))
+);
+
+--
+-- Name: suspensions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.suspensions (
+    id bigint NOT NULL,
+    net_id text NOT NULL,
+    anchor_ride_id uuid NOT NULL,
+    trips uuid[] NOT NULL,
+    step integer NOT NULL,
+    period_days integer NOT NULL,
+    noticed_at timestamp with time zone NOT NULL,
+    starts_on date NOT NULL,
+    ends_on date NOT NULL,
+    appeal_by date NOT NULL,
+    status text DEFAULT 'proposed'::text NOT NULL,
+    appeal_text text,
+    appeal_filed_at timestamp with time zone,
+    appeal_filed_by text,
+    decided_at timestamp with time zone,
+    decided_by text,
+    decision_reason text,
+    started_at timestamp with time zone,
+    CONSTRAINT suspensions_appeal_kept CHECK (((status = 'proposed'::text) = (appeal_text IS NULL))),
+    CONSTRAINT suspensions_appeal_text_check CHECK (((length(appeal_text) >= 1) AND (length(appeal_text) <= 2000))),
+    CONSTRAINT suspensions_decided CHECK (((status = ANY (ARRAY['upheld'::text, 'overturned'::text])) = ((decided_at IS NOT NULL) AND (decision_reason IS NOT NULL)))),
+    CONSTRAINT suspensions_decision_reason_check CHECK (((length(decision_reason) >= 1) AND (length(decision_reason) <= 1000))),
+    CONSTRAINT suspensions_period CHECK ((ends_on > starts_on)),
+    CONSTRAINT suspensions_period_days_check CHECK ((period_days >= 1)),
+    CONSTRAINT suspensions_status_check CHECK ((status = ANY (ARRAY['proposed'::text, 'appealed'::text, 'upheld'::text, 'overturned'::text]))),
+    CONSTRAINT suspensions_step_check CHECK ((step >= 1)),
+    CONSTRAINT suspensions_trips_check CHECK ((cardinality(trips) > 0))
+);
+
+--
+-- Name: suspensions_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.suspensions ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.suspensions_id_seq
     START WITH 1
     INCREMENT BY 1
     NO MINVALUE
@@ -1104,6 +1200,13 @@ ALTER TABLE ONLY public.login_throttle
     ADD CONSTRAINT login_throttle_pkey PRIMARY KEY (net_id, address);
 
 --
+-- Name: noshow_excusals noshow_excusals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.noshow_excusals
+    ADD CONSTRAINT noshow_excusals_pkey PRIMARY KEY (ride_id);
+
+--
 -- Name: notifications notifications_event_id_key; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1209,6 +1312,13 @@ ALTER TABLE ONLY public.shifts
     ADD CONSTRAINT shifts_pkey PRIMARY KEY (id);
 
 --
+-- Name: standing_reviews standing_reviews_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.standing_reviews
+    ADD CONSTRAINT standing_reviews_pkey PRIMARY KEY (net_id);
+
+--
 -- Name: stop_taps stop_taps_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1221,6 +1331,27 @@ ALTER TABLE ONLY public.stop_taps
 
 ALTER TABLE ONLY public.stop_taps
     ADD CONSTRAINT stop_taps_tap_key_key UNIQUE (tap_key);
+
+--
+-- Name: suspension_overrides suspension_overrides_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.suspension_overrides
+    ADD CONSTRAINT suspension_overrides_pkey PRIMARY KEY (ride_id);
+
+--
+-- Name: suspensions suspensions_one_notice_per_crossing; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.suspensions
+    ADD CONSTRAINT suspensions_one_notice_per_crossing UNIQUE (net_id, anchor_ride_id);
+
+--
+-- Name: suspensions suspensions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.suspensions
+    ADD CONSTRAINT suspensions_pkey PRIMARY KEY (id);
 
 --
 -- Name: van_days van_days_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1447,6 +1578,12 @@ CREATE UNIQUE INDEX stop_taps_one_outcome ON public.stop_taps USING btree (ride_
 CREATE INDEX stop_taps_shift ON public.stop_taps USING btree (shift_id, at);
 
 --
+-- Name: suspensions_by_rider; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX suspensions_by_rider ON public.suspensions USING btree (net_id, starts_on);
+
+--
 -- Name: van_trail_at; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1493,6 +1630,12 @@ CREATE TRIGGER rides_default_promise BEFORE INSERT ON public.rides FOR EACH ROW 
 --
 
 CREATE TRIGGER rides_events AFTER INSERT OR DELETE OR UPDATE OF id, net_id, kind, pickup_address, pickup_lat, pickup_lon, pickup_place_id, dropoff_address, dropoff_lat, dropoff_lon, dropoff_place_id, requested_at, needs_wheelchair, companions, note, status, van_id, decided_by, decided_at, reason, series_id, created_at, reminded_at, cancelled_by, cancelled_late, cancelled_at, promise, window_start, window_end, max_ride_seconds, ref, reminder_eta ON public.rides FOR EACH ROW EXECUTE FUNCTION public.vand_ride_event();
+
+--
+-- Name: rides rides_queue_standing_review; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER rides_queue_standing_review AFTER UPDATE OF status ON public.rides FOR EACH ROW WHEN ((old.status IS DISTINCT FROM new.status)) EXECUTE FUNCTION public.vand_queue_standing_review();
 
 --
 -- Name: rides rides_rearm_reminder; Type: TRIGGER; Schema: public; Owner: -
@@ -1573,6 +1716,13 @@ ALTER TABLE ONLY public.deliveries
 
 ALTER TABLE ONLY public.idempotency_keys
     ADD CONSTRAINT idempotency_keys_net_id_fkey FOREIGN KEY (net_id) REFERENCES public.riders(net_id) ON DELETE CASCADE;
+
+--
+-- Name: noshow_excusals noshow_excusals_ride_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.noshow_excusals
+    ADD CONSTRAINT noshow_excusals_ride_id_fkey FOREIGN KEY (ride_id) REFERENCES public.rides(id) ON DELETE CASCADE;
 
 --
 -- Name: notifications notifications_event_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -1664,6 +1814,27 @@ ALTER TABLE ONLY public.stop_taps
 
 ALTER TABLE ONLY public.stop_taps
     ADD CONSTRAINT stop_taps_shift_id_fkey FOREIGN KEY (shift_id) REFERENCES public.shifts(id);
+
+--
+-- Name: suspension_overrides suspension_overrides_ride_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.suspension_overrides
+    ADD CONSTRAINT suspension_overrides_ride_id_fkey FOREIGN KEY (ride_id) REFERENCES public.rides(id) ON DELETE CASCADE;
+
+--
+-- Name: suspension_overrides suspension_overrides_suspension_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.suspension_overrides
+    ADD CONSTRAINT suspension_overrides_suspension_id_fkey FOREIGN KEY (suspension_id) REFERENCES public.suspensions(id);
+
+--
+-- Name: suspensions suspensions_anchor_ride_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.suspensions
+    ADD CONSTRAINT suspensions_anchor_ride_id_fkey FOREIGN KEY (anchor_ride_id) REFERENCES public.rides(id);
 
 --
 -- Name: van_days van_days_van_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -126,6 +126,7 @@ func buildRoutes(
         calendar: services.calendar, places: services.places,
         booking: services.booking, settings: configuration.booking, hotline: configuration.hotline, clock: serviceClock, time: clock
     ).register(on: router)
+    StandingRoutes(auth: riderAuth, standing: services.standing, clock: serviceClock, time: clock).register(on: router)
     let notifications = NotificationRoutes(
         auth: riderAuth, inbox: services.inbox,
         feed: feed, streams: streams, etas: etaFeed, clock: serviceClock

@@ -21,6 +21,17 @@ extension Problem {
             case .afterPickup, .notCancellable, .onBoard:
                 self = Problem(status: .conflict, slug: "not-cancellable", title: "The ride cannot be cancelled", detail: error.description)
             }
+        case let error as RiderSuspended:
+            self = Problem(status: .forbidden, slug: "suspended", title: "Rides suspended", detail: error.sentence(hotline: hotline))
+        case let error as StandingError:
+            switch error {
+            case .text(let field, let reason): self = .invalidFields([ValidationError(field: field, reason: reason)])
+            case .nothingToAppeal, .notAppealed:
+                self = Problem(status: .conflict, slug: "nothing-to-appeal", title: "Nothing to appeal", detail: error.description)
+            case .appealClosed:
+                self = Problem(status: .conflict, slug: "appeal-closed", title: "The time to appeal is over", detail: error.description)
+            default: return nil
+            }
         case let error as IdempotencyKeyReused:
             self = Problem(status: .unprocessableContent, slug: "idempotency-key-reused", title: "Idempotency-Key reused", detail: error.description)
         case let error as PGError where error.isConnectionProblem: self = .databaseUnavailable()

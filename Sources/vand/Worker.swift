@@ -50,7 +50,9 @@ func makeTriggerLoop(
     loopLogger[metadataKey: "component"] = "events"
     return TriggerLoop(
         pool: database.pool, settings: configuration.events, timeZone: configuration.timeZone, hotline: configuration.hotline, clock: clock,
-        logger: loopLogger, metrics: metrics)
+        logger: loopLogger, metrics: metrics,
+        standing: NoShowStanding(
+            pool: database.pool, rule: configuration.road.noShowRule, timeZone: configuration.timeZone, hotline: configuration.hotline))
 }
 
 /// The van trail's pruning, beside the trigger loop (`vand serve`, `vand worker`).

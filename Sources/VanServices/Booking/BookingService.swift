@@ -89,10 +89,17 @@ public struct BookingService: Sendable {
     /// answer lists what was booked and what conflicts, with suggestions for each conflict.
     /// A dispatcher booking for a rider (on the phone) names herself as `bookedBy`: the ride's
     /// events carry her name as their actor, and the audit log gets a `book` line per ride.
-    public func bookSeries(_ rides: [NewRide], now: Date, bookedBy: String? = nil) async throws -> [BookingOutcome] {
+    ///
+    /// A rider under a suspension (``NoShowStanding``) is refused with ``RiderSuspended`` for any
+    /// ride on a day it covers, and nothing is booked, unless the dispatcher booking for her gives
+    /// `overrideSuspension`, the reason (a medical trip): then the ride is booked, kept when the
+    /// suspension starts, and audited.
+    public func bookSeries(
+        _ rides: [NewRide], now: Date, bookedBy: String? = nil, overrideSuspension: String? = nil
+    ) async throws -> [BookingOutcome] {
         let timeZone = calendar.timeZone
         let outcomes = try await pool.withTransaction { conn in
-            try Self.bookAll(rides, now: now, timeZone: timeZone, bookedBy: bookedBy, conn)
+            try Self.bookAll(rides, now: now, timeZone: timeZone, bookedBy: bookedBy, overrideSuspension: overrideSuspension, conn)
         }
         announce(outcomes)
         return outcomes
@@ -127,7 +134,9 @@ public struct BookingService: Sendable {
 
     /// Books each ride: plans it on a snapshot of the routes, locks the chosen van-day, and
     /// plans again if another writer changed that route in between (at most a few times).
-    static func bookAll(_ rides: [NewRide], now: Date, timeZone: TimeZone, bookedBy: String? = nil, _ conn: PGConnection) throws -> [BookingOutcome] {
+    static func bookAll(
+        _ rides: [NewRide], now: Date, timeZone: TimeZone, bookedBy: String? = nil, overrideSuspension: String? = nil, _ conn: PGConnection
+    ) throws -> [BookingOutcome] {
         // The fleet and the calendar first: no booking writes them.
         let vans = try VanStore.list(conn, includeRetired: false)
         let schedulers = try rides.map { try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: $0.pickupAt) }
@@ -135,6 +144,8 @@ public struct BookingService: Sendable {
         // One booking of a rider at a time: the check below then sees every ride she holds.
         try lockRider(netID, conn)
         if let bookedBy { try conn.execute("SELECT set_config('vand.actor', \(bookedBy), true)") }
+        // The no-show policy, on every path: under her lock, so a notice written now is seen.
+        let overridden = try suspensionsOver(rides, netID: netID, timeZone: timeZone, bookedBy: bookedBy, override: overrideSuspension, conn)
         var held = try RideRecord.held(
             by: netID,
             around: DateInterval(
@@ -154,6 +165,16 @@ public struct BookingService: Sendable {
             let outcome = try book(ride, request, scheduler: scheduler, vans: vans, now: now, conn)
             if case .booked(let booked) = outcome {
                 held.append(booked)
+                if let suspension = overridden[ride.id], let bookedBy, let overrideSuspension {
+                    try conn.execute(
+                        """
+                        INSERT INTO suspension_overrides (ride_id, suspension_id, reason, booked_by, booked_at)
+                        VALUES (\(booked.id), \(suspension.id), \(overrideSuspension), \(bookedBy), \(now))
+                        """)
+                    try AuditLog.record(
+                        conn, actor: bookedBy, action: "book.override_suspension", subject: booked.id.uuidString.lowercased(),
+                        details: ["rider": netID.rawValue, "ref": booked.ref.rawValue, "case": String(suspension.id), "reason": overrideSuspension])
+                }
                 if let bookedBy {
                     try AuditLog.record(
                         conn, actor: bookedBy, action: "book", subject: booked.id.uuidString.lowercased(),
@@ -163,6 +184,26 @@ public struct BookingService: Sendable {
             outcomes.append(outcome)
         }
         return outcomes
+    }
+
+    /// The suspensions that cover `rides`' days, by ride: refused with ``RiderSuspended`` unless the
+    /// office books over them for a reason (only a dispatcher, `bookedBy`, may).
+    private static func suspensionsOver(
+        _ rides: [NewRide], netID: NetID, timeZone: TimeZone, bookedBy: String?, override: String?, _ conn: PGConnection
+    ) throws -> [UUID: Suspension] {
+        let days = rides.map { LocalDate(containing: $0.pickupAt, in: timeZone) }
+        guard let first = days.min(), let last = days.max() else { return [:] }
+        let blocking = try SuspensionStore.blocking(netID.rawValue, from: first, to: last, conn)
+        guard !blocking.isEmpty else { return [:] }
+        var over: [UUID: Suspension] = [:]
+        for (ride, day) in zip(rides, days) {
+            guard let suspension = blocking.first(where: { $0.blocks(day) }) else { continue }
+            guard bookedBy != nil, let override, !override.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw RiderSuspended(suspension: suspension, timeZone: timeZone)
+            }
+            over[ride.id] = suspension
+        }
+        return over
     }
 
     /// Whether two half-open spans share an instant.

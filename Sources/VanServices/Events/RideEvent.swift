@@ -68,6 +68,8 @@ public struct RideEventDetails: Sendable, Hashable {
     public var roadAction: String?
     /// A road event's stop (`road.stop`): `pickup` or `dropoff`.
     public var roadStop: String?
+    /// A no-show policy event's letter (`standing.message`): the notice, the appeal's receipt, the decision.
+    public var standingMessage: String?
 
     /// Reads the trigger's payload JSON (version 1, docs/events.md); what is missing stays nil.
     public init(payload: String) {
@@ -88,6 +90,7 @@ public struct RideEventDetails: Sendable, Hashable {
         roadAt = date(decoded.road?.at)
         roadAction = decoded.road?.action
         roadStop = decoded.road?.stop
+        standingMessage = decoded.standing?.message
     }
 
     /// The part of the payload messages read.
@@ -122,7 +125,13 @@ public struct RideEventDetails: Sendable, Hashable {
             let stop: String?
         }
         let road: Road?
-        enum CodingKeys: String, CodingKey { case ride, previous, pickupShort = "pickup_short", dropoffShort = "dropoff_short", van, late, road }
+        struct Standing: Decodable {
+            let message: String?
+        }
+        let standing: Standing?
+        enum CodingKeys: String, CodingKey {
+            case ride, previous, pickupShort = "pickup_short", dropoffShort = "dropoff_short", van, late, road, standing
+        }
     }
 }
 

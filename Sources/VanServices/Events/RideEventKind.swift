@@ -32,4 +32,10 @@ public enum RideEventKind: String, Sendable, CaseIterable, Codable {
     case boarded
     /// A driver undid a tap within her undo window, or a dispatcher corrected it later (the payload's `road` is the undone tap).
     case tapUndone = "tap_undone"
+    /// The no-show policy proposed a suspension: the written notice (the payload's `standing`).
+    case suspensionNotice = "suspension_notice"
+    /// The rider appealed a proposed suspension; it is on hold (the payload's `standing`).
+    case appealFiled = "appeal_filed"
+    /// The office decided an appeal: upheld or overturned, with its reasons (the payload's `standing`).
+    case suspensionDecided = "suspension_decided"
 }

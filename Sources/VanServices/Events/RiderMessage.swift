@@ -65,6 +65,9 @@ public struct RiderMessage: Sendable {
             // Her reminder went out and she looks for the van by its name (sql/0037).
             let van = details.van.map { " is now on \($0)" } ?? " is now on another van"
             return "Your ride from \(from)\(to) on \(when)\(van)."
+        case .suspensionNotice, .appealFiled, .suspensionDecided:
+            // The letter is written once, when the case changes (SuspensionLetters).
+            return details.standingMessage ?? "Your standing under the no-show policy changed; see Your record."
         case .created, .updated, .completed, .deleted, .boarded, .tapUndone, nil:
             return "Your ride from \(from)\(to) on \(when) changed."
         }

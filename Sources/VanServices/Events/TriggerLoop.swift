@@ -18,6 +18,10 @@ public struct TriggerLoopPass: Sendable, Hashable {
     public var webhooksParked = 0
     /// Webhook deliveries marked not sent (no URL configured).
     public var webhooksSkipped = 0
+    /// Suspensions the no-show policy proposed (notices sent).
+    public var notices = 0
+    /// Rides cancelled because a suspension started.
+    public var suspensionCancels = 0
     /// The next time something falls due that the loop knows of (nil: nothing waits).
     public var nextDue: Date?
 }
@@ -43,6 +47,7 @@ public final class TriggerLoop: Service, Sendable {
     let local: LocalSinks
     let backoff: Backoff
     let metrics: VandMetrics?
+    let standing: NoShowStanding?
     private let wake = WakeSignal()
     private let stopping = Atomic<Bool>(false)
     private let listening = Atomic<Bool>(false)
@@ -68,9 +73,11 @@ public final class TriggerLoop: Service, Sendable {
         transport: any WebhookTransport = HTTPWebhookTransport(),
         workerID: String? = nil,
         logger: Logger = Logger(label: "vand.events"),
-        metrics: VandMetrics? = nil
+        metrics: VandMetrics? = nil,
+        standing: NoShowStanding? = nil
     ) {
         self.metrics = metrics
+        self.standing = standing
         self.pool = pool
         self.settings = settings
         self.clock = clock
@@ -83,13 +90,17 @@ public final class TriggerLoop: Service, Sendable {
         backoff = Backoff(base: settings.backoffBase, cap: settings.backoffCap)
     }
 
-    /// One pass as of `now`: fire due reminders, deliver every due inbox/log delivery,
+    /// One pass as of `now`: fire due reminders, review the riders whose no-show record changed
+    /// and start the suspensions due (``NoShowStanding``), deliver every due inbox/log delivery,
     /// then every due webhook (stopping between batches once shutdown began), and
     /// report when the next thing falls due.
     @discardableResult
     public func runOnce(now: Date) async throws -> TriggerLoopPass {
         var pass = TriggerLoopPass()
         pass.reminded = try await reminders.fire(now: now).count
+        if let standing {
+            (pass.notices, pass.suspensionCancels) = try await standing.sweep(now: now)
+        }
         while true {
             let done = try await local.deliverBatch(now: now, limit: settings.batchSize)
             pass.local += done
@@ -110,7 +121,8 @@ public final class TriggerLoop: Service, Sendable {
         }
         let nextReminder = try await reminders.nextDue(after: now)
         let nextDelivery = try await queue.nextDue(after: now)
-        pass.nextDue = [nextReminder, nextDelivery].compactMap { $0 }.min()
+        let nextStart = try await standing?.nextStart(after: now)
+        pass.nextDue = [nextReminder, nextDelivery, nextStart].compactMap { $0 }.min()
         return pass
     }
 

@@ -33,6 +33,8 @@ public struct VandServices: Sendable {
     public let inbox: Inbox
     /// Whom the office may book for.
     public let riders: RiderDirectory
+    /// The no-show policy: records, notices, appeals, decisions, suspensions.
+    public let standing: NoShowStanding
 
     /// Builds every service on `pool`; bookings and cancellations tell `routeChanges` (the
     /// background planner) of the days they changed.
@@ -52,6 +54,7 @@ public struct VandServices: Sendable {
         vans = VanStore(pool: pool)
         inbox = Inbox(pool: pool)
         riders = RiderDirectory(pool: pool)
+        standing = NoShowStanding(pool: pool, rule: settings.road.noShowRule, timeZone: zone, hotline: settings.hotline)
     }
 
     /// Accounts, with passwords hashed at the configured cost.
