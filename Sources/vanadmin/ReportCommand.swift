@@ -14,16 +14,19 @@ struct ReportCommand: AsyncParsableCommand {
             and late by how much), arrive-by drop-offs on time, ride time against its limit and the \
             direct ride, waits at the stop and no-shows — for the period, by day, by van and by \
             driver. Stops with no tap are "not recorded", never on time. Definitions: docs/on-time.md. \
-            --csv writes every stop of the period instead, one row a stop.
+            --csv writes every stop of the period instead, one row a stop. The no-show policy's figures \
+            (no-show and late-cancel rates, notices, appeals and their outcomes, suspensions, riders under \
+            notice) are in the table and the JSON (no_show_policy); --policy-csv writes them as CSV.
             """
     )
     @Option(help: "First local date YYYY-MM-DD.") var from: String
     @Option(help: "Last local date YYYY-MM-DD (inclusive).") var to: String
     @Flag(help: "JSON for scripts.") var json = false
     @Flag(help: "Every stop of the period as CSV (planned and actual times), one row a stop.") var csv = false
+    @Flag(help: "The no-show policy's figures as CSV (measure,value).") var policyCsv = false
 
     func validate() throws {
-        if json && csv { throw ValidationError("choose one of --json and --csv") }
+        if [json, csv, policyCsv].filter({ $0 }).count > 1 { throw ValidationError("choose one of --json, --csv and --policy-csv") }
     }
 
     func run() async throws {
@@ -37,8 +40,14 @@ struct ReportCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data(OnTimeCSV.text(onTime, clock: clock).utf8))
                 return
             }
+            let policy = try await PolicyReport.load(pool: db.pool, from: first, to: last, timeZone: clock.timeZone, now: now)
+            if policyCsv {
+                let lines = [CSV.record(["measure", "value"])] + policy.rows.map(CSV.record)
+                FileHandle.standardOutput.write(Data(lines.joined().utf8))
+                return
+            }
             let report = try await Report.load(pool: db.pool, from: first, to: last, timeZone: clock.timeZone)
-            if json { return try printJSON(ReportJSON(report: report, onTime: onTime)) }
+            if json { return try printJSON(ReportJSON(report: report, onTime: onTime, policy: policy)) }
             say("REPORT \(first) to \(last)\n")
             printTable(
                 ["MEASURE", "VALUE"],
@@ -57,6 +66,8 @@ struct ReportCommand: AsyncParsableCommand {
                 say("")
                 printTable(["RIDER", "NO-SHOWS"], report.repeatedNoShows.sorted { $0.value > $1.value }.map { [$0.key, "\($0.value)"] })
             }
+            say("")
+            printTable(["NO-SHOW POLICY", "VALUE"], policy.rows)
             OnTimeTables.print(onTime)
         }
     }
@@ -66,12 +77,17 @@ struct ReportCommand: AsyncParsableCommand {
 private struct ReportJSON: Encodable {
     let report: Report
     let onTime: OnTimeReport
+    let policy: PolicyReport
 
-    enum CodingKeys: String, CodingKey { case onTime }
+    enum CodingKeys: String, CodingKey {
+        case onTime
+        case policy = "no_show_policy"
+    }
 
     func encode(to encoder: any Encoder) throws {
         try report.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(onTime, forKey: .onTime)
+        try container.encode(policy, forKey: .policy)
     }
 }

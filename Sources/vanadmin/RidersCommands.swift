@@ -7,8 +7,8 @@ import VanServices
 struct RidersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "riders",
-        abstract: "Create rider logins, reset passwords, disable and enable accounts.",
-        subcommands: [RidersInvite.self, RidersResetPassword.self, RidersDisable.self, RidersEnable.self, RidersList.self]
+        abstract: "Create rider logins, reset passwords, disable and enable accounts; a rider's no-show standing.",
+        subcommands: [RidersInvite.self, RidersResetPassword.self, RidersDisable.self, RidersEnable.self, RidersList.self, RidersStanding.self]
     )
 }
 

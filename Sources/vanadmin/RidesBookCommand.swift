@@ -27,10 +27,17 @@ extension RidesCommand {
         @Option(help: "A note for the driver.") var note: String?
         @Option(help: "Repeat weekly on these days, e.g. mon,wed,fri (with --until).") var every: String?
         @Option(help: "Last date of a weekly series, YYYY-MM-DD.") var until: String?
+        @Flag(help: "Book although her rides are suspended under the no-show policy (a medical trip); needs --reason.")
+        var overrideSuspension = false
+        @Option(help: "Why the suspension is overridden (audited).") var reason: String?
         @Flag(help: "JSON for scripts.") var json = false
         @OptionGroup var actor: ActorOptions
 
         func validate() throws {
+            if overrideSuspension && (reason ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
+                throw ValidationError("--override-suspension needs --reason")
+            }
+            if reason != nil && !overrideSuspension { throw ValidationError("--reason goes with --override-suspension") }
             let times = [at != nil, arriveBy != nil, now].filter { $0 }.count
             if times != 1 { throw ValidationError("give one of --at, --arrive-by or --now") }
             if (every == nil) != (until == nil) { throw ValidationError("--every and --until go together") }
@@ -71,7 +78,8 @@ extension RidesCommand {
                 do throws(InvalidFields) { checked = try booking.check(request, for: rider, places: prepared.places, now: asOf) } catch {
                     throw CLIError(error.errors.map { "\(Self.flag(for: $0.field)): \($0.reason)" }.joined(separator: "; "))
                 }
-                let outcomes = try await booking.bookSeries(checked.rides, now: asOf, bookedBy: who)
+                let outcomes = try await booking.bookSeries(
+                    checked.rides, now: asOf, bookedBy: who, overrideSuspension: overrideSuspension ? reason : nil)
                 if json { return try printJSON(outcomes.map { Answer($0, clock: clock) }) }
                 var refused = 0
                 for outcome in outcomes {

@@ -20,7 +20,7 @@ struct VanAdmin: AsyncParsableCommand {
             SchedulerCommand.self, DemoCommand.self, WhitelistCommand.self, RidersCommand.self,
             RidesCommand.self, ManifestCommand.self, PlanCommand.self, ReportCommand.self,
             EventsCommand.self, WatchCommand.self, DriversCommand.self, DispatchersCommand.self, ShiftsCommand.self,
-            TapsCommand.self,
+            TapsCommand.self, PolicyCommand.self, NoShowsCommand.self, AppealsCommand.self,
         ]
     )
 }
@@ -79,6 +79,12 @@ private func withDatabase(_ settings: DatabaseSettings, migrate: Bool, _ body: (
     } catch let error as VanDomain.ValidationError {
         await database.close()
         throw CLIError("\(error)")
+    } catch let error as StandingError {
+        await database.close()
+        throw CLIError("\(error)")
+    } catch let error as RiderSuspended {
+        await database.close()
+        throw CLIError(error.sentence(hotline: try? adminSettings().hotline))
     } catch {
         await database.close()
         throw error

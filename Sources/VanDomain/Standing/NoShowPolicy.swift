@@ -28,6 +28,16 @@ public struct NoShowPolicy: Sendable, Hashable, Codable {
     /// The defaults.
     public init() {}
 
+    enum CodingKeys: String, CodingKey {
+        case noShows = "no_shows"
+        case withinDays = "within_days"
+        case sharePercent = "share_percent"
+        case lateCancelsCount = "late_cancels_count"
+        case suspendDays = "suspend_days"
+        case noticeDays = "notice_days"
+        case appealDays = "appeal_days"
+    }
+
     /// How far back the office counts earlier suspensions for the next step.
     public static let stepMemoryDays = 365
 

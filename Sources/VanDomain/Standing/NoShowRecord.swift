@@ -95,8 +95,6 @@ public struct NoShowRecord: Sendable, Hashable {
         case excused(reason: String)
         /// The policy does not count late cancellations.
         case lateCancelsIgnored
-        /// An earlier notice named it already.
-        case namedEarlier(noticeID: Int64)
 
         /// A short code for JSON and CSV.
         public var code: String {
@@ -106,7 +104,6 @@ public struct NoShowRecord: Sendable, Hashable {
             case .noTapProof: "no_tap_proof"
             case .excused: "excused"
             case .lateCancelsIgnored: "late_cancels_ignored"
-            case .namedEarlier: "named_in_earlier_notice"
             }
         }
 
@@ -120,7 +117,6 @@ public struct NoShowRecord: Sendable, Hashable {
             case .noTapProof: "no driver's tap shows the van came and waited"
             case .excused(let reason): "excused by the office: \(reason)"
             case .lateCancelsIgnored: "late cancellations do not count under the policy"
-            case .namedEarlier(let id): "named in notice \(id) already"
             }
         }
     }
@@ -158,6 +154,10 @@ public struct NoShowRecord: Sendable, Hashable {
         if let reason = trip.excusedFor { return .excluded(.excused(reason: reason)) }
         let missed: Missed
         if trip.status == .noShow {
+            // The van came late: never her fault, whoever recorded the no-show.
+            if let arrivedAt = trip.arrivedAt, arrivedAt > trip.pickupWindow.end {
+                return .excluded(.vanLate(arrivedAt: arrivedAt, windowEnd: trip.pickupWindow.end))
+            }
             guard let arrivedAt = trip.arrivedAt, let noShowAt = trip.noShowAt else { return .excluded(.noTapProof) }
             switch rule.refusal(arrivedAt: arrivedAt, window: trip.pickupWindow, toldETA: trip.toldETA, now: noShowAt) {
             case .arrivedAfterWindow(let end): return .excluded(.vanLate(arrivedAt: arrivedAt, windowEnd: end))
@@ -169,22 +169,26 @@ public struct NoShowRecord: Sendable, Hashable {
             guard policy.lateCancelsCount else { return .excluded(.lateCancelsIgnored) }
             missed = .lateCancel
         }
-        if let notice = trip.namedInNotice { return .excluded(.namedEarlier(noticeID: notice)) }
         return .counts(missed)
     }
 
     /// The trips that count, oldest first.
     public var counted: [Trip] { entries.filter(\.verdict.counts).map(\.trip) }
 
+    /// The counted trips no notice has named yet: what a new notice may rest on (a trip is
+    /// never named twice, so one pattern brings one suspension).
+    public var unnoticed: [Trip] { counted.filter { $0.namedInNotice == nil } }
+
     /// Counted missed trips as a percent of her scheduled trips (0 with none scheduled).
-    public var sharePercent: Double {
-        scheduled == 0 ? 0 : Double(counted.count) / Double(scheduled) * 100
+    public var sharePercent: Double { Self.percent(counted.count, of: scheduled) }
+
+    /// Whether the trips no notice has named cross the policy: enough of them, and a high
+    /// enough share of her scheduled trips.
+    public var crosses: Bool {
+        unnoticed.count >= policy.noShows && Self.percent(unnoticed.count, of: scheduled) >= policy.sharePercent
     }
 
-    /// Whether the record crossed the policy: enough counted trips, and a high enough share.
-    public var crosses: Bool {
-        counted.count >= policy.noShows && sharePercent >= policy.sharePercent
-    }
+    private static func percent(_ count: Int, of total: Int) -> Double { total == 0 ? 0 : Double(count) / Double(total) * 100 }
 
     /// Where she stands, in one sentence: "2 of 3 no-shows counted in 30 days (8 % of 25 trips; the policy: 3 and 10 %)."
     public var standingSentence: String {

@@ -119,7 +119,7 @@ public struct NoShowStanding: Sendable {
         guard open.isEmpty else { return nil }
         let standing = try standing(netID, now: now, conn)
         let record = standing.record
-        guard record.crosses, let anchor = record.counted.last else { return nil }
+        guard record.crosses, let anchor = record.unnoticed.last else { return nil }
         let policy = record.policy
         let earlier = standing.cases.filter {
             $0.startedAt != nil && $0.status != .overturned && $0.startsOn.dayNumber > today.dayNumber - NoShowPolicy.stepMemoryDays
@@ -129,7 +129,7 @@ public struct NoShowStanding: Sendable {
         let startsOn = LocalDate(dayNumber: today.dayNumber + policy.noticeDays)
         let endsOn = LocalDate(dayNumber: startsOn.dayNumber + period)
         let appealBy = LocalDate(dayNumber: today.dayNumber + policy.appealDays)
-        let tripIDs = record.counted.map(\.rideID)
+        let tripIDs = record.unnoticed.map(\.rideID)
         guard
             let id = try conn.query(
                 """
