@@ -82,7 +82,7 @@ private final class Recorder: Sendable {
         let eventID = headers[.init("X-Vand-Event-Id")!].flatMap { Int64($0) } ?? -1
         var flat: [String: String] = [:]
         for (key, value) in object { flat[key] = "\(value)" }
-        for nested in ["ride", "road", "late"] {
+        for nested in ["ride", "road", "late", "standing"] {
             if let members = object[nested] as? [String: Any] {
                 for (key, value) in members { flat[nested + "." + key] = "\(value)" }
             }

@@ -26,6 +26,7 @@ struct NoShowPolicyPathTests {
         let road: RoadFixture
         let standing: NoShowStanding
         let loop: TriggerLoop
+        let receiver: WebhookReceiver
         let rider = try! NetID("rider0")
         var clock: ManualClock { road.clock }
         var booking: BookingService { road.base.booking }
@@ -35,8 +36,9 @@ struct NoShowPolicyPathTests {
             settings.noShowWait = 300
             road = try await RoadFixture(settings: settings)
             standing = NoShowStanding(pool: road.db.pool, rule: settings.noShowRule, timeZone: road.zone, hotline: "203-555-0100")
+            receiver = try await WebhookReceiver.start()
             loop = TriggerLoop(
-                pool: road.db.pool, settings: EventSettings(), timeZone: road.zone, clock: road.clock, logger: TestCluster.quietLogger,
+                pool: road.db.pool, settings: receiver.settings(), timeZone: road.zone, clock: road.clock, logger: TestCluster.quietLogger,
                 standing: standing)
             try await standing.setPolicy(NoShowPolicyPathTests.policy, actor: "office")
         }
@@ -97,6 +99,13 @@ struct NoShowPolicyPathTests {
         #expect(notice.contains("appeal until Wednesday, November 25"), "\(notice)")
         let proposed = try #require(record.cases.first)
         #expect(proposed.status == .proposed && proposed.periodDays == 3)
+        // The dispatcher's webhook hears it with exactly the documented fields.
+        let hook = try #require(f.receiver.deliveries.first { $0.kind == "suspension_notice" })
+        let documented = try WebhookPayloadTests.documentedFields().filter {
+            $0 != "road" && !$0.hasPrefix("road.") && $0 != "late" && !$0.hasPrefix("late.")
+        }
+        #expect(Set(hook.body.keys) == documented, "\(Set(hook.body.keys).symmetricDifference(documented).sorted())")
+        #expect(hook.body["standing.message"] == notice && hook.body["standing.status"] == "proposed")
         // A second pass proposes nothing more.
         #expect(try await f.loop.runOnce(now: f.clock.now).notices == 0)
 
@@ -150,6 +159,7 @@ struct NoShowPolicyPathTests {
         guard case .booked = try await f.booking.book(f.road.base.request(0, at: f.day(7, 10)), now: f.clock.now) else {
             throw TestFailure("booking after the suspension failed")
         }
+        f.receiver.stop()
         await f.road.db.close()
     }
 
@@ -169,6 +179,7 @@ struct NoShowPolicyPathTests {
         #expect(standing.record.counted.count == 2 && standing.cases.isEmpty)
         #expect(standing.record.entries.contains { $0.verdict == .excluded(.excused(reason: "her father was taken ill")) })
         #expect(try await f.road.count("SELECT count(*) FROM audit_log WHERE action = 'noshow.excuse'") == 1)
+        f.receiver.stop()
         await f.road.db.close()
     }
 
@@ -188,6 +199,7 @@ struct NoShowPolicyPathTests {
         #expect(proposed == 1)
         #expect(try await f.road.count("SELECT count(*) FROM suspensions") == 1)
         #expect(try await f.road.count("SELECT count(*) FROM ride_events WHERE kind = 'suspension_notice'") == 1)
+        f.receiver.stop()
         await f.road.db.close()
     }
 
@@ -210,6 +222,7 @@ struct NoShowPolicyPathTests {
         await #expect(throws: StandingError.self) {
             try await f.standing.decide(1, uphold: true, reason: "no appeal", actor: "office", now: f.clock.now)
         }
+        f.receiver.stop()
         await f.road.db.close()
     }
 }
