@@ -299,7 +299,7 @@ public struct NoShowStanding: Sendable {
     static func text(_ text: String, field: String, limit: Int) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw StandingError.text(field: field, reason: "is required") }
-        guard trimmed.count <= limit, !trimmed.contains("\u{0}") else {
+        guard trimmed.unicodeScalars.count <= limit, !trimmed.contains("\u{0}") else {
             throw StandingError.text(field: field, reason: "must be at most \(limit) characters, without NUL")
         }
         return trimmed

@@ -20,9 +20,24 @@ struct StandingRoutes: Sendable {
         v1.post("me/appeals", use: appeal)
     }
 
-    /// The body of `POST /v1/me/appeals`.
+    /// The body of `POST /v1/me/appeals`: `text` alone (another member is refused, naming it).
     struct AppealBody: Decodable {
         let text: String
+
+        private enum Keys: String, CodingKey { case text }
+
+        private struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue).filter { $0 != "text" }.sorted()
+            if let first = unknown.first { throw InvalidFields([ValidationError(field: first, reason: "is not a member of an appeal; send only text")]) }
+            text = try decoder.container(keyedBy: Keys.self).decode(String.self, forKey: .text)
+        }
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
