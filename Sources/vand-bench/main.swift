@@ -11,7 +11,7 @@ import VanScheduler
 //   through BookingService, shared rides against one rider per van; checks the stored routes.
 // `vand-bench fanout PORT TOKENS [--seconds S] [--interval S]`: van positions → riders' ETA events on
 //   their notification streams, against a running vand (scripts/bench-fanout prepares it).
-// `vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--no-shows RATE] [--replan-frozen MIN] [--eta-trace]`: that day driven on the road by
+// `vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--no-shows RATE] [--replan-frozen MIN] [--eta-trace] [--json]`: that day driven on the road by
 //   simulated drivers, with and without re-planning from the road; last line: on-time pickups with and without.
 // `vand-bench board [--seed N] [--rides N] [--vans N] [--on-road N] [--renders N]`: the dispatcher's day board
 //   of that day (300 rides on 8 vans, 3 on the road) served by the release vand next to this binary: p50/p95/max ms.

@@ -28,6 +28,8 @@ struct CampusDayRun {
         var promised: [UUID: (kind: RidePromise.Kind, asked: Date)] = [:]
         /// The booked rides whose rider asked to arrive by a time.
         var arriveBy: Set<UUID> = []
+        /// Minutes between the time asked and the suggestion taken, by ride (booked at a suggestion only).
+        var movedMinutes: [UUID: Double] = [:]
         /// Seconds spent booking.
         var seconds = 0.0
 
@@ -64,6 +66,7 @@ struct CampusDayRun {
                 if case .booked = try await booking.bookSeries([retry], now: request.arrival)[0] {
                     tally.suggestionsTaken += 1
                     tally.promised[retry.id] = (retry.promise, retry.pickupAt)
+                    tally.movedMinutes[retry.id] = abs(retry.pickupAt.timeIntervalSince(ride.pickupAt)) / 60
                     if request.promise == .arriveBy { tally.arriveBy.insert(retry.id) }
                 } else {
                     tally.refused += 1

@@ -43,14 +43,17 @@ extension RoadSimulation {
                 // Re-planning may give the van an earlier stop, or take this one away.
                 let run = try await desk.run(driver: van.driver, now: now)
                 guard let first = run.first, first.rideID == stop.rideID, first.pickup == stop.pickup else {
+                    van.endWaitAboard(now)
                     van.phase = .idle
                     return now
                 }
                 return min(opens, now.addingTimeInterval(Self.positionEvery))
             }
+            van.endWaitAboard(now)
             return try await arrive(&van, at: stop, now: now, estimator: estimator, log: &log)
         case .boarding(let stop):
             try await tap(van, stop, .boarded, now: now, log: &log)
+            van.aboard.insert(stop.rideID)
             van.phase = .idle
             return now
         case .waitingForRider(let stop):
@@ -72,6 +75,7 @@ extension RoadSimulation {
             return now
         case .alighting(let stop):
             try await tap(van, stop, .droppedOff, now: now, log: &log)
+            van.aboard.remove(stop.rideID)
             van.phase = .idle
             return now
         }
@@ -101,6 +105,7 @@ extension RoadSimulation {
             if current.arrivedAt == nil {
                 if now < opens {
                     van.phase = .early(current)
+                    if !van.aboard.isEmpty, van.waitingAboardSince == nil { van.waitingAboardSince = now }
                     return min(opens, now.addingTimeInterval(Self.positionEvery))
                 }
                 try await tap(van, current, .arrived, now: now, log: &log)
@@ -163,6 +168,7 @@ extension RoadSimulation {
             return nil
         }
         log.booked += 1
+        if let moved = tally.movedMinutes[id] { log.negotiatedMinutes[id] = moved }
         if options.etaTrace { log.bookedAt[id] = clock.now }
         log.bookedIDs[request.index] = id
         log.requestOf[id] = request.index

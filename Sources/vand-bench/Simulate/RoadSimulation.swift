@@ -91,6 +91,12 @@ struct RoadSimulation {
         var cancelled = 0
         var refused = 0
         var booked = 0
+        /// Minutes between the time asked and the time booked, for rides booked at a suggestion.
+        var negotiatedMinutes: [UUID: Double] = [:]
+        /// Seconds vans stood at stops waiting for a window with riders aboard, summed over vans.
+        var onboardWait: TimeInterval = 0
+        /// Hours the vans were on shift, summed (every van from the start until the day ended).
+        var vanHours: Double = 0
         /// Taps the driver services took.
         var taps = 0
         /// Re-plans made at once because a tap showed its van running late.
@@ -235,6 +241,10 @@ struct RoadSimulation {
             }
         }
         log.drivingSeconds = vans.reduce(0) { $0 + $1.driving }
+        let ended = clock.now
+        for index in vans.indices { vans[index].endWaitAboard(ended) }
+        log.onboardWait = vans.reduce(0) { $0 + $1.onboardWait }
+        log.vanHours = Double(vans.count) * max(0, ended.timeIntervalSince(start)) / 3_600
         return log
     }
 

@@ -28,16 +28,11 @@ struct SimulateBenchmark {
             try? cluster.forceStop(mode: "fast")
             try? FileManager.default.removeItem(atPath: cluster.directory)
         }
-        print(options.commandLine)
-        var shares: [Bool: Double] = [:]
+        if !options.json { print(options.commandLine) }
+        var runs: [Bool: SimulationFigures] = [:]
         for replanning in [true, false] {
             let name = replanning ? "simulate_replanning" : "simulate_plain"
-            try await NIOThreadPool.singleton.runIfActive { try cluster.createDatabase(name) }
-            let database = Database(
-                pool: PGPool(
-                    configuration: PGConfiguration(connectionString: cluster.connectionString(database: name)),
-                    size: 2, logger: logger))
-            _ = try await MigrationRunner(directory: VandPaths.migrations(), logger: logger).migrate(pool: database.pool)
+            let database = try await Self.freshDatabase(name, cluster: cluster, logger: logger)
             let fleet = CampusFleet(vans: options.vans)
             let sites = try await fleet.install(into: database, riders: max(generator.riders, requests.count))
             let scheduler = try await ServiceCalendarStore(pool: database.pool, timeZone: timeZone).scheduler(around: generator.midnight)
@@ -53,15 +48,48 @@ struct SimulateBenchmark {
                 database, day: generator.day.interval(in: timeZone), log: log,
                 estimator: scheduler.estimator, drivingSeconds: log.drivingSeconds)
             let elapsed = ContinuousClock.now - started
-            print(
-                Self.render(
-                    figures, replanning: replanning, replans: log.replans, promptReplans: log.promptReplans,
-                    seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
-            if options.etaTrace { print(ETATrace.lines(log, windows: log.windows).joined(separator: "\n")) }
-            shares[replanning] = figures.onTimeShare
+            if !options.json {
+                print(
+                    Self.render(
+                        figures, replanning: replanning, replans: log.replans, promptReplans: log.promptReplans,
+                        seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+                if options.etaTrace { print(ETATrace.lines(log, windows: log.windows).joined(separator: "\n")) }
+            }
+            runs[replanning] = figures
             await database.close()
         }
-        print(String(format: "on-time pickups: %.1f%% with re-planning, %.1f%% without", shares[true] ?? 0, shares[false] ?? 0))
+        // Hindsight: the same requests, all known at dawn, booked by the same engine, no noise.
+        let database = try await Self.freshDatabase("simulate_hindsight", cluster: cluster, logger: logger)
+        let sites = try await CampusFleet(vans: options.vans).install(into: database, riders: max(generator.riders, requests.count))
+        let dawn = generator.midnight
+        let known = requests.map { request in
+            var early = request
+            early.arrival = min(request.arrival, dawn)
+            return early
+        }
+        let tally = try await CampusDayRun(database: database, model: .shared, sites: sites, timeZone: timeZone).book(known, seed: options.seed)
+        let hindsight = SimulationJSON.Hindsight(
+            booked: tally.served,
+            drivingMin: (try await CampusRoutes.load(from: database, timeZone: timeZone, around: dawn).drivingMinutes * 10).rounded() / 10)
+        await database.close()
+        guard let with = runs[true], let without = runs[false] else { return }
+        if options.json {
+            print(try SimulationJSON(withReplanning: .init(with), withoutReplanning: .init(without), hindsight: hindsight).text())
+            return
+        }
+        print(
+            String(
+                format: "hindsight (the same requests known at dawn, no noise): %d booked, %.0f min driving", hindsight.booked, hindsight.drivingMin))
+        print(String(format: "on-time pickups: %.1f%% with re-planning, %.1f%% without", with.onTimeShare, without.onTimeShare))
+    }
+
+    /// A new database `name` on `cluster`, migrated.
+    static func freshDatabase(_ name: String, cluster: EmbeddedPostgres, logger: Logger) async throws -> Database {
+        try await NIOThreadPool.singleton.runIfActive { try cluster.createDatabase(name) }
+        let database = Database(
+            pool: PGPool(configuration: PGConfiguration(connectionString: cluster.connectionString(database: name)), size: 2, logger: logger))
+        _ = try await MigrationRunner(directory: VandPaths.migrations(), logger: logger).migrate(pool: database.pool)
+        return database
     }
 
     static func render(_ f: SimulationFigures, replanning: Bool, replans: Int, promptReplans: Int, seconds: Double) -> String {
@@ -70,14 +98,20 @@ struct SimulateBenchmark {
             replanning
                 ? "with re-planning from the road (every run of the planner re-plans; \(replans) runs, \(promptReplans) of them at once on a tap"
                     + " whose van ran late):" : "without re-planning (the plan as booked):",
-            "  rides booked \(f.booked), refused \(f.refused), cancelled late \(f.cancelled)",
+            "  rides booked \(f.booked), refused \(f.refused), cancelled late \(f.cancelled) (of \(f.requests) requests)",
+            String(
+                format: "  negotiated (booked at another time than asked): %d, moved %.0f min p95; denied (49 CFR 37.131(b)): %d",
+                f.negotiatedMinutes.count, f.negotiatedMinutes.quantile(0.95), f.denied),
             "  on-time pickups: \(pct(f.onTime, f.pickups)) of \(f.pickups) (never reached: \(f.neverReached))",
             String(
                 format: "  late pickups: %d, late by %.1f min mean, %.1f min p95", f.lateMinutes.count, f.lateMinutes.mean,
                 f.lateMinutes.quantile(0.95)),
             "  arrive-by drop-offs on time: \(pct(f.arriveByOnTime, f.arriveBy)) of \(f.arriveBy)",
             String(format: "  ride time over direct: %.2f× mean, %.2f× p95", f.rideOverDirect.mean, f.rideOverDirect.quantile(0.95)),
-            String(format: "  driving: %.0f min", f.drivingMinutes),
+            String(
+                format: "  minutes aboard beyond the direct drive: %.1f mean, %.1f p95; vans waiting for a window with riders aboard: %.0f min",
+                f.minutesAboardOverDirect.mean, f.minutesAboardOverDirect.quantile(0.95), f.onboardWaitMinutes),
+            String(format: "  driving: %.0f min; %.2f rides per van-hour on shift (%.1f van-hours)", f.drivingMinutes, f.ridesPerVanHour, f.vanHours),
             "  no-shows detected: \(f.noShowTaps) tapped by drivers, \(f.dispatcherNoShows) recorded by the dispatcher (van too late for the rule)",
             "  rides moved by re-planning: \(f.moved)",
             "  late alerts raised: \(f.alerts) rides",

@@ -4,7 +4,7 @@ import VanServices
 /// Command line of `vand-bench simulate`.
 struct SimulateOptions: Sendable {
     static let usage =
-        "usage: vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--dwell-noise CV] [--no-shows RATE] [--cancels RATE] [--replan-every SECONDS] [--replan-frozen MINUTES] [--eta-trace]"
+        "usage: vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--dwell-noise CV] [--no-shows RATE] [--cancels RATE] [--replan-every SECONDS] [--replan-frozen MINUTES] [--eta-trace] [--json]"
 
     /// The day's seed (requests, riders not showing, cancellations, travel times).
     var seed: UInt64 = 1
@@ -28,6 +28,8 @@ struct SimulateOptions: Sendable {
     /// Whether to print, per run, each pickup whose ETA at −15 minutes was off by more than
     /// 3 minutes, with what happened on her van between the ETA and the van's arrival.
     var etaTrace = false
+    /// Whether to print one JSON object (``SimulationJSON``) instead of the text.
+    var json = false
 
     /// The coefficient of variation the dwell times are drawn with: `--dwell-noise`, else `--noise`.
     var dwellCV: Double { dwellNoise ?? noise }
@@ -50,6 +52,7 @@ struct SimulateOptions: Sendable {
             case "--replan-every": replanEvery = TimeInterval(try rest.count(argument))
             case "--replan-frozen": replanFrozen = TimeInterval(try rest.count(argument, from: 0) * 60)
             case "--eta-trace": etaTrace = true
+            case "--json": json = true
             default: throw CampusBenchError("unknown argument \(argument); \(Self.usage)")
             }
         }

@@ -48,4 +48,16 @@ struct SimulatedVan: Sendable {
     var phase: Phase = .idle
     /// Seconds spent driving.
     var driving: TimeInterval = 0
+    /// The rides on board now (tapped on board, not yet dropped off).
+    var aboard: Set<UUID> = []
+    /// Since when the van has stood at a stop before its window with riders aboard (nil: it is not).
+    var waitingAboardSince: Date?
+    /// Seconds the van stood at stops waiting for a window with riders aboard.
+    var onboardWait: TimeInterval = 0
+
+    /// The van stops waiting for a window at `now`: the time it stood there with riders aboard is counted.
+    mutating func endWaitAboard(_ now: Date) {
+        if let since = waitingAboardSince { onboardWait += max(0, now.timeIntervalSince(since)) }
+        waitingAboardSince = nil
+    }
 }

@@ -34,6 +34,14 @@ struct SimulationFigures: Sendable {
     var etaRetaken = 0
     /// Rides booked, refused, cancelled late.
     var booked = 0, refused = 0, cancelled = 0
+    /// Minutes between the time asked and the time booked, per ride booked at a suggestion (negotiated).
+    var negotiatedMinutes: [Double] = []
+    /// Minutes aboard beyond the direct drive, per ride dropped off (drop-off arrival − boarding − the model's drive).
+    var minutesAboardOverDirect: [Double] = []
+    /// Minutes the vans stood at stops waiting for a window with riders aboard.
+    var onboardWaitMinutes = 0.0
+    /// Hours the vans were on shift.
+    var vanHours = 0.0
     /// Pickups never reached by the end of the run.
     var neverReached = 0
     /// Taps the driver services refused (first few, for the record).
@@ -41,6 +49,27 @@ struct SimulationFigures: Sendable {
 
     /// The share of pickups on time, in percent.
     var onTimeShare: Double { pickups == 0 ? 0 : Double(onTime) / Double(pickups) * 100 }
+
+    /// Requests made (booked or refused).
+    var requests: Int { booked + refused }
+
+    /// Denials as 49 CFR 37.131(b) counts them: refused, or booked more than 60 minutes from the time asked.
+    var denied: Int { refused + negotiatedMinutes.filter { $0 > 60 }.count }
+
+    /// Booked rides per van-hour on shift.
+    var ridesPerVanHour: Double { vanHours > 0 ? Double(booked) / vanHours : 0 }
+
+    /// One ride's stops as the database holds them (`stop_actuals`).
+    struct RideActuals: Sendable {
+        var id: UUID
+        var promise: RidePromise.Kind
+        var window: DateInterval
+        var status: String
+        var from: Coordinate
+        var to: Coordinate
+        /// The *arrived* tap at the pickup, the tap that ended it (on board), the *arrived* tap at the drop-off.
+        var arrived: Date?, boarded: Date?, droppedAt: Date?
+    }
 
     /// Reads the day's stops back from `database` and folds in `log`.
     static func measure(
@@ -68,46 +97,55 @@ struct SimulationFigures: Sendable {
                 WHERE r.pickup_at >= \(day.start) AND r.pickup_at < \(day.end) AND r.status IN ('approved', 'pending', 'completed', 'no_show')
                 """ as SQLQuery
             ) { row in
-                (
-                    id: try row.decode(UUID.self, "id"), promise: try row.decode(String.self, "promise"),
-                    start: try row.decode(Date.self, "window_start"),
-                    end: try row.decode(Date.self, "window_end"), status: try row.decode(String.self, "status"),
+                RideActuals(
+                    id: try row.decode(UUID.self, "id"), promise: RidePromise.Kind(rawValue: try row.decode(String.self, "promise")) ?? .pickup,
+                    window: DateInterval(start: try row.decode(Date.self, "window_start"), end: try row.decode(Date.self, "window_end")),
+                    status: try row.decode(String.self, "status"),
                     from: try Coordinate(latitude: try row.decode(Double.self, "pickup_lat"), longitude: try row.decode(Double.self, "pickup_lon")),
                     to: try Coordinate(latitude: try row.decode(Double.self, "dropoff_lat"), longitude: try row.decode(Double.self, "dropoff_lon")),
                     arrived: try row.decode(Date?.self, "pickup_arrived_at"), boarded: try row.decode(Date?.self, "pickup_departed_at"),
-                    droppedAt: try row.decode(Date?.self, "dropoff_arrived_at")
-                )
+                    droppedAt: try row.decode(Date?.self, "dropoff_arrived_at"))
             }
         }
+        figures.fold(rows, log: log, estimator: estimator)
+        return figures
+    }
+
+    /// Folds the rides' actual stop times and what the run logged into the figures.
+    mutating func fold(_ rows: [RideActuals], log: RoadSimulation.Log, estimator: TripEstimator) {
+        negotiatedMinutes = Array(log.negotiatedMinutes.values)
+        onboardWaitMinutes = log.onboardWait / 60
+        vanHours = log.vanHours
         for row in rows {
-            if row.promise == "pickup" {
-                guard let arrived = row.arrived else {
-                    // A dispatcher's no-show after a late van has no arrival tap: late by its rule.
-                    figures.neverReached += row.status == "no_show" ? 0 : 1
-                    continue
-                }
-                figures.pickups += 1
-                if arrived <= row.end {
-                    figures.onTime += 1
+            if row.promise == .pickup {
+                if let arrived = row.arrived {
+                    pickups += 1
+                    if arrived <= row.window.end {
+                        onTime += 1
+                    } else {
+                        lateMinutes.append(arrived.timeIntervalSince(row.window.end) / 60)
+                    }
+                    if let eta = log.eta[row.id] {
+                        etaErrors.append(abs(eta.timeIntervalSince(arrived)) / 60)
+                        if log.etaOffRoad.contains(row.id) { etaOffRoad += 1 }
+                        if log.etaUnlisted.contains(row.id) { etaUnlisted += 1 }
+                        if log.etaRetaken.contains(row.id) { etaRetaken += 1 }
+                    }
                 } else {
-                    figures.lateMinutes.append(arrived.timeIntervalSince(row.end) / 60)
-                }
-                if let eta = log.eta[row.id] {
-                    figures.etaErrors.append(abs(eta.timeIntervalSince(arrived)) / 60)
-                    if log.etaOffRoad.contains(row.id) { figures.etaOffRoad += 1 }
-                    if log.etaUnlisted.contains(row.id) { figures.etaUnlisted += 1 }
-                    if log.etaRetaken.contains(row.id) { figures.etaRetaken += 1 }
+                    // A dispatcher's no-show after a late van has no arrival tap: late by its rule.
+                    neverReached += row.status == "no_show" ? 0 : 1
                 }
             } else if let dropped = row.droppedAt {
-                figures.arriveBy += 1
-                if dropped <= row.end { figures.arriveByOnTime += 1 }
+                arriveBy += 1
+                if dropped <= row.window.end { arriveByOnTime += 1 }
             }
             if let boarded = row.boarded, let dropped = row.droppedAt {
-                let direct = max(1, estimator.deadhead(from: row.from, to: row.to))
-                figures.rideOverDirect.append(dropped.timeIntervalSince(boarded) / direct)
+                let drive = estimator.deadhead(from: row.from, to: row.to)
+                let aboard = dropped.timeIntervalSince(boarded)
+                rideOverDirect.append(aboard / max(1, drive))
+                minutesAboardOverDirect.append((aboard - drive) / 60)
             }
         }
-        return figures
     }
 }
 

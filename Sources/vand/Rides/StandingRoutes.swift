@@ -35,7 +35,9 @@ struct StandingRoutes: Sendable {
 
         init(from decoder: any Decoder) throws {
             let unknown = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue).filter { $0 != "text" }.sorted()
-            if let first = unknown.first { throw InvalidFields([ValidationError(field: first, reason: "is not a member of an appeal; send only text")]) }
+            if let first = unknown.first {
+                throw InvalidFields([ValidationError(field: first, reason: "is not a member of an appeal; send only text")])
+            }
             text = try decoder.container(keyedBy: Keys.self).decode(String.self, forKey: .text)
         }
     }
