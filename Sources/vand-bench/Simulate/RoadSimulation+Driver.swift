@@ -163,8 +163,10 @@ extension RoadSimulation {
     func book(_ request: CampusRequest, _ log: inout Log) async throws -> UUID? {
         let run = CampusDayRun(database: database, model: .shared, sites: sites, timeZone: timeZone)
         let tally = try await run.book([request], seed: options.seed &+ UInt64(request.index) &* 0x9E37)
+        log.requestsBy[request.booking, default: 0] += 1
         guard let (id, promised) = tally.promised.first else {
             log.refused += 1
+            log.refusedBy[request.booking, default: 0] += 1
             return nil
         }
         log.booked += 1

@@ -91,6 +91,8 @@ struct RoadSimulation {
         var cancelled = 0
         var refused = 0
         var booked = 0
+        /// Requests and refusals by how far ahead the rider asked (the day before, the same day, a ride now).
+        var requestsBy: [CampusRequest.Booking: Int] = [:], refusedBy: [CampusRequest.Booking: Int] = [:]
         /// Minutes between the time asked and the time booked, for rides booked at a suggestion.
         var negotiatedMinutes: [UUID: Double] = [:]
         /// Seconds vans stood at stops waiting for a window with riders aboard, summed over vans.

@@ -102,6 +102,7 @@ struct SimulateBenchmark {
             String(
                 format: "  negotiated (booked at another time than asked): %d, moved %.0f min p95; denied (49 CFR 37.131(b)): %d",
                 f.negotiatedMinutes.count, f.negotiatedMinutes.quantile(0.95), f.denied),
+            "  refused by how far ahead the rider asked: \(f.refusalsByLead)",
             "  on-time pickups: \(pct(f.onTime, f.pickups)) of \(f.pickups) (never reached: \(f.neverReached))",
             String(
                 format: "  late pickups: %d, late by %.1f min mean, %.1f min p95", f.lateMinutes.count, f.lateMinutes.mean,

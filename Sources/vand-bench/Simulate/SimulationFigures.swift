@@ -42,6 +42,18 @@ struct SimulationFigures: Sendable {
     var onboardWaitMinutes = 0.0
     /// Hours the vans were on shift.
     var vanHours = 0.0
+    /// Requests and refusals by how far ahead the rider asked.
+    var requestsBy: [CampusRequest.Booking: Int] = [:], refusedBy: [CampusRequest.Booking: Int] = [:]
+
+    /// "day before 5/180 refused, same day 3/90, ride now 2/30".
+    var refusalsByLead: String {
+        let names: [(CampusRequest.Booking, String)] = [(.dayBefore, "day before"), (.sameDay, "same day"), (.onDemand, "ride now")]
+        return names.map { booking, name in
+            let asked = requestsBy[booking] ?? 0, refused = refusedBy[booking] ?? 0
+            let share = asked == 0 ? "–" : String(format: "%.1f%%", Double(refused) / Double(asked) * 100)
+            return "\(name) \(refused)/\(asked) (\(share))"
+        }.joined(separator: ", ")
+    }
     /// Pickups never reached by the end of the run.
     var neverReached = 0
     /// Taps the driver services refused (first few, for the record).
@@ -116,6 +128,8 @@ struct SimulationFigures: Sendable {
         negotiatedMinutes = Array(log.negotiatedMinutes.values)
         onboardWaitMinutes = log.onboardWait / 60
         vanHours = log.vanHours
+        requestsBy = log.requestsBy
+        refusedBy = log.refusedBy
         for row in rows {
             if row.promise == .pickup {
                 if let arrived = row.arrived {
