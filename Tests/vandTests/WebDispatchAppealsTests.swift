@@ -17,6 +17,8 @@ struct WebDispatchAppealsTests {
         body.matches(of: /<p class="error" id="([a-z-]+)-\d+"><span class="vh">Error: <\/span>([^<]*)/).map { "\($0.1): \($0.2)" }
     }
 
+    /// The appealed case beside her record and her escaped words; a decision without a choice or
+    /// reasons refused by the field; a decision made (flash, audit) and not made twice.
     @Test func anAppealedCaseIsListedBesideHerRecordAndTheDecideFormDecidesIt() async throws {
         let s = try await StandingWorld()
         let id = s.notice.id
@@ -70,6 +72,7 @@ struct WebDispatchAppealsTests {
         await s.w.f.close()
     }
 
+    /// A rider's session reaches neither the page nor the decision; the case stays on hold.
     @Test func aRiderIsRefusedTheAppealsPageAndItsDecision() async throws {
         let s = try await StandingWorld()
         try await s.standing.appeal("ann1", text: "I was there", filedBy: "ann1", now: s.w.f.clock.now)

@@ -22,6 +22,8 @@ struct WebStandingTests {
         body.firstMatch(of: /<p class="error" id="appeal-error"><span class="vh">Error: <\/span>([^<]*)<\/p>/).map { String($0.1) }
     }
 
+    /// Her record: the trips her notice named, the one without taps and why, a later trip that
+    /// counts, the notice, the form and the policy; another rider sees only her own.
     @Test func theRecordPageShowsEachMissedTripCountedOrExcludedAndTheNotice() async throws {
         let s = try await StandingWorld()
         try await s.w.f.activeRider("bob2")
@@ -74,6 +76,8 @@ struct WebStandingTests {
         await s.w.f.close()
     }
 
+    /// A forged, an empty and a too long appeal change nothing; a good one is filed (PRG) and
+    /// shown escaped; one more finds nothing to appeal, her words kept.
     @Test func herAppealIsFiledAndARefusedOneKeepsHerWordsNextToTheField() async throws {
         let s = try await StandingWorld()
         try await s.w.application().test(.router) { client in
@@ -119,6 +123,7 @@ struct WebStandingTests {
         await s.w.f.close()
     }
 
+    /// After the last day to appeal: no form, the suspension said, and a sent appeal refused.
     @Test func anAppealAfterItsLastDayIsRefusedWithHerWordsKept() async throws {
         let s = try await StandingWorld()
         try await s.w.application().test(.router) { client in

@@ -21,6 +21,8 @@ struct WebSuspendedBookingTests {
         ]
     }
 
+    /// Her `/book` (twice, and as a weekly series) and the console's booking for her: 403 with
+    /// the sentence, her input kept, no ride and no audit line.
     @Test func herOwnFormAndThePhoneBookingShowTheSentenceKeepHerInputAndBookNothing() async throws {
         let s = try await StandingWorld()
         try await s.inEffectToday()

@@ -15,6 +15,7 @@ struct WebStandingRoutes: Sendable {
     /// Longest appeal the office keeps (``NoShowStanding/appeal(_:text:filedBy:now:)``).
     static let appealLimit = 2_000
 
+    /// Adds the record page and the appeal to the riders' routes (a rider's session only).
     func register(signedIn: RouterGroup<AppRequestContext>) {
         signedIn.get("standing", use: page)
         signedIn.post("standing/appeal", use: appeal)
@@ -63,7 +64,7 @@ struct WebStandingRoutes: Sendable {
         throw WebAnswer.redirect("/standing?done=appealed")
     }
 
-    /// "call the office at 607-555-0100".
+    /// "call the office at 607-555-0100" (or "call the office" without a hotline).
     private var call: String { pages.hotline.map { "call the office at \($0)" } ?? "call the office" }
 
     /// The record page, with the appeal form's `text` and its errors.

@@ -15,12 +15,15 @@ struct WebDispatchAppealsRoutes: Sendable {
     /// Longest reasons the office keeps (``NoShowStanding/decide(_:uphold:reason:actor:now:)``).
     static let reasonLimit = 1_000
 
+    /// Adds the appeals page and the decision to the console's routes (dispatchers only).
     func register(_ group: RouterGroup<AppRequestContext>) {
         group.get("dispatch/appeals", use: appeals)
         group.post("dispatch/appeals/:id/decide", use: decide)
     }
 
+    /// The console's services.
     private var actions: WebDispatchActions { console.dispatch }
+    /// Whether the flash cookie is Secure (as the session's).
     private var secure: Bool { console.pages.cookies.secureCookies }
 
     /// What a decide form sent that could not be decided: the case, what was chosen and typed,
@@ -40,11 +43,13 @@ struct WebDispatchAppealsRoutes: Sendable {
 
     // MARK: The page
 
+    /// `GET /dispatch/appeals`: the open cases, with the flash of the last decision.
     @Sendable func appeals(_ request: Request, context: AppRequestContext) async throws -> Response {
         _ = try WebPages.session(context)
         return try await appealsPage(request, context)
     }
 
+    /// The page, with a refused decision's choice, reasons and message on its case's form.
     private func appealsPage(
         _ request: Request, _ context: AppRequestContext, error: DecideError? = nil, status: HTTPResponse.Status = .ok
     ) async throws -> Response {
@@ -91,6 +96,7 @@ struct WebDispatchAppealsRoutes: Sendable {
 
     // MARK: The decision
 
+    /// `POST /dispatch/appeals/{id}/decide`: decides the appeal, or shows why not by the field.
     @Sendable func decide(_ request: Request, context: AppRequestContext) async throws -> Response {
         let session = try WebPages.session(context)
         let form = try await console.pages.form(request)
