@@ -45,7 +45,7 @@ struct WebStandingTests {
             #expect(page.body.contains(#"<strong class="excluded">Does not count</strong>: no driver&#39;s tap shows the van came and waited"#))
             for ref in s.refs { #expect(page.body.contains("reference \(ref)"), "\(ref) not listed") }
             // The notice: its number, the trips it names, the period and the last day to appeal.
-            #expect(page.body.contains("Notice \(s.notice.id): notice, starts"))
+            #expect(page.body.contains("Notice \(s.notice.id): notice, starts Wednesday, December 9</h3>"))
             for ref in s.refs.prefix(3) { #expect(page.body.contains("\(ref), no-show)"), "the notice does not name \(ref)") }
             #expect(!page.body.contains("\(s.refs[3]), no-show)"), "the notice names the trip that does not count")
             #expect(page.body.contains("7 days, from "))

@@ -57,13 +57,21 @@ struct WebSuspendedBookingTests {
         try await s.w.application().test(.router) { client in
             var jar = WebJar()
             #expect(try await client.webSignIn("dee1", jar: &jar).status == .seeOther)
-            let csrf = try #require(try await client.web("/dispatch/book/ann1", jar: &jar).csrf)
+            let form = try await client.web("/dispatch/book/ann1", jar: &jar)
+            // Said before the dispatcher books: the dates, and the last day to appeal.
+            #expect(
+                form.body.contains(
+                    "Notice \(s.notice.id): her rides are suspended from Sunday, November 29 to Saturday, December 5 (you may ride again on Sunday, December 6);"
+                        + " a booking on those days is refused. She may appeal until Wednesday, December 9, which puts it on hold."),
+                "\(form.body)")
+            let csrf = try #require(form.csrf)
             let refused = try await client.web("/dispatch/book/ann1", form: Self.form(csrf) + [("when", "ahead")], jar: &jar)
             #expect(refused.status == .forbidden)
             #expect(refused.body.contains("Her rides are suspended: nothing was booked"))
             #expect(refused.body.contains(#"<p class="sentence">\#(sentence)</p>"#))
             #expect(refused.body.contains(#"id="pickup" name="pickup" type="text" value="SCL""#))
             #expect(refused.body.contains(">Side door please</textarea>"))
+            #expect(!refused.body.contains("Suspended under the no-show policy"), "the suspension is said twice")
         }
         #expect(try await s.w.count("SELECT count(*) FROM rides") == rides)
         #expect(try await s.w.count("SELECT count(*) FROM audit_log WHERE action = 'book'") == 0)

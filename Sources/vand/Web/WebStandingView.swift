@@ -70,12 +70,25 @@ struct WebStandingView: Sendable {
         return exclusion.sentence(letters.clock)
     }
 
+    /// Where a case stands today, as ``Suspension/phase(on:)`` says it, with its dates in words:
+    /// "notice, starts Wednesday, December 9", "in effect until Tuesday, December 15".
+    func phase(_ s: Suspension) -> String {
+        let clock = letters.clock
+        switch s.status {
+        case .overturned, .appealed: return s.phase(on: today)
+        case .proposed, .upheld:
+            if today >= s.endsOn { return "ended" }
+            if today >= s.startsOn { return "in effect until \(Suspension.day(LocalDate(dayNumber: s.endsOn.dayNumber - 1), clock))" }
+            return "\(s.status == .upheld ? "upheld" : "notice"), starts \(Suspension.day(s.startsOn, clock))"
+        }
+    }
+
     /// One case: `id`, `phase`, `noticed`, `trips`, `periodDays`, `period`, `appealBy`, `canAppeal`,
     /// `appeal` (`text`, `filed`, `filedBy`) and `decision` (`upheld`, `reason`, `decided`, `decidedBy`).
     /// `herself` is how "filed by" names the rider when she filed it (`you` on her own page).
     func suspensionCase(_ s: Suspension, herself: String) -> [String: Any] {
         var values: [String: Any] = [
-            "id": String(s.id), "phase": s.phase(on: today), "status": s.status.rawValue, "noticed": words.words(s.noticedAt, now: now),
+            "id": String(s.id), "phase": phase(s), "status": s.status.rawValue, "noticed": words.words(s.noticedAt, now: now),
             "trips": s.trips.map(letters.trip), "periodDays": String(s.periodDays), "period": s.periodWords(letters.clock),
             "appealBy": Suspension.day(s.appealBy, letters.clock), "canAppeal": s.canAppeal(on: today),
             "appealed": s.status == .appealed, "step": String(s.step),
