@@ -142,13 +142,14 @@ func buildRoutes(
         actions: WebRiderActions(
             accounts: riderAuth.accounts, booking: services.booking, rides: services.rides, inbox: services.inbox,
             calendar: services.calendar, places: services.places,
-            settings: configuration.booking, time: clock, pages: pages, eta: services.eta
+            settings: configuration.booking, standing: services.standing, time: clock, pages: pages, eta: services.eta
         ),
         driver: WebDriverActions(road: services.road, vans: services.vans, time: clock),
         dispatch: WebDispatchActions(
             dispatch: services.dispatch, booking: services.booking,
             rides: services.rides, road: services.road, eta: services.eta,
-            pool: database.pool, settings: configuration.booking, timeZone: configuration.timeZone, time: clock, live: dispatchLive
+            standing: services.standing, pool: database.pool, settings: configuration.booking, timeZone: configuration.timeZone, time: clock,
+            live: dispatchLive
         ),
         settings: configuration.web, accounts: configuration.accounts, hotline: configuration.hotline, notifications: notifications
     ).register(on: router)

@@ -19,7 +19,7 @@ DISPATCHER = ("dd300", "Dee Dispatcher")
 DRIVER = ("dv301", "Dana Driver")
 RIDER = ("ar302", "Ann Rivera")
 PAGES = (("/dispatch", "Queue"), ("/dispatch/board", "Day board"), ("/dispatch/map", "Map"),
-         ("/dispatch/alerts", "Alerts"), ("/dispatch/book", "Book for a rider"))
+         ("/dispatch/alerts", "Alerts"), ("/dispatch/book", "Book for a rider"), ("/dispatch/appeals", "Appeals"))
 
 
 class Dispatcher(Rider):

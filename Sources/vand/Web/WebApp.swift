@@ -60,6 +60,7 @@ struct WebApp: Sendable {
         WebAccountRoutes(pages: pages).register(public: open, anySession: anySession, signedIn: signedIn)
         WebBookingRoutes(pages: pages).register(signedIn: signedIn)
         rides.register(signedIn: signedIn)
+        WebStandingRoutes(pages: pages).register(signedIn: signedIn)
         WebInfoRoutes(pages: pages, rides: rides, notificationStream: notifications).register(bare: web, public: open, signedIn: signedIn)
         WebDriverRoutes(pages: pages, driver: driver).register(
             drivers: web.group().add(middleware: WebSignedIn(actions: pages.actions, role: .driver)))

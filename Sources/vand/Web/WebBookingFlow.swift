@@ -21,6 +21,9 @@ struct WebBookingFlow: Sendable {
         var errors: [WebBookingForm.FieldError] = []
         var conflict: (sentence: String, suggestions: [Suggestion])?
         var status: HTTPResponse.Status?
+        /// Why the booking refused her under the no-show policy (``RiderSuspended/sentence(hotline:)``):
+        /// nothing was booked.
+        var suspended: String?
     }
 
     /// What sending the form came to.
@@ -53,16 +56,22 @@ struct WebBookingFlow: Sendable {
         }
         let outcomes: [BookingOutcome]
         let key = WebBookingForm.idempotencyKey(sent, netID: netID)
-        if let key {
-            switch try await actions.book(checked.rides, key: key, bookedBy: bookedBy) {
-            case .fresh(let fresh): outcomes = fresh
-            case .replay(let first):
-                if first.outcome == .booked { return .alreadyBooked(first.rideID) }
-                let sentence = first.answer ?? "This form was sent already, and that time was not available. Choose another time."
-                return .form(Trouble(places: places, eligibility: prepared.eligibility, conflict: (sentence, [])))
+        do {
+            if let key {
+                switch try await actions.book(checked.rides, key: key, bookedBy: bookedBy) {
+                case .fresh(let fresh): outcomes = fresh
+                case .replay(let first):
+                    if first.outcome == .booked { return .alreadyBooked(first.rideID) }
+                    let sentence = first.answer ?? "This form was sent already, and that time was not available. Choose another time."
+                    return .form(Trouble(places: places, eligibility: prepared.eligibility, conflict: (sentence, [])))
+                }
+            } else {
+                outcomes = try await actions.book(checked.rides, bookedBy: bookedBy)
             }
-        } else {
-            outcomes = try await actions.book(checked.rides, bookedBy: bookedBy)
+        } catch let refusal as RiderSuspended {
+            // Nothing was booked (nor the form's key kept): the form again, with the dates and the office's number.
+            return .form(
+                Trouble(places: places, eligibility: prepared.eligibility, status: .forbidden, suspended: refusal.sentence(hotline: pages.hotline)))
         }
         // The rider's kept pages (her API's ride list) go as soon as someone else books for her.
         if bookedBy != nil { actions.pages?.changed(netID) }
@@ -125,6 +134,11 @@ struct WebBookingFlow: Sendable {
             ["value": day.value, "label": day.label, "checked": submitted.repeatDays.contains(day.value)]
         }
         page.values["formKey"] = WebBookingForm.newFormKey()
+        if let suspended = trouble.suspended {
+            page.status = trouble.status ?? .forbidden
+            page.title = "Suspended: " + page.title
+            page.values["suspended"] = suspended
+        }
         if let (sentence, suggestions) = trouble.conflict {
             page.status = .conflict
             page.title = "Time taken: " + page.title

@@ -49,7 +49,7 @@ struct WebPages: Sendable {
         var status: HTTPResponse.Status = .ok
         var values: [String: Any] = [:]
         /// Which navigation item is this page ("home", "now", "book", "rides", "notifications", "service", "profile";
-        /// "driver"; the console's "queue", "board", "map", "alerts", "phone").
+        /// "driver"; the console's "queue", "board", "map", "alerts", "phone", "appeals").
         var nav: String?
         /// Extra scripts beyond `app.js` (file names in `static/`).
         var scripts: [String] = []
@@ -84,6 +84,11 @@ struct WebPages: Sendable {
             layout[session.role.rawValue] = true
             layout["staff"] = true
             layout["canSignOut"] = true
+            if session.role == .dispatcher {
+                // Beside "Appeals": riders under notice, on hold or suspended (cases open today).
+                let open = try await actions.openCaseCount()
+                layout["openCases"] = open > 0 ? String(open) : nil
+            }
         } else if let session = context.session, session.mustChangePassword {
             // Choosing a first password: no "Sign in" link (she is signed in), only the way out.
             layout["choosingPassword"] = true

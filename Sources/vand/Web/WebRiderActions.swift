@@ -15,6 +15,8 @@ struct WebRiderActions: Sendable {
     let calendar: ServiceCalendarStore
     let places: PlaceStore
     let settings: BookingSettings
+    /// The no-show policy: her record, her cases, her appeal (``WebRiderActions+Standing``).
+    let standing: NoShowStanding
     let time: any TimeSource
     /// Ride pages kept for riders (nil: none): a rider's web write drops theirs before it
     /// answers, as the API's does (``WebSignedIn``), so an ended session is never answered from memory.
@@ -152,6 +154,25 @@ struct WebRiderActions: Sendable {
             guard page.count == 200, let last = page.last else { return all }
             cursor = last.id
         }
+    }
+
+    // MARK: The no-show policy
+
+    /// Her record and her cases now (``NoShowStanding/standing(_:now:)``).
+    func riderStanding(_ netID: NetID) async throws -> RiderStanding {
+        try await standing.standing(netID.rawValue, now: now)
+    }
+
+    /// Files her own appeal of the open notice; throws ``StandingError`` (`.text`,
+    /// `.nothingToAppeal`, `.appealClosed`) and changes nothing then.
+    func appeal(_ netID: NetID, text: String) async throws {
+        try await standing.appeal(netID.rawValue, text: text, filedBy: netID.rawValue, now: now)
+    }
+
+    /// How many cases are open today (riders under notice, on hold or in effect): the count
+    /// beside the console's "Appeals".
+    func openCaseCount() async throws -> Int {
+        try await standing.cases(openOnly: true, now: now).count
     }
 
     // MARK: Service information

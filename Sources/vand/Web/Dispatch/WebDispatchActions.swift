@@ -18,6 +18,8 @@ struct WebDispatchActions: Sendable {
     let road: Road
     /// ETAs per van from the road.
     let eta: ETAService
+    /// The no-show policy: the cases, riders' records, the decisions on appeals.
+    let standing: NoShowStanding
     /// For the reads of the console (rides, vans, places, alerts, audit).
     let pool: PGPool
     /// Booking settings: the promise window, the horizon, auto-approve.

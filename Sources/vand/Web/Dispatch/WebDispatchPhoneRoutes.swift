@@ -111,7 +111,22 @@ struct WebDispatchPhoneRoutes: Sendable {
             page.values["notCleared"] = reason
             page.status = request.method == .post ? .forbidden : .ok
         }
+        if trouble.suspended == nil { page.values["suspension"] = try await suspension(of: rider.netID) }
         return try await console.pages.render(page, request: request, context: context)
+    }
+
+    /// What the dispatcher on the phone should know before booking: the rider's suspension under
+    /// the no-show policy that is in effect or to come (its dates, and the last day to appeal), or nil.
+    private func suspension(of netID: NetID) async throws -> String? {
+        let standing = try await console.pages.actions.riderStanding(netID)
+        let today = actions.today
+        guard let s = standing.cases.first(where: { ($0.status == .proposed || $0.status == .upheld) && today < $0.endsOn }) else { return nil }
+        let clock = ServiceTime(timeZone: actions.timeZone)
+        var text =
+            "Notice \(s.id): her rides \(today >= s.startsOn ? "are" : "will be") suspended \(s.periodWords(clock)); "
+            + "a booking on those days is refused."
+        if s.canAppeal(on: today) { text += " She may appeal until \(Suspension.day(s.appealBy, clock)), which puts it on hold." }
+        return text
     }
 
     private func riderValues(_ rider: RiderDirectory.Listing) -> [String: Any] {

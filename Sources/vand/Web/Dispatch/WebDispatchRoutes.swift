@@ -3,8 +3,8 @@ import Hummingbird
 import VanDomain
 import VanServices
 
-/// The dispatcher's console at `/dispatch`: the queue, the day board, the map, alerts and
-/// booking for a rider who phones. Server-rendered like the rider app, usable with JavaScript
+/// The dispatcher's console at `/dispatch`: the queue, the day board, the map, alerts,
+/// booking for a rider who phones, and the appeals under the no-show policy. Server-rendered like the rider app, usable with JavaScript
 /// off, CSRF on every form; every route admits dispatchers only (``WebSignedIn`` with the
 /// dispatcher role), and every action is audited with the dispatcher's name
 /// (``WebDispatchActions/actor(_:)``). See docs/dispatch.md.
@@ -17,6 +17,7 @@ struct WebDispatchRoutes: Sendable {
         WebDispatchBoardRoutes(console: self).register(group)
         WebDispatchMapRoutes(console: self).register(group)
         WebDispatchPhoneRoutes(console: self).register(group)
+        WebDispatchAppealsRoutes(console: self).register(group)
     }
 
     /// A console page: the layout with the console's navigation, `dispatch.css` and the page's
