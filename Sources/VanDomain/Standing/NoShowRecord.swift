@@ -190,12 +190,18 @@ public struct NoShowRecord: Sendable, Hashable {
 
     private static func percent(_ count: Int, of total: Int) -> Double { total == 0 ? 0 : Double(count) / Double(total) * 100 }
 
-    /// Where she stands, in one sentence: "2 of 3 no-shows counted in 30 days (8 % of 25 trips; the policy: 3 and 10 %)."
+    /// Where she stands, in one sentence: "2 counted in the last 30 days, 8 % of 25 scheduled trips (the policy: 3 and 10 %);
+    /// this is within the policy."
     public var standingSentence: String {
         let share = Int(sharePercent.rounded())
         let policyShare = policy.sharePercent.rounded() == policy.sharePercent ? "\(Int(policy.sharePercent))" : "\(policy.sharePercent)"
+        let named = counted.count - unnoticed.count
+        let tail =
+            named == 0
+            ? (crosses ? "; this crosses the policy." : "; this is within the policy.")
+            : "; \(named) of them named in a notice already, and the rest \(crosses ? "cross" : "are within") the policy."
         return "\(counted.count) counted in the last \(policy.withinDays) days, \(share) % of \(scheduled) scheduled trip\(scheduled == 1 ? "" : "s")"
             + " (the policy: \(policy.noShows) and \(policyShare) %)"
-            + (crosses ? "; this crosses the policy." : "; this is within the policy.")
+            + tail
     }
 }

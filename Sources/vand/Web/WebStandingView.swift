@@ -32,10 +32,8 @@ struct WebStandingView: Sendable {
     func record(_ standing: RiderStanding) -> [String: Any] {
         let record = standing.record
         let entries = record.entries.map(entry)
-        // Trips a notice named count toward it, not again toward a new one: the record's sentence is then about the rest.
-        let named = record.entries.contains { if case .excluded(.namedEarlier) = $0.verdict { true } else { false } }
         var values: [String: Any] = [
-            "standing": (named ? "Trips not yet named in a notice: " : "") + record.standingSentence, "windowDays": String(record.policy.withinDays),
+            "standing": record.standingSentence, "windowDays": String(record.policy.withinDays),
             "entries": entries,
             "hasEntries": !entries.isEmpty, "policy": record.policy.sentences,
         ]
@@ -54,12 +52,10 @@ struct WebStandingView: Sendable {
             "how": trip.status == .noShow ? "No-show" : "Late cancellation", "counts": entry.verdict.counts,
         ]
         switch entry.verdict {
-        case .excluded(.namedEarlier(let notice)):
-            // It counted toward that notice; it only does not count again toward a new one.
-            values["counts"] = true
-            values["countedIn"] = String(notice)
         case .excluded(let exclusion): values["why"] = because(exclusion)
-        case .counts: break
+        case .counts:
+            // It counted toward that notice; it does not count again toward a new one.
+            if let notice = trip.namedInNotice { values["countedIn"] = String(notice) }
         }
         return values
     }
