@@ -34,7 +34,15 @@ struct WebSuspendedBookingTests {
         try await s.w.application().test(.router) { client in
             var jar = WebJar()
             #expect(try await client.webSignIn("ann1", jar: &jar).status == .seeOther)
-            let csrf = try #require(try await client.web("/book", jar: &jar).csrf)
+            let fresh = try await client.web("/book", jar: &jar)
+            let csrf = try #require(fresh.csrf)
+            // Said before she fills the form in, with the dates, and again on ride-now.
+            let ahead =
+                "Under the no-show policy your rides are suspended from Sunday, November 29 to Saturday, December 5"
+                + " (you may ride again on Sunday, December 6); a ride on those days cannot be booked."
+            #expect(
+                fresh.body.contains(#"<h2 id="suspension-ahead-title">Your rides are suspended</h2>"#) && fresh.body.contains(ahead), "\(fresh.body)")
+            #expect(try await client.web("/ride-now", jar: &jar).body.contains(ahead))
             for _ in 0..<2 {
                 let refused = try await client.web("/book", form: Self.form(csrf) + [("form_key", UUID().uuidString)], jar: &jar)
                 #expect(refused.status == .forbidden)
@@ -46,6 +54,7 @@ struct WebSuspendedBookingTests {
                 #expect(refused.body.contains(#"value="2026-11-30""#) && refused.body.contains(#"value="15:00""#))
                 #expect(refused.body.contains(">Side door please</textarea>"))
                 #expect(refused.body.contains("<title>Suspended: Book ahead – Campus Van</title>"))
+                #expect(!refused.body.contains("suspension-ahead-title"), "the refusal says it once")
             }
             // A weekly series: refused whole.
             let series = try await client.web(

@@ -229,6 +229,15 @@ public struct NoShowStanding: Sendable {
         }
     }
 
+    /// `netID`'s case that keeps her from riding now or will (proposed or upheld, its period not
+    /// over), or nil: what her booking forms say before she fills them in.
+    public func suspensionAhead(_ netID: String, now: Date) async throws -> Suspension? {
+        let today = today(now)
+        return try await pool.withConnection { conn in
+            try SuspensionStore.cases(where: "s.net_id = \(netID) AND s.status IN ('proposed', 'upheld') AND s.ends_on > \(today)", conn).last
+        }
+    }
+
     /// The cases, newest first: all, or only those open on `now`'s day (under notice, on hold, in effect).
     public func cases(openOnly: Bool, now: Date) async throws -> [Suspension] {
         let today = today(now)

@@ -72,6 +72,8 @@ struct WebBookingRoutes: Sendable {
         var page = WebPages.Page(template: isNow ? "ride-now" : "book", title: isNow ? "Ride now" : "Book ahead", nav: isNow ? "now" : "book")
         page.scripts = isNow ? ["places.js", "locate.js"] : ["places.js"]
         try await flow.fill(&page, submitted, trouble: trouble, action: "/book")
+        // Said before she fills the form in, unless the refusal already says it.
+        if trouble.suspended == nil { page.values["suspensionAhead"] = try await actions.suspensionAhead(session.netID) }
         return try await pages.render(page, request: request, context: context)
     }
 

@@ -163,6 +163,19 @@ struct WebRiderActions: Sendable {
         try await standing.standing(netID.rawValue, now: now)
     }
 
+    /// What her booking forms say before she fills them in: her suspension now or to come, with
+    /// its dates and, while she may, the last day to appeal; nil when none.
+    func suspensionAhead(_ netID: NetID) async throws -> String? {
+        guard let s = try await standing.suspensionAhead(netID.rawValue, now: now) else { return nil }
+        let clock = ServiceTime(timeZone: calendar.timeZone)
+        let today = LocalDate(containing: now, in: clock.timeZone)
+        var text =
+            "Under the no-show policy your rides \(today >= s.startsOn ? "are" : "will be") suspended \(s.periodWords(clock)); "
+            + "a ride on those days cannot be booked."
+        if s.canAppeal(on: today) { text += " You may appeal until \(Suspension.day(s.appealBy, clock)), which puts it on hold." }
+        return text
+    }
+
     /// Files her own appeal of the open notice; throws ``StandingError`` (`.text`,
     /// `.nothingToAppeal`, `.appealClosed`) and changes nothing then.
     func appeal(_ netID: NetID, text: String) async throws {
