@@ -202,7 +202,8 @@ public struct NoShowStanding: Sendable {
     }
 
     /// Decides an appeal: upheld (the suspension starts on its day, or today if that has passed,
-    /// for its whole period) or overturned. The written decision, with `reason`, reaches her. Audited.
+    /// for its whole period, and its start runs again: rides booked while it was on hold are
+    /// cancelled) or overturned. The written decision, with `reason`, reaches her. Audited.
     @discardableResult
     public func decide(_ id: Int64, uphold: Bool, reason: String, actor: String, now: Date) async throws -> Suspension {
         let reason = try Self.text(reason, field: "--reason", limit: 1000)
@@ -217,7 +218,8 @@ public struct NoShowStanding: Sendable {
             try conn.execute(
                 """
                 UPDATE suspensions SET status = \(uphold ? "upheld" : "overturned"), decided_at = \(now), decided_by = \(actor),
-                       decision_reason = \(reason), starts_on = \(uphold ? startsOn : found.startsOn), ends_on = \(uphold ? endsOn : found.endsOn)
+                       decision_reason = \(reason), starts_on = \(uphold ? startsOn : found.startsOn), ends_on = \(uphold ? endsOn : found.endsOn),
+                       started_at = CASE WHEN \(uphold) THEN NULL ELSE started_at END
                 WHERE id = \(id)
                 """)
             guard let decided = try SuspensionStore.cases(where: "s.id = \(id)", conn).first else { throw StandingError.unknownCase(id) }

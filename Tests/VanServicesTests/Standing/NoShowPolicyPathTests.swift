@@ -163,6 +163,36 @@ struct NoShowPolicyPathTests {
         await f.road.db.close()
     }
 
+    /// With no notice days the suspension starts with the notice; an appeal in time still holds
+    /// it, and an uphold starts it again: the ride she booked while it was on hold is cancelled.
+    @Test func anAppealAfterTheStartHoldsItAndAnUpholdStartsItAgain() async throws {
+        let f = try await Fixture()
+        var policy = NoShowPolicyPathTests.policy
+        policy.noticeDays = 0
+        try await f.standing.setPolicy(policy, actor: "office")
+        let rides = try await [10, 12, 14].asyncMap { try await f.road.approvedRide(0, at: f.road.monday($0)) }
+        _ = try await f.road.road.shifts.start(driver: f.road.driver1, vanID: try await f.road.van("Van 1"))
+        for ride in rides { try await f.noShow(ride, arrivalMinutes: -1) }
+        let noticed = try await f.loop.runOnce(now: f.clock.now)
+        #expect(noticed.notices == 1)
+        let started = try #require(try await f.standing.standing(f.rider.rawValue, now: f.clock.now).cases.first)
+        #expect(started.startedAt != nil, "it started with the notice")
+
+        f.clock.set(f.day(1, 8))
+        let appealed = try await f.standing.appeal(f.rider.rawValue, text: "the van came to the wrong door", filedBy: "office", now: f.clock.now)
+        guard case .booked(let duringHold) = try await f.booking.book(f.road.base.request(0, at: f.day(1, 15)), now: f.clock.now) else {
+            throw TestFailure("booking while the appeal is on hold failed")
+        }
+        f.clock.set(f.day(1, 9))
+        let upheld = try await f.standing.decide(
+            appealed.id, uphold: true, reason: "the driver waited at the front door", actor: "office", now: f.clock.now)
+        #expect(upheld.startsOn.rawValue == "2026-11-24" && upheld.endsOn.rawValue == "2026-11-27")
+        #expect(try await f.loop.runOnce(now: f.clock.now).suspensionCancels == 1)
+        #expect(try await f.status(duringHold) == "cancelled")
+        f.receiver.stop()
+        await f.road.db.close()
+    }
+
     @Test func anExcusedNoShowNeverCountsAndNoNoticeGoesOut() async throws {
         let f = try await Fixture()
         let rides = try await [10, 12, 14].asyncMap { try await f.road.approvedRide(0, at: f.road.monday($0)) }
