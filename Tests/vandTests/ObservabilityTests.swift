@@ -19,9 +19,13 @@ struct ObservabilityTests {
             let token = try await client.token("ann1", "correct horse battery")
             let booked = try await client.book(token, RideRoutesTests.sclToDavenport)
             #expect(booked.status == .created)
-            #expect(booked.headers[.init("X-Request-Id")!]?.count == 36)
-            #expect(
-                try await client.book(try await client.token("bob2", "correct horse battery"), RideRoutesTests.sclToDavenport).status == .conflict)
+            // The process's 8 random hex digits, a dash, and its counter: a new id per request.
+            let first = try #require(booked.headers[.init("X-Request-Id")!])
+            #expect(first.wholeMatch(of: #/[0-9a-f]{8}-[0-9a-f]{12}/#) != nil, "\(first)")
+            let refused = try await client.book(try await client.token("bob2", "correct horse battery"), RideRoutesTests.sclToDavenport)
+            #expect(refused.status == .conflict)
+            let second = try #require(refused.headers[.init("X-Request-Id")!])
+            #expect(second != first && second.prefix(9) == first.prefix(9))
             try await client.execute(uri: "/v1/nowhere", method: .get, headers: [.init("X-Request-Id")!: "trace-abc-123"]) { response in
                 #expect(response.status == .notFound)
                 #expect(response.headers[.init("X-Request-Id")!] == "trace-abc-123")

@@ -1,5 +1,6 @@
 import Foundation
 import Prometheus
+import Synchronization
 
 /// Every metric `vand` exposes at `/metrics`, in Prometheus text format. One
 /// registry per process, passed where it is needed (no global bootstrap, so tests
@@ -9,6 +10,16 @@ public final class VandMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     private let readCacheHits: Counter
     private let readCacheMisses: Counter
+    /// Each (method, route, status)'s counter and histogram, made once: the registry's lookup
+    /// (label validation and keys) on every request was 4.6 % of `vand`'s CPU serving `/healthz`.
+    private let requestSeries = Mutex<[RequestSeries: (Counter, DurationHistogram)]>([:])
+
+    /// The labels of one HTTP request series.
+    private struct RequestSeries: Hashable {
+        let method: String
+        let route: String
+        let status: Int
+    }
     private static let latencyBuckets: [Duration] = [
         .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(20),
         .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(5),
@@ -31,14 +42,25 @@ public final class VandMetrics: Sendable {
 
     /// One HTTP request: `route` is the matched pattern (`/v1/rides/{id}`), never the raw path.
     public func request(method: String, route: String, status: Int, duration: Duration) {
-        let labels = [("method", method), ("route", route), ("status", String(status))]
-        registry.makeCounter(
-            descriptor: .init(metricName: "vand_http_requests", unitName: "total", helpText: "HTTP requests by route and status"), labels: labels
-        ).increment()
-        registry.makeDurationHistogram(
-            descriptor: .init(metricName: "vand_http_request_duration", unitName: "seconds", helpText: "HTTP request latency by route and status"),
-            labels: labels, buckets: Self.latencyBuckets
-        ).record(duration)
+        let key = RequestSeries(method: method, route: route, status: status)
+        let registry = registry
+        let (counter, histogram) = requestSeries.withLock { series in
+            if let made = series[key] { return made }
+            let labels = [("method", method), ("route", route), ("status", String(status))]
+            let made = (
+                registry.makeCounter(
+                    descriptor: .init(metricName: "vand_http_requests", unitName: "total", helpText: "HTTP requests by route and status"),
+                    labels: labels),
+                registry.makeDurationHistogram(
+                    descriptor: .init(
+                        metricName: "vand_http_request_duration", unitName: "seconds", helpText: "HTTP request latency by route and status"),
+                    labels: labels, buckets: Self.latencyBuckets)
+            )
+            series[key] = made
+            return made
+        }
+        counter.increment()
+        histogram.record(duration)
     }
 
     /// A ride was booked.

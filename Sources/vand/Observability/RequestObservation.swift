@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Hummingbird
 import Logging
 import VanServices
@@ -35,6 +36,29 @@ struct RequestObservation: RouterMiddleware {
         if let incoming, (8...64).contains(incoming.count), incoming.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) {
             return incoming
         }
-        return UUID().uuidString.lowercased()
+        return RequestIDs.next()
+    }
+}
+
+/// Request ids this process makes: 8 random hex digits drawn once, a dash, and a counter in
+/// 12 hex digits (`3f9a1c2b-00000000002a`): unique in the process, and across processes but
+/// for a 1 in 4 billion draw. A fresh UUID per request (a `getrandom` call, then `sprintf` for
+/// its text) was 3 % of `vand`'s CPU serving `/healthz`.
+enum RequestIDs {
+    private static let prefix: [UInt8] = {
+        var random = SystemRandomNumberGenerator()
+        return hex(UInt64(random.next() as UInt32), digits: 8)
+    }()
+    private static let counter = Atomic<UInt64>(0)
+
+    /// The next id.
+    static func next() -> String {
+        let n = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        return String(decoding: prefix + [UInt8(ascii: "-")] + hex(n, digits: 12), as: UTF8.self)
+    }
+
+    private static func hex(_ value: UInt64, digits: Int) -> [UInt8] {
+        let table = Array("0123456789abcdef".utf8)
+        return (0..<digits).reversed().map { table[Int((value >> (UInt64($0) * 4)) & 0xf)] }
     }
 }
