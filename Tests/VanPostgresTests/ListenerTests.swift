@@ -11,7 +11,7 @@ struct ListenerTests {
         let db = try await TestCluster.makeDatabase()
         let channel = "ride_events_test"
         let events = PGListener.events(configuration: db.pool.configuration, channels: [channel])
-        let received = try await withTimeout(seconds: 30) {
+        let received = try await withTimeout(seconds: 120) {
             var iterator = events.makeAsyncIterator()
             #expect(await iterator.next() == .listening)
             try await db.pool.withConnection { try $0.query("SELECT pg_notify(\(channel), \("ride 42 created"))") }

@@ -85,7 +85,7 @@ struct RiderChangeListenerTests {
             return [first, await next.next()!]
         }
         #expect(seen == [.listening, .lost])
-        try await withTimeout(seconds: 30) { try await running.value }
+        try await withTimeout(seconds: 120) { try await running.value }
         await f.db.close()
     }
 }

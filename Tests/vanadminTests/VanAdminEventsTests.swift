@@ -73,7 +73,7 @@ struct VanAdminEventsTests {
         }
         try process.run()
         func waitFor(_ count: Int) async throws {
-            try await withTimeout(seconds: 30) {
+            try await withTimeout(seconds: 120) {
                 while lines.withLock({ $0.count }) < count { try await Task.sleep(for: .milliseconds(20)) }
             }
         }
@@ -85,7 +85,7 @@ struct VanAdminEventsTests {
         let seen = lines.withLock { $0 }
         #expect(seen.allSatisfy { $0.contains(" created ride ") && $0.contains("ann1") })
         process.interrupt()  // Ctrl-C
-        let status = try await withTimeout(seconds: 30) {
+        let status = try await withTimeout(seconds: 120) {
             while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
             return process.terminationStatus
         }

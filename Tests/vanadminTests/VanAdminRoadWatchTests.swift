@@ -66,11 +66,11 @@ struct VanAdminRoadWatchTests {
             text.withLock { $0 += chunk }
         }
         try process.run()
-        try await withTimeout(seconds: 30) {
+        try await withTimeout(seconds: 120) {
             while text.withLock({ $0.split(separator: "\n").count }) < 9 { try await Task.sleep(for: .milliseconds(20)) }
         }
         process.interrupt()
-        _ = try await withTimeout(seconds: 30) {
+        _ = try await withTimeout(seconds: 120) {
             while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         }
         out.fileHandleForReading.readabilityHandler = nil

@@ -35,7 +35,7 @@ struct DatabaseEdgesTests {
         try await app.test(.router) { client in
             // Ready before the freeze: /readyz has its own 1.5 s deadline, which a loaded machine can
             // miss once, so ask until it answers 200 (the 30 s guard stops a hang).
-            try await withTimeout(seconds: 30) {
+            try await withTimeout(seconds: 120) {
                 while try await client.execute(uri: "/readyz", method: .get).status != .ok {}
             }
             #expect(kill(backend, SIGSTOP) == 0)
@@ -43,7 +43,7 @@ struct DatabaseEdgesTests {
             // The pool has no response deadline and the frozen server cannot enforce its statement
             // timeout, so only /readyz's own deadline (1.5 s) can answer at all: the 30 s guard is
             // there for a hang. scripts/faults (part f) measures the 2 s answer against a real frozen server.
-            let frozen = try await withTimeout(seconds: 30) { try await client.execute(uri: "/readyz", method: .get) }
+            let frozen = try await withTimeout(seconds: 120) { try await client.execute(uri: "/readyz", method: .get) }
             #expect(frozen.status == .serviceUnavailable)
             #expect(frozen.headers[.contentType] == "application/problem+json")
             kill(backend, SIGCONT)

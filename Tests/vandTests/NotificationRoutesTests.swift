@@ -225,7 +225,7 @@ final class EventStreamReader: Sendable {
 
     /// Waits (up to 30 s, a guard against a hang) for an event of any name that `matches`.
     func waitFor(_ matches: @escaping @Sendable (Block) -> Bool) async throws -> Block {
-        try await withTimeout(seconds: 30) {
+        try await withTimeout(seconds: 120) {
             while true {
                 if let found = self.blocks.withLock({ $0.first(where: matches) }) { return found }
                 try await Task.sleep(for: .milliseconds(10))
@@ -235,7 +235,7 @@ final class EventStreamReader: Sendable {
 
     /// Waits (up to 30 s, a guard against a hang) until `count` events arrived, and returns them.
     func waitFor(count: Int) async throws -> [Event] {
-        try await withTimeout(seconds: 30) {
+        try await withTimeout(seconds: 120) {
             while true {
                 let now = self.events.withLock { $0 }
                 if now.count >= count { return now }
@@ -246,7 +246,7 @@ final class EventStreamReader: Sendable {
 
     /// Waits (up to 30 s, a guard against a hang) for an `eta` event that `matches`, and returns its data.
     func waitForETA(_ matches: @escaping @Sendable ([String: Any]) -> Bool) async throws -> [String: Any] {
-        try await withTimeout(seconds: 30) {
+        try await withTimeout(seconds: 120) {
             while true {
                 for data in self.etas.withLock({ $0 }) {
                     let object = (try? JSONSerialization.jsonObject(with: Data(data.utf8))) as? [String: Any] ?? [:]
@@ -259,7 +259,7 @@ final class EventStreamReader: Sendable {
 
     /// Waits (up to 30 s, a guard against a hang) until the server ends the stream; the reason its `event: closed` gave (nil: none came).
     func waitForEnd() async throws -> String? {
-        try await withTimeout(seconds: 30) {
+        try await withTimeout(seconds: 120) {
             while !self.ended.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
             return self.closedReason.withLock { $0 }
         }

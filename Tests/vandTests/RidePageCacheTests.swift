@@ -26,7 +26,7 @@ struct RidePageCacheTests {
     /// Waits for `rider`'s change (others' may come first), as the notification arrives.
     static func change(of rider: String, in changes: AsyncStream<RiderReadCache<ByteBuffer>.Change>) async throws {
         let netID = try NetID(rider)
-        try await withTimeout(seconds: 30) {
+        try await withTimeout(seconds: 120) {
             for await change in changes where change == .rider(netID) { return }
         }
     }
@@ -39,7 +39,7 @@ struct RidePageCacheTests {
         let router = buildRoutes(configuration: w.f.configuration, database: w.f.database, clock: w.f.clock, metrics: metrics, pages: pages)
         try await w.f.application(router).test(.router) { client in
             // Nothing is kept until LISTEN is in place (the listener runs beside the server).
-            try await withTimeout(seconds: 30) { for await change in changes where change == .listening { return } }
+            try await withTimeout(seconds: 120) { for await change in changes where change == .listening { return } }
             let ann = try await client.token("ann1", "correct horse battery")
             let bob = try await client.token("bob2", "correct horse battery")
             let annBooked = pages.changes(), bobBooked = pages.changes()

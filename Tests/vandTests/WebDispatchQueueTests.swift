@@ -304,9 +304,9 @@ struct WebDispatchQueueTests {
             var jar = WebJar()
             _ = try await client.webSignIn("dee1", jar: &jar)
             let cookie = try #require(jar.cookies[WebSession.sessionCookie])
-            try await withTimeout(seconds: 30) { while !live.feed.isListening { try await Task.sleep(for: .milliseconds(10)) } }
+            try await withTimeout(seconds: 120) { while !live.feed.isListening { try await Task.sleep(for: .milliseconds(10)) } }
             let stream = try await EventStreamReader.open(port: port, path: "/dispatch/stream", cookie: cookie)
-            try await withTimeout(seconds: 30) { while live.feed.subscriberCount == 0 { try await Task.sleep(for: .milliseconds(10)) } }
+            try await withTimeout(seconds: 120) { while live.feed.subscriberCount == 0 { try await Task.sleep(for: .milliseconds(10)) } }
             let ref = try await Self.book(w, client, at: "2026-11-30T15:00")
             let id = try await w.f.database.pool.withConnection {
                 try $0.query("SELECT id FROM rides WHERE ref = \(ref)").first!.decode(UUID.self, at: 0)
@@ -331,7 +331,7 @@ struct WebDispatchQueueTests {
         var streams: [EventStreamReader] = []
         for open in 1...count {
             streams.append(try await EventStreamReader.open(port: port, path: "/dispatch/stream", cookie: cookie))
-            try await withTimeout(seconds: 30) { while live.streams.openCount < open { try await Task.sleep(for: .milliseconds(10)) } }
+            try await withTimeout(seconds: 120) { while live.streams.openCount < open { try await Task.sleep(for: .milliseconds(10)) } }
         }
         return streams
     }

@@ -114,7 +114,7 @@ struct WebhookDeliveryTests {
         let now = f.now
         let task = Task { try await doomed.runOnce(now: now) }
         // Wait until the doomed loop holds the claim and is mid-POST, then kill it.
-        try await withTimeout(seconds: 30) {
+        try await withTimeout(seconds: 120) {
             while hanging.started.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(10)) }
         }
         task.cancel()
@@ -176,15 +176,15 @@ struct WebhookDeliveryTests {
         let running = Task { try await loop.run() }
         // Listening, and the pass that LISTEN's start woke is done: a pass that finds the ride now
         // was started by its NOTIFY.
-        try await withTimeout(seconds: 30) {
+        try await withTimeout(seconds: 120) {
             while !(loop.isListening && loop.passesDone >= 2) { try await Task.sleep(for: .milliseconds(10)) }
         }
         try await f.insertRide(pickupIn: 90)
-        try await withTimeout(seconds: 30) {
+        try await withTimeout(seconds: 120) {
             while receiver.deliveries.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
         }
         loop.stop()
-        try await withTimeout(seconds: 30) { try await running.value }
+        try await withTimeout(seconds: 120) { try await running.value }
         #expect(receiver.deliveries.count == 1)
         receiver.stop()
         await f.db.close()
