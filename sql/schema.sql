@@ -331,6 +331,8 @@ CREATE TABLE public.rides (
     ref text DEFAULT public.vand_new_ride_ref() NOT NULL,
     reminder_eta timestamp with time zone,
     van_pinned_by text,
+    negotiated_from timestamp with time zone,
+    negotiated_minutes integer,
     CONSTRAINT rides_cancelled_by_check CHECK ((cancelled_by = ANY (ARRAY['rider'::text, 'service'::text]))),
     CONSTRAINT rides_check CHECK ((estimated_dropoff_at > pickup_at)),
     CONSTRAINT rides_check1 CHECK (((pickup_address IS NOT NULL) OR (pickup_lat IS NOT NULL) OR (pickup_place_id IS NOT NULL))),
@@ -343,6 +345,7 @@ CREATE TABLE public.rides (
     CONSTRAINT rides_kind_check CHECK ((kind = ANY (ARRAY['on_demand'::text, 'scheduled'::text]))),
     CONSTRAINT rides_longest_ride CHECK ((estimated_dropoff_at <= (pickup_at + '12:00:00'::interval))),
     CONSTRAINT rides_max_ride_seconds_check CHECK ((max_ride_seconds > 0)),
+    CONSTRAINT rides_negotiated CHECK (((negotiated_from IS NULL) = (negotiated_minutes IS NULL))),
     CONSTRAINT rides_note_check CHECK ((length(note) <= 500)),
     CONSTRAINT rides_pickup_lat_check CHECK (((pickup_lat >= ('-90'::integer)::double precision) AND (pickup_lat <= (90)::double precision))),
     CONSTRAINT rides_pickup_lon_check CHECK (((pickup_lon >= ('-180'::integer)::double precision) AND (pickup_lon <= (180)::double precision))),
@@ -651,7 +654,13 @@ CREATE TABLE public.booking_refusals (
     requested_pickup_at timestamp with time zone NOT NULL,
     reason text NOT NULL,
     needs_wheelchair boolean DEFAULT false NOT NULL,
-    refused_at timestamp with time zone DEFAULT now() NOT NULL
+    refused_at timestamp with time zone DEFAULT now() NOT NULL,
+    trip_key text DEFAULT ''::text NOT NULL,
+    trip_words text DEFAULT ''::text NOT NULL,
+    promise text DEFAULT 'pickup'::text NOT NULL,
+    standing boolean DEFAULT false NOT NULL,
+    answered_by uuid,
+    CONSTRAINT booking_refusals_promise_check CHECK ((promise = ANY (ARRAY['pickup'::text, 'arrive_by'::text])))
 );
 
 --
@@ -1428,6 +1437,18 @@ CREATE INDEX audit_log_subject ON public.audit_log USING btree (subject, at);
 CREATE INDEX booking_refusals_at ON public.booking_refusals USING btree (refused_at);
 
 --
+-- Name: booking_refusals_requested; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX booking_refusals_requested ON public.booking_refusals USING btree (requested_pickup_at);
+
+--
+-- Name: booking_refusals_rider_trip; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX booking_refusals_rider_trip ON public.booking_refusals USING btree (net_id, trip_key, refused_at);
+
+--
 -- Name: deliveries_due; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1702,6 +1723,13 @@ CREATE TRIGGER van_positions_notify AFTER INSERT OR UPDATE ON public.van_positio
 --
 
 CREATE TRIGGER vans_rider_changes AFTER DELETE OR UPDATE OR TRUNCATE ON public.vans FOR EACH STATEMENT EXECUTE FUNCTION public.vand_notify_every_rider();
+
+--
+-- Name: booking_refusals booking_refusals_answered_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.booking_refusals
+    ADD CONSTRAINT booking_refusals_answered_by_fkey FOREIGN KEY (answered_by) REFERENCES public.rides(id) ON DELETE SET NULL;
 
 --
 -- Name: deliveries deliveries_event_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -16,7 +16,11 @@ struct ReportCommand: AsyncParsableCommand {
             driver. Stops with no tap are "not recorded", never on time. Definitions: docs/on-time.md. \
             --csv writes every stop of the period instead, one row a stop. The no-show policy's figures \
             (no-show and late-cancel rates, notices, appeals and their outcomes, suspensions, riders under \
-            notice) are in the table and the JSON (no_show_policy); --policy-csv writes them as CSV.
+            notice) are in the table and the JSON (no_show_policy); --policy-csv writes them as CSV. \
+            Requests, negotiated times and denials as 49 CFR 37.131(b) counts them (no ride within an \
+            hour of the time asked), by day and by hour with the standing rides' share of each hour, \
+            are in the tables and the JSON (negotiation); --denials-csv writes them as CSV, one row a \
+            day and one an hour. Definitions: docs/denials.md.
             """
     )
     @Option(help: "First local date YYYY-MM-DD.") var from: String
@@ -24,9 +28,12 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(help: "JSON for scripts.") var json = false
     @Flag(help: "Every stop of the period as CSV (planned and actual times), one row a stop.") var csv = false
     @Flag(help: "The no-show policy's figures as CSV (measure,value).") var policyCsv = false
+    @Flag(help: "Requests, negotiated times, denials and the standing share as CSV, a row a day and a row an hour.") var denialsCsv = false
 
     func validate() throws {
-        if [json, csv, policyCsv].filter({ $0 }).count > 1 { throw ValidationError("choose one of --json, --csv and --policy-csv") }
+        if [json, csv, policyCsv, denialsCsv].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one of --json, --csv, --policy-csv and --denials-csv")
+        }
     }
 
     func run() async throws {
@@ -46,15 +53,19 @@ struct ReportCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data(lines.joined().utf8))
                 return
             }
-            let report = try await Report.load(pool: db.pool, from: first, to: last, timeZone: clock.timeZone)
+            let report = try await Report.load(pool: db.pool, from: first, to: last, timeZone: clock.timeZone, now: now)
+            if denialsCsv {
+                FileHandle.standardOutput.write(Data(DenialTables.csv(report.negotiation).utf8))
+                return
+            }
             if json { return try printJSON(ReportJSON(report: report, onTime: onTime, policy: policy)) }
             say("REPORT \(first) to \(last)\n")
             printTable(
                 ["MEASURE", "VALUE"],
                 [
-                    ["requests", "\(report.requests)"], ["approved (upcoming)", "\(report.approved)"], ["rejected", "\(report.rejected)"],
+                    ["rides booked", "\(report.requests)"], ["approved (upcoming)", "\(report.approved)"], ["rejected", "\(report.rejected)"],
                     ["cancelled", "\(report.cancelled)"], ["cancelled late", "\(report.cancelledLate)"], ["no-shows", "\(report.noShows)"],
-                    ["completed", "\(report.completed)"], ["denials (refused bookings)", "\(report.denials)"],
+                    ["completed", "\(report.completed)"], ["denials (no ride within an hour)", "\(report.denials)"],
                     ["median minutes to decision", report.medianDecisionMinutes.map { String(format: "%.1f", $0) } ?? "-"],
                     ["wheelchair share", String(format: "%.0f%%", report.wheelchairShare * 100)],
                 ])
@@ -66,6 +77,7 @@ struct ReportCommand: AsyncParsableCommand {
                 say("")
                 printTable(["RIDER", "NO-SHOWS"], report.repeatedNoShows.sorted { $0.value > $1.value }.map { [$0.key, "\($0.value)"] })
             }
+            DenialTables.print(report.negotiation, clock: clock)
             say("")
             printTable(["NO-SHOW POLICY", "VALUE"], policy.rows)
             OnTimeTables.print(onTime)

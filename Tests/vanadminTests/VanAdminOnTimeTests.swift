@@ -260,7 +260,7 @@ struct VanAdminOnTimeTests {
         let cli = try await CLI.make()
         let result = try await cli.run("report", "--from", "2026-11-16", "--to", "2026-11-16", "--csv", "--json")
         #expect(result.status != 0)
-        #expect(result.stderr.contains("choose one of --json, --csv and --policy-csv"))
+        #expect(result.stderr.contains("choose one of --json, --csv, --policy-csv and --denials-csv"))
         #expect(result.stdout.isEmpty)
         cli.cleanUp()
     }

@@ -391,6 +391,43 @@ struct WebDispatchBoardTests {
         await w.f.close()
     }
 
+    @Test func theBoardShowsTheDaysDenialsAndWarnsWhenStandingRidesCrowdAnHour() async throws {
+        let w = try await ConsoleWorld()
+        try await Self.bob(w)
+        let standing = try await Self.approved(w, "ann1", w.at(9, 0))
+        let rejected = try await Self.approved(w, "bob2", w.at(9, 5))
+        try await w.f.database.pool.withConnection { conn in
+            try conn.execute("UPDATE rides SET series_id = gen_random_uuid() WHERE id = \(standing.id)")
+            try conn.execute("UPDATE rides SET status = 'rejected' WHERE id = \(rejected.id)")
+            // Refused for lack of a van 20 minutes ago, twice, and never booked.
+            for minutes in [20.0, 18] {
+                try conn.execute(
+                    """
+                    INSERT INTO booking_refusals (net_id, requested_pickup_at, reason, refused_at, trip_key, trip_words)
+                    VALUES ('bob2', \(w.at(14, 0)), 'occupied', \(w.f.clock.now.addingTimeInterval(-minutes * 60)), 'place:1>place:2',
+                            'Sterling Chemistry Lab → <b>Davenport</b>')
+                    """)
+            }
+        }
+        try await w.application().test(.router) { client in
+            var jar = try await signedIn(client)
+            let board = try await client.web("/dispatch/board", jar: &jar)
+            #expect(board.status == .ok)
+            #expect(board.body.contains("3 requests, 0 moved to another time, 2 denials (67 %)."), "\(board.body)")
+            #expect(board.body.contains(#"<caption id="denials-caption">Denials on this day</caption>"#))
+            #expect(board.body.contains("rejected by a dispatcher") && board.body.contains(#"<a href="/dispatch/rides/\#(rejected.ref.rawValue)">"#))
+            #expect(board.body.contains("no van was free") && board.body.contains("2 times"))
+            #expect(board.body.contains("Sterling Chemistry Lab → &lt;b&gt;Davenport&lt;/b&gt;"), "the trip's words are escaped")
+            #expect(
+                board.body.contains("From 9:00 AM, standing rides fill 100 % of the hour&#39;s rides while 1 request was denied"), "\(board.body)")
+            let part = try await client.web("/dispatch/board/part", jar: &jar)
+            #expect(part.body.contains("Denials on this day"), "the live redraw keeps the section")
+            let tomorrow = try await client.web("/dispatch/board?day=2026-11-30", jar: &jar)
+            #expect(tomorrow.body.contains("No requests for this day yet.") && !tomorrow.body.contains("denials-caption"))
+        }
+        await w.f.close()
+    }
+
     @Test func anotherDayIsChosenByTheQuery() async throws {
         let w = try await ConsoleWorld()
         let today = try await Self.approved(w, "ann1", w.at(9, 0))

@@ -236,12 +236,8 @@ public struct BookingService: Sendable {
             }
             let (feasibility, snapshot) = try VanDayRoutes.plan(request, scheduler: scheduler, vans: vans, earlier: lost, conn)
             guard case .feasible(let assignment) = feasibility else {
-                // Kept for the dispatcher's report: a refusal is a denial of service.
-                try conn.execute(
-                    """
-                    INSERT INTO booking_refusals (net_id, requested_pickup_at, reason, needs_wheelchair, refused_at)
-                    VALUES (\(ride.netID.rawValue), \(ride.pickupAt), \(feasibility.refusalCode), \(ride.needsWheelchair), \(now))
-                    """)
+                // Kept for the report: a refusal for lack of a van is a denial unless she books the trip soon after.
+                try Negotiation.recordRefusal(ride, reason: feasibility.refusalCode, now: now, conn)
                 return .refused(feasibility, sentence: scheduler.sentence(for: feasibility, requested: ride.pickupAt, promise: ride.promise))
             }
             // A savepoint, so a route changed under the plan, or a promise that only a by-hand
@@ -258,14 +254,17 @@ public struct BookingService: Sendable {
                 // two round trips while the van-day rows are locked.
                 let booked = try insert(ride, assignment: assignment, requestedAt: now, conn)
                 try VanDayRoutes.checkNow(conn, releasing: "booking")
+                try Negotiation.answer(ride, booked: booked.id, now: now, timeZone: scheduler.hours.timeZone, conn)
                 return .booked(booked)
             } catch let error as PGError where error.sqlState == .checkViolation {
                 try conn.execute(simple: "ROLLBACK TO SAVEPOINT booking")
                 let occupied = Feasibility.infeasible(reason: .occupied, earlier: nil, later: nil)
+                try Negotiation.recordRefusal(ride, reason: occupied.refusalCode, now: now, conn)
                 return .refused(occupied, sentence: scheduler.sentence(for: occupied, requested: ride.pickupAt, promise: ride.promise))
             }
         }
         let busy = Feasibility.infeasible(reason: .occupied, earlier: nil, later: nil)
+        try Negotiation.recordRefusal(ride, reason: busy.refusalCode, now: now, conn)
         return .refused(busy, sentence: scheduler.sentence(for: busy, requested: ride.pickupAt, promise: ride.promise))
     }
 

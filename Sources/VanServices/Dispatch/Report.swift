@@ -23,8 +23,12 @@ public struct Report: Sendable, Codable {
     public let noShows: Int
     /// Completed.
     public let completed: Int
-    /// Bookings refused for lack of a free van or outside hours (denials).
+    /// Denials as 49 CFR 37.131(b) counts them: requests with no ride within an hour of the time
+    /// asked (``DenialTally``); `negotiation` has them by day and hour.
     public let denials: Int
+    /// Requests, negotiated times and denials by day and by hour, with every denial and the
+    /// standing rides' share of each hour.
+    public let negotiation: DenialTally
     /// Median minutes from request to the dispatcher's decision.
     public let medianDecisionMinutes: Double?
     /// Share of requests needing a wheelchair position (0…1).
@@ -34,10 +38,11 @@ public struct Report: Sendable, Codable {
     /// Riders with two or more no-shows, most first.
     public let repeatedNoShows: [String: Int]
 
-    /// Computes the report.
-    public static func load(pool: PGPool, from: LocalDate, to: LocalDate, timeZone: TimeZone) async throws -> Report {
+    /// Computes the report as of `now` (a refusal counts as a denial once 10 minutes pass with no booking of its trip).
+    public static func load(pool: PGPool, from: LocalDate, to: LocalDate, timeZone: TimeZone, now: Date) async throws -> Report {
         let start = from.interval(in: timeZone).start
         let end = to.interval(in: timeZone).end
+        let negotiation = try await DenialReport.load(pool: pool, from: from, to: to, timeZone: timeZone, now: now)
         return try await pool.withConnection { conn in
             let counts = try conn.query(
                 """
@@ -54,11 +59,6 @@ public struct Report: Sendable, Codable {
                 FROM rides WHERE pickup_at >= \(start) AND pickup_at < \(end)
                 """
             ).first!
-            let denials = try conn.query(
-                """
-                SELECT count(*) AS n FROM booking_refusals WHERE requested_pickup_at >= \(start) AND requested_pickup_at < \(end)
-                """
-            ).first!.decode(Int.self, "n")
             var vanHours: [String: Double] = [:]
             for row in try conn.query(
                 """
@@ -83,7 +83,7 @@ public struct Report: Sendable, Codable {
                 from: from, to: to, requests: try counts.decode(Int.self, "requests"), approved: try counts.decode(Int.self, "approved"),
                 rejected: try counts.decode(Int.self, "rejected"), cancelled: try counts.decode(Int.self, "cancelled"),
                 cancelledLate: try counts.decode(Int.self, "cancelled_late"), noShows: try counts.decode(Int.self, "no_shows"),
-                completed: try counts.decode(Int.self, "completed"), denials: denials,
+                completed: try counts.decode(Int.self, "completed"), denials: negotiation.total.denials, negotiation: negotiation,
                 medianDecisionMinutes: try counts.decode(Double?.self, "median_decision_minutes"),
                 wheelchairShare: try counts.decode(Double.self, "wheelchair_share"), vanHours: vanHours, repeatedNoShows: noShows
             )

@@ -172,8 +172,9 @@ public struct ServiceCalendarStore: Sendable {
 public struct SchedulerSettings: Codable, Sendable, Equatable {
     /// Trip and deadhead estimate.
     public var estimator = TripEstimator()
-    /// How far either side of a taken time to look for suggestions (default 120 minutes).
-    public var searchWindowMinutes = 120
+    /// How far either side of a taken time to look for suggestions (default 60 minutes: the
+    /// negotiation 49 CFR 37.131(b) allows; a ride booked further away is counted as a denial).
+    public var searchWindowMinutes = 60
     /// The grid suggestions lie on (default 1 minute: the nearest feasible minute).
     public var stepMinutes = 1
     /// The width of a promised window (default 15 minutes): pickup in `[t, t + W]`, or arrival in `[t − W, t]`.
@@ -189,7 +190,7 @@ public struct SchedulerSettings: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         estimator = try c.decodeIfPresent(TripEstimator.self, forKey: .estimator) ?? TripEstimator()
-        searchWindowMinutes = try c.decodeIfPresent(Int.self, forKey: .searchWindowMinutes) ?? 120
+        searchWindowMinutes = try c.decodeIfPresent(Int.self, forKey: .searchWindowMinutes) ?? 60
         stepMinutes = try c.decodeIfPresent(Int.self, forKey: .stepMinutes) ?? 1
         windowMinutes = try c.decodeIfPresent(Int.self, forKey: .windowMinutes) ?? 15
         maxRideFactor = try c.decodeIfPresent(Double.self, forKey: .maxRideFactor) ?? 2

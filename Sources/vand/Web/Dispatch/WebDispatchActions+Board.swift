@@ -13,6 +13,11 @@ extension WebDispatchActions {
         try await DayBoard.load(pool: pool, day: day, timeZone: timeZone, now: now, eta: eta, van: van, page: page)
     }
 
+    /// The requests of `day` and its denials as counted now (docs/denials.md).
+    func denials(_ day: LocalDate) async throws -> DenialTally {
+        try await DenialReport.load(pool: pool, from: day, to: day, timeZone: timeZone, now: now)
+    }
+
     /// Everything the ride's page shows: the ride with its rider, its history, and its actual times.
     func rideDetails(_ ref: RideRef) async throws -> (RideQueries.Listing, [RideQueries.HistoryEntry], DayBoard.RideActuals)? {
         let shown: (RideQueries.Listing, [RideQueries.HistoryEntry])

@@ -57,7 +57,9 @@ struct WebDispatchBoardRoutes: Sendable {
                 status: .unprocessableContent, title: "No such day", detail: "Give the day as a date, like \(actions.today.description).")
         }
         let van = Self.van(request)
-        let values = view.board(try await actions.board(day, van: van, page: Self.stopPage(request)), van: van)
+        let values = WebDispatchBoardView.merge(
+            view.board(try await actions.board(day, van: van, page: Self.stopPage(request)), van: van),
+            view.denials(try await actions.denials(day)))
         if values["missingVan"] != nil {
             throw WebErrorPage.notFound("No such van", detail: "That van has no route on this day. Choose a van on the day board.")
         }
@@ -85,7 +87,7 @@ struct WebDispatchBoardRoutes: Sendable {
         refText: String = "", status: HTTPResponse.Status = .ok, errors: [WebBookingForm.FieldError] = []
     ) async throws -> Response {
         let board = try await actions.board(day, van: van, page: Self.stopPage(request))
-        let values = view.board(board, van: van)
+        let values = WebDispatchBoardView.merge(view.board(board, van: van), view.denials(try await actions.denials(day)))
         let heading = day == actions.today ? "Day board: today" : "Day board"
         var page = console.page(
             "dispatch-board", title: (errors.isEmpty ? "" : "Error: ") + heading + ", " + Self.dayWords(day),

@@ -62,6 +62,30 @@ struct WebDispatchBoardView {
         return values
     }
 
+    /// The board's denials section: the day's requests and denials (with their share), one row
+    /// a denial, and the hours where standing rides fill more than half while others are denied.
+    func denials(_ tally: DenialTally) -> [String: Any] {
+        let total = tally.total
+        let rows = tally.denials.map { denial -> [String: Any] in
+            [
+                "asked": time(denial.firstAsked), "rider": denial.netID, "trip": denial.trip, "reason": denial.reasonWords,
+                "attempts": denial.attempts == 1 ? "once" : "\(denial.attempts) times", "ref": denial.ref ?? false,
+            ]
+        }
+        let warnings = tally.standingWarnings.map { line -> String in
+            let hour = line.hour ?? 0
+            return "From \((hour + 11) % 12 + 1):00 \(hour < 12 ? "AM" : "PM"), standing rides "
+                + "fill \(Int((line.standingShare * 100).rounded())) % of the hour's rides while \(count(line.denials, "request")) "
+                + "\(line.denials == 1 ? "was" : "were") denied: at most half may be standing rides when others are denied (49 CFR 37.133(c))."
+        }
+        let summary =
+            total.requests == 0
+            ? "No requests for this day yet."
+            : "\(count(total.requests, "request")), \(total.negotiated) moved to another time, "
+                + "\(count(total.denials, "denial")) (\(Int((total.denialShare * 100).rounded())) %)."
+        return ["denialSummary": summary, "denials": rows, "hasDenials": !rows.isEmpty, "standingWarnings": warnings]
+    }
+
     /// One van's section: its facts and its shown page of stops in route order, each ride's first
     /// stop on the page with the anchor `ride-REF` and the one link to the ride's page (its other
     /// stop names the reference); `pages` links the pages before and after.
