@@ -333,6 +333,7 @@ CREATE TABLE public.rides (
     van_pinned_by text,
     negotiated_from timestamp with time zone,
     negotiated_minutes integer,
+    return_of uuid,
     CONSTRAINT rides_cancelled_by_check CHECK ((cancelled_by = ANY (ARRAY['rider'::text, 'service'::text]))),
     CONSTRAINT rides_check CHECK ((estimated_dropoff_at > pickup_at)),
     CONSTRAINT rides_check1 CHECK (((pickup_address IS NOT NULL) OR (pickup_lat IS NOT NULL) OR (pickup_place_id IS NOT NULL))),
@@ -1527,6 +1528,12 @@ CREATE INDEX rides_pending ON public.rides USING btree (requested_at, created_at
 CREATE INDEX rides_pickup ON public.rides USING btree (pickup_at);
 
 --
+-- Name: rides_return_of; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX rides_return_of ON public.rides USING btree (return_of) WHERE (return_of IS NOT NULL);
+
+--
 -- Name: rides_rider_pickup_id; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1800,6 +1807,13 @@ ALTER TABLE ONLY public.rides
 
 ALTER TABLE ONLY public.rides
     ADD CONSTRAINT rides_pickup_place_id_fkey FOREIGN KEY (pickup_place_id) REFERENCES public.places(id);
+
+--
+-- Name: rides rides_return_of_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.rides
+    ADD CONSTRAINT rides_return_of_fkey FOREIGN KEY (return_of) REFERENCES public.rides(id) ON DELETE SET NULL;
 
 --
 -- Name: rides rides_van_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

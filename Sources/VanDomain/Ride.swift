@@ -40,6 +40,8 @@ public struct Ride: Hashable, Sendable, Codable {
     public var reason: String?
     /// Shared by every ride of one weekly recurring booking.
     public var seriesID: UUID?
+    /// On a way back booked with its outbound: the outbound ride's id.
+    public var returnOf: UUID?
     /// When the row was created.
     public var createdAt: Date
     /// When the row last changed.
@@ -66,6 +68,7 @@ public struct Ride: Hashable, Sendable, Codable {
         note: String? = nil,
         reason: String? = nil,
         seriesID: UUID? = nil,
+        returnOf: UUID? = nil,
         createdAt: Date,
         updatedAt: Date
     ) {
@@ -88,6 +91,7 @@ public struct Ride: Hashable, Sendable, Codable {
         self.note = note
         self.reason = reason
         self.seriesID = seriesID
+        self.returnOf = returnOf
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }

@@ -19,6 +19,21 @@ public struct BookingRequest: Sendable, Hashable {
         }
     }
 
+    /// The way back, booked with the ride there (both or neither): picked up at `pickupAt` from
+    /// the ride's drop-off, or from `pickup` when given, and taken back to the ride's pickup.
+    public struct Return: Sendable, Hashable {
+        /// The way back's pickup time, as `pickupAt` is written.
+        public var pickupAt: String
+        /// Where the way back starts, when not where the ride there ends.
+        public var pickup: PlaceMatcher.Input?
+
+        /// A way back as sent.
+        public init(pickupAt: String, pickup: PlaceMatcher.Input? = nil) {
+            self.pickupAt = pickupAt
+            self.pickup = pickup
+        }
+    }
+
     /// Scheduled (give `pickupAt` or `arriveBy`) or on demand (picked up after the policy's lead).
     public var kind: RideKind
     /// The pickup time: ISO 8601 with an offset, or a local `2026-11-30T15:00` in the service zone.
@@ -37,12 +52,14 @@ public struct BookingRequest: Sendable, Hashable {
     public var note: String?
     /// A weekly series, for a scheduled ride.
     public var repeats: Repeat?
+    /// The way back, booked with it.
+    public var returnTrip: Return?
 
     /// A request; everything but the two ends is optional.
     public init(
         kind: RideKind = .scheduled, pickupAt: String? = nil, arriveBy: String? = nil, pickup: PlaceMatcher.Input,
         dropoff: PlaceMatcher.Input, needsWheelchair: Bool = false, companions: Int = 0, note: String? = nil,
-        repeats: Repeat? = nil
+        repeats: Repeat? = nil, returnTrip: Return? = nil
     ) {
         self.kind = kind
         self.pickupAt = pickupAt
@@ -53,6 +70,7 @@ public struct BookingRequest: Sendable, Hashable {
         self.companions = companions
         self.note = note
         self.repeats = repeats
+        self.returnTrip = returnTrip
     }
 }
 
@@ -63,6 +81,12 @@ public struct CheckedBooking: Sendable, Hashable {
     public let rides: [NewRide]
     /// The series' id, for a weekly series.
     public let seriesID: UUID?
+
+    /// The ride there and the way back, when a way back was asked for.
+    public var trip: (there: NewRide, back: NewRide)? {
+        guard rides.count == 2, rides[1].returnOf == rides[0].id else { return nil }
+        return (rides[0], rides[1])
+    }
 
     /// The time asked for each ride (pickup, or arrival for arrive-by).
     public var requested: [Date] { rides.map(\.pickupAt) }

@@ -73,12 +73,24 @@ public struct BookingRules: Sendable, Hashable {
             check { () throws(ValidationError) in times = try occurrences(of: rule, from: pickupAt, timeZone: timeZone, now: now) }
             seriesID = .timeOrdered(at: now)
         }
+        var back: (pickupAt: Date, pickup: RideEndpoint)?
+        if let way = request.returnTrip {
+            check { () throws(ValidationError) in
+                back = try checkReturn(way, request: request, there: (pickupAt, pickup, dropoff), matcher: matcher, clock: clock, now: now)
+            }
+        }
         guard problems.isEmpty else { throw InvalidFields(problems) }
         let status: RideStatus = autoApprove ? .approved : .pending
-        let rides = times.map { at in
+        var rides = times.map { at in
             NewRide(
                 id: .timeOrdered(at: now), netID: netID, kind: request.kind, pickup: pickup, dropoff: dropoff, pickupAt: at, promise: promise,
                 needsWheelchair: request.needsWheelchair, companions: request.companions, note: note, seriesID: seriesID, status: status)
+        }
+        if let back, let there = rides.first {
+            rides.append(
+                NewRide(
+                    id: .timeOrdered(at: now), netID: netID, kind: .scheduled, pickup: back.pickup, dropoff: pickup, pickupAt: back.pickupAt,
+                    needsWheelchair: request.needsWheelchair, companions: request.companions, note: note, returnOf: there.id, status: status))
         }
         return CheckedBooking(rides: rides, seriesID: seriesID)
     }

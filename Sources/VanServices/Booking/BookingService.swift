@@ -27,6 +27,9 @@ public struct NewRide: Sendable, Hashable {
     public var note: String?
     /// The standing series this occurrence belongs to.
     public var seriesID: UUID?
+    /// On a way back booked with its outbound: the outbound's id (booked first, in the same
+    /// transaction; both or neither).
+    public var returnOf: UUID?
     /// `pending`, or `approved` when auto-approve is on.
     public var status: RideStatus
 
@@ -34,7 +37,7 @@ public struct NewRide: Sendable, Hashable {
     public init(
         id: UUID, netID: NetID, kind: RideKind = .scheduled, pickup: RideEndpoint, dropoff: RideEndpoint,
         pickupAt: Date, promise: RidePromise.Kind = .pickup, needsWheelchair: Bool = false, companions: Int = 0, note: String? = nil,
-        seriesID: UUID? = nil, status: RideStatus = .pending
+        seriesID: UUID? = nil, returnOf: UUID? = nil, status: RideStatus = .pending
     ) {
         self.id = id
         self.netID = netID
@@ -47,6 +50,7 @@ public struct NewRide: Sendable, Hashable {
         self.companions = companions
         self.note = note
         self.seriesID = seriesID
+        self.returnOf = returnOf
         self.status = status
     }
 }
@@ -295,13 +299,13 @@ public struct BookingService: Sendable {
                 INSERT INTO rides (id, net_id, kind,
                     pickup_address, pickup_lat, pickup_lon, pickup_place_id,
                     dropoff_address, dropoff_lat, dropoff_lon, dropoff_place_id,
-                    requested_at, pickup_at, estimated_dropoff_at, needs_wheelchair, companions, note, status, van_id, series_id,
+                    requested_at, pickup_at, estimated_dropoff_at, needs_wheelchair, companions, note, status, van_id, series_id, return_of,
                     promise, window_start, window_end, max_ride_seconds)
                 VALUES (\(ride.id), \(ride.netID.rawValue), \(ride.kind.rawValue),
                     \(ride.pickup.address), \(ride.pickup.coordinate?.latitude), \(ride.pickup.coordinate?.longitude), \(ride.pickup.placeID),
                     \(ride.dropoff.address), \(ride.dropoff.coordinate?.latitude), \(ride.dropoff.coordinate?.longitude), \(ride.dropoff.placeID),
                     \(requestedAt), \(assignment.pickupAt), \(assignment.dropoffAt), \(ride.needsWheelchair), \(ride.companions),
-                    \(ride.note), \(ride.status.rawValue), \(assignment.vanID), \(ride.seriesID),
+                    \(ride.note), \(ride.status.rawValue), \(assignment.vanID), \(ride.seriesID), \(ride.returnOf),
                     \(assignment.promise.kind.rawValue), \(assignment.promise.window.start), \(assignment.promise.window.end),
                     \(Int(assignment.maxRideTime)))
                 RETURNING *

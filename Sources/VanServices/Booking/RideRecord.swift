@@ -14,7 +14,7 @@ enum RideRecord {
         SELECT r.id, r.net_id, r.kind, r.pickup_address, r.pickup_lat, r.pickup_lon, r.pickup_place_id, pp.name AS pickup_place_name,
                r.dropoff_address, r.dropoff_lat, r.dropoff_lon, r.dropoff_place_id, dp.name AS dropoff_place_name,
                r.requested_at, r.pickup_at, r.estimated_dropoff_at, r.needs_wheelchair, r.companions, r.status,
-               r.van_id, r.note, r.reason, r.series_id, r.created_at, r.updated_at, v.name AS van_name,
+               r.van_id, r.note, r.reason, r.series_id, r.return_of, r.created_at, r.updated_at, v.name AS van_name,
                r.promise, r.window_start, r.window_end, r.max_ride_seconds, r.ref
         """
 
@@ -54,7 +54,8 @@ enum RideRecord {
             needsWheelchair: try row.decode(Bool.self, "needs_wheelchair"), companions: try row.decode(Int.self, "companions"), status: status,
             vanID: try row.decode(Int64?.self, "van_id"), vanName: try row.decode(String?.self, "van_name"),
             note: try row.decode(String?.self, "note"), reason: try row.decode(String?.self, "reason"),
-            seriesID: try row.decode(UUID?.self, "series_id"), createdAt: try row.decode(Date.self, "created_at"),
+            seriesID: try row.decode(UUID?.self, "series_id"), returnOf: try row.decode(UUID?.self, "return_of"),
+            createdAt: try row.decode(Date.self, "created_at"),
             updatedAt: try row.decode(Date.self, "updated_at")
         )
     }
