@@ -883,6 +883,75 @@ CREATE TABLE public.schema_migrations (
 );
 
 --
+-- Name: series; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.series (
+    id uuid NOT NULL,
+    net_id text NOT NULL,
+    weekdays smallint[] NOT NULL,
+    until date NOT NULL,
+    pickup_address text,
+    pickup_lat double precision,
+    pickup_lon double precision,
+    pickup_place_id bigint,
+    dropoff_address text,
+    dropoff_lat double precision,
+    dropoff_lon double precision,
+    dropoff_place_id bigint,
+    time_of_day time without time zone NOT NULL,
+    promise text DEFAULT 'pickup'::text NOT NULL,
+    needs_wheelchair boolean DEFAULT false NOT NULL,
+    companions integer DEFAULT 0 NOT NULL,
+    note text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT series_check CHECK (((pickup_address IS NOT NULL) OR (pickup_lat IS NOT NULL) OR (pickup_place_id IS NOT NULL))),
+    CONSTRAINT series_check1 CHECK (((dropoff_address IS NOT NULL) OR (dropoff_lat IS NOT NULL) OR (dropoff_place_id IS NOT NULL))),
+    CONSTRAINT series_companions_check CHECK (((companions >= 0) AND (companions <= 2))),
+    CONSTRAINT series_dropoff_lat_check CHECK (((dropoff_lat >= ('-90'::integer)::double precision) AND (dropoff_lat <= (90)::double precision))),
+    CONSTRAINT series_dropoff_lon_check CHECK (((dropoff_lon >= ('-180'::integer)::double precision) AND (dropoff_lon <= (180)::double precision))),
+    CONSTRAINT series_note_check CHECK ((length(note) <= 500)),
+    CONSTRAINT series_pickup_lat_check CHECK (((pickup_lat >= ('-90'::integer)::double precision) AND (pickup_lat <= (90)::double precision))),
+    CONSTRAINT series_pickup_lon_check CHECK (((pickup_lon >= ('-180'::integer)::double precision) AND (pickup_lon <= (180)::double precision))),
+    CONSTRAINT series_promise_check CHECK ((promise = ANY (ARRAY['pickup'::text, 'arrive_by'::text]))),
+    CONSTRAINT series_weekdays_check CHECK ((((cardinality(weekdays) >= 1) AND (cardinality(weekdays) <= 7)) AND (weekdays <@ ARRAY[(1)::smallint, (2)::smallint, (3)::smallint, (4)::smallint, (5)::smallint, (6)::smallint, (7)::smallint])))
+);
+
+--
+-- Name: series_holds; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.series_holds (
+    id bigint NOT NULL,
+    series_id uuid NOT NULL,
+    from_day date NOT NULL,
+    to_day date NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    created_by text NOT NULL,
+    resumed_at timestamp with time zone,
+    resumed_by text,
+    CONSTRAINT series_holds_check CHECK ((to_day >= from_day))
+);
+
+--
+-- Name: series_holds_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.series_holds_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: series_holds_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.series_holds_id_seq OWNED BY public.series_holds.id;
+
+--
 -- Name: service_hours; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1168,6 +1237,12 @@ CREATE TABLE public.whitelist (
 );
 
 --
+-- Name: series_holds id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.series_holds ALTER COLUMN id SET DEFAULT nextval('public.series_holds_id_seq'::regclass);
+
+--
 -- Name: audit_log audit_log_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1285,6 +1360,20 @@ ALTER TABLE ONLY public.rides
 
 ALTER TABLE ONLY public.schema_migrations
     ADD CONSTRAINT schema_migrations_pkey PRIMARY KEY (version);
+
+--
+-- Name: series_holds series_holds_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.series_holds
+    ADD CONSTRAINT series_holds_pkey PRIMARY KEY (id);
+
+--
+-- Name: series series_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.series
+    ADD CONSTRAINT series_pkey PRIMARY KEY (id);
 
 --
 -- Name: service_hours service_hours_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1558,6 +1647,18 @@ CREATE INDEX rides_van ON public.rides USING btree (van_id) WHERE (van_id IS NOT
 CREATE INDEX rides_van_aboard ON public.rides USING btree (van_id, pickup_at, estimated_dropoff_at) WHERE public.ride_holds_van(status);
 
 --
+-- Name: series_holds_series; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX series_holds_series ON public.series_holds USING btree (series_id, from_day);
+
+--
+-- Name: series_rider; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX series_rider ON public.series USING btree (net_id);
+
+--
 -- Name: sessions_net_id; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1821,6 +1922,34 @@ ALTER TABLE ONLY public.rides
 
 ALTER TABLE ONLY public.rides
     ADD CONSTRAINT rides_van_id_fkey FOREIGN KEY (van_id) REFERENCES public.vans(id);
+
+--
+-- Name: series series_dropoff_place_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.series
+    ADD CONSTRAINT series_dropoff_place_id_fkey FOREIGN KEY (dropoff_place_id) REFERENCES public.places(id);
+
+--
+-- Name: series_holds series_holds_series_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.series_holds
+    ADD CONSTRAINT series_holds_series_id_fkey FOREIGN KEY (series_id) REFERENCES public.series(id) ON DELETE CASCADE;
+
+--
+-- Name: series series_net_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.series
+    ADD CONSTRAINT series_net_id_fkey FOREIGN KEY (net_id) REFERENCES public.riders(net_id);
+
+--
+-- Name: series series_pickup_place_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.series
+    ADD CONSTRAINT series_pickup_place_id_fkey FOREIGN KEY (pickup_place_id) REFERENCES public.places(id);
 
 --
 -- Name: sessions sessions_net_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -20,7 +20,7 @@ struct VanAdmin: AsyncParsableCommand {
             SchedulerCommand.self, DemoCommand.self, WhitelistCommand.self, RidersCommand.self,
             RidesCommand.self, ManifestCommand.self, PlanCommand.self, ReportCommand.self,
             EventsCommand.self, WatchCommand.self, DriversCommand.self, DispatchersCommand.self, ShiftsCommand.self,
-            TapsCommand.self, PolicyCommand.self, NoShowsCommand.self, AppealsCommand.self,
+            TapsCommand.self, PolicyCommand.self, NoShowsCommand.self, AppealsCommand.self, SeriesCommand.self,
         ]
     )
 }
@@ -82,6 +82,12 @@ private func withDatabase(_ settings: DatabaseSettings, migrate: Bool, _ body: (
     } catch let error as StandingError {
         await database.close()
         throw CLIError("\(error)")
+    } catch let error as SeriesError {
+        await database.close()
+        throw CLIError("\(error)")
+    } catch let error as InvalidFields {
+        await database.close()
+        throw CLIError(error.errors.map { "\($0.field) \($0.reason)" }.joined(separator: "; "))
     } catch let error as RiderSuspended {
         await database.close()
         throw CLIError(error.sentence(hotline: try? adminSettings().hotline))

@@ -127,6 +127,7 @@ func buildRoutes(
         booking: services.booking, settings: configuration.booking, hotline: configuration.hotline, clock: serviceClock, time: clock
     ).register(on: router)
     StandingRoutes(auth: riderAuth, standing: services.standing, clock: serviceClock, time: clock).register(on: router)
+    SeriesRoutes(auth: riderAuth, series: services.series, clock: serviceClock, time: clock).register(on: router)
     let notifications = NotificationRoutes(
         auth: riderAuth, inbox: services.inbox,
         feed: feed, streams: streams, etas: etaFeed, clock: serviceClock
@@ -142,7 +143,8 @@ func buildRoutes(
         actions: WebRiderActions(
             accounts: riderAuth.accounts, booking: services.booking, rides: services.rides, inbox: services.inbox,
             calendar: services.calendar, places: services.places,
-            settings: configuration.booking, standing: services.standing, time: clock, pages: pages, eta: services.eta
+            settings: configuration.booking, standing: services.standing, time: clock, pages: pages, eta: services.eta,
+            series: services.series
         ),
         driver: WebDriverActions(road: services.road, vans: services.vans, time: clock),
         dispatch: WebDispatchActions(

@@ -32,6 +32,16 @@ extension Problem {
                 self = Problem(status: .conflict, slug: "appeal-closed", title: "The time to appeal is over", detail: error.description)
             default: return nil
             }
+        case let error as SeriesError:
+            switch error {
+            case .notFound: self = .notFound("There is no such series among your rides.")
+            case .holdNotFound: self = .notFound("The series has no such hold.")
+            case .holdNotOpen:
+                let words = error.description
+                self = Problem(
+                    status: .conflict, slug: "hold-not-open", title: "The hold is not open",
+                    detail: String(words.prefix(1)).uppercased() + String(words.dropFirst()) + ".")
+            }
         case let error as IdempotencyKeyReused:
             self = Problem(status: .unprocessableContent, slug: "idempotency-key-reused", title: "Idempotency-Key reused", detail: error.description)
         case let error as PGError where error.isConnectionProblem: self = .databaseUnavailable()

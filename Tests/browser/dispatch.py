@@ -143,7 +143,8 @@ def dispatch_flows(args, browser):
         suite.run("every console page passes axe", every_console_page_passes_axe)
         suite.run("riders and drivers are refused the console", riders_and_drivers_are_refused_the_console)
         here = os.path.dirname(os.path.abspath(__file__))
-        for path in sorted(glob.glob(os.path.join(here, "dispatch_*.py"))):
+        # The console's parts, then the rider's standing series (series.py) on the same vand.
+        for path in sorted(glob.glob(os.path.join(here, "dispatch_*.py"))) + [os.path.join(here, "series.py")]:
             module = importlib.import_module(os.path.basename(path)[:-3])
             for name, function in module.flows(console):
                 suite.run(name, function)

@@ -187,6 +187,10 @@ public struct BookingService: Sendable {
             }
             outcomes.append(outcome)
         }
+        // A new weekly series gets its record (sql/0040) once any occurrence is booked.
+        if rides.first?.seriesID != nil, outcomes.contains(where: { $0.refusalCode == nil }) {
+            try SeriesStore.record(rides, timeZone: timeZone, now: now, conn)
+        }
         return outcomes
     }
 
@@ -214,7 +218,7 @@ public struct BookingService: Sendable {
     static func overlap(_ a: DateInterval, _ b: DateInterval) -> Bool { a.start < b.end && b.start < a.end }
 
     /// Names the transaction's actor (the rider) and waits for any other booking of hers to end.
-    private static func lockRider(_ netID: NetID, _ conn: PGConnection) throws {
+    static func lockRider(_ netID: NetID, _ conn: PGConnection) throws {
         try conn.query(
             ("""
             SELECT set_config('vand.actor', \(netID.rawValue), true), pg_advisory_xact_lock(hashtextextended('vand_rider:' || \(netID.rawValue), 0))

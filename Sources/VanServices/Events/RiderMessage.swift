@@ -38,7 +38,11 @@ public struct RiderMessage: Sendable {
         case .cancelledByService:
             return "The service cancelled your ride from \(from)\(to) on \(when)\(reason)."
         case .cancelledByRider:
-            return "You cancelled your ride from \(from)\(to) on \(when)."
+            // A series held or edited says so (`held: Dec 20 to Jan 5`, `changed: …`).
+            return "You cancelled your ride from \(from)\(to) on \(when)\(reason)."
+        case .created:
+            // The rider hears of a booking only when a series change made it (SeriesService).
+            return "Your ride from \(from)\(to) on \(when) is booked."
         case .arrived:
             return "The van is here at \(from)."
         case .late:
@@ -68,7 +72,7 @@ public struct RiderMessage: Sendable {
         case .suspensionNotice, .appealFiled, .suspensionDecided:
             // The letter is written once, when the case changes (SuspensionLetters).
             return details.standingMessage ?? "Your standing under the no-show policy changed; see Your record."
-        case .created, .updated, .completed, .deleted, .boarded, .tapUndone, nil:
+        case .updated, .completed, .deleted, .boarded, .tapUndone, nil:
             return "Your ride from \(from)\(to) on \(when) changed."
         }
     }

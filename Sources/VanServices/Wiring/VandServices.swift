@@ -35,6 +35,8 @@ public struct VandServices: Sendable {
     public let riders: RiderDirectory
     /// The no-show policy: records, notices, appeals, decisions, suspensions.
     public let standing: NoShowStanding
+    /// Standing rides: a rider's weekly series shown, edited, held and resumed.
+    public let series: SeriesService
 
     /// Builds every service on `pool`; bookings and cancellations tell `routeChanges` (the
     /// background planner) of the days they changed.
@@ -55,6 +57,7 @@ public struct VandServices: Sendable {
         inbox = Inbox(pool: pool)
         riders = RiderDirectory(pool: pool)
         standing = NoShowStanding(pool: pool, rule: settings.road.noShowRule, timeZone: zone, hotline: settings.hotline)
+        series = SeriesService(pool: pool, booking: booking, routeChanges: routeChanges)
     }
 
     /// Accounts, with passwords hashed at the configured cost.

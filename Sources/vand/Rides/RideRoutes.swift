@@ -9,9 +9,10 @@ import VanScheduler
 /// - `GET /v1/rides?scope=upcoming|past&limit=&after=` → a page of the rider's own rides
 /// - `GET /v1/rides/{id}` → the ride, if it is the rider's (else 404); with `eta` while her van on
 ///   the road is on its way to her (``ETAService/rider(_:now:)``)
-/// - `GET /v1/series/{id}` → every ride of the rider's weekly series (a series booking's `Location`)
 /// - `POST /v1/rides/{id}/cancel` → the cancelled ride, `late` when within the late window
 /// - `POST /v1/series/{id}/cancel` → every upcoming ride of the rider's series cancelled
+///
+/// The rest of a series' routes (show, edit, hold, resume) are ``SeriesRoutes``.
 struct RideRoutes: Sendable {
     let auth: RiderAuth
     let booking: BookingService
@@ -32,7 +33,6 @@ struct RideRoutes: Sendable {
         let v1 = router.group("v1").add(middleware: auth.authenticator(role: .rider))
         v1.post("rides", use: create)
         v1.get("rides/:id", use: show)
-        v1.get("series/:id", use: showSeries)
         v1.post("rides/:id/cancel", use: cancel)
         v1.post("series/:id/cancel", use: cancelSeries)
     }
@@ -135,22 +135,6 @@ struct RideRoutes: Sendable {
         var view = RideView(ride, clock: clock)
         view.eta = try await eta.rider(ride, now: time.now).map { ETAView($0, clock: clock) }
         return Self.jsonBytes(capacity: 1024) { view.write(to: &$0) }
-    }
-
-    struct SeriesRidesView: Encodable {
-        let seriesID: String
-        let rides: [RideView]
-        enum CodingKeys: String, CodingKey { case seriesID = "series_id", rides }
-    }
-
-    @Sendable func showSeries(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let session = try context.requireSession()
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw Self.noSuchRide("series") }
-        let rides = try await rides.series(id, for: session.netID)
-        guard !rides.isEmpty else { throw Self.noSuchRide("series") }
-        return try Self.json(
-            SeriesRidesView(seriesID: id.uuidString.lowercased(), rides: rides.map { RideView($0, clock: clock) }),
-            request: request, context: context)
     }
 
     struct CancelView: Encodable {

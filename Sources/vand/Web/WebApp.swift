@@ -61,6 +61,7 @@ struct WebApp: Sendable {
         WebBookingRoutes(pages: pages).register(signedIn: signedIn)
         rides.register(signedIn: signedIn)
         WebStandingRoutes(pages: pages).register(signedIn: signedIn)
+        WebSeriesRoutes(pages: pages).register(signedIn: signedIn)
         WebInfoRoutes(pages: pages, rides: rides, notificationStream: notifications).register(bare: web, public: open, signedIn: signedIn)
         WebDriverRoutes(pages: pages, driver: driver).register(
             drivers: web.group().add(middleware: WebSignedIn(actions: pages.actions, role: .driver)))

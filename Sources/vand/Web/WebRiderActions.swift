@@ -23,6 +23,8 @@ struct WebRiderActions: Sendable {
     var pages: RiderReadCache<ByteBuffer>? = nil
     /// Where a rider's van is (nil: not shown).
     var eta: ETAService? = nil
+    /// Her standing series: shown, edited, held, resumed (``WebRiderActions+Series``; nil: none).
+    var series: SeriesService? = nil
 
     var now: Date { time.now }
     var timeZone: TimeZone { calendar.timeZone }
