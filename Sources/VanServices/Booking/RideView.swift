@@ -53,6 +53,8 @@ public struct RideView: Encodable, Sendable {
     public let reason: String?
     /// The standing series it belongs to.
     public let seriesID: String?
+    /// On a way back booked with its ride there: that ride's id.
+    public let returnOf: String?
     /// When it was asked for.
     public let requestedAt: String
     /// When it last changed.
@@ -64,7 +66,7 @@ public struct RideView: Encodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case id, ref, kind, status, pickup, dropoff, pickupAt = "pickup_at", estimatedDropoffAt = "estimated_dropoff_at"
         case promise, maxRideMinutes = "max_ride_minutes", mayShare = "may_share"
-        case needsWheelchair = "needs_wheelchair", companions, note, van, reason, seriesID = "series_id"
+        case needsWheelchair = "needs_wheelchair", companions, note, van, reason, seriesID = "series_id", returnOf = "return_of"
         case requestedAt = "requested_at", updatedAt = "updated_at", eta
     }
 
@@ -90,6 +92,7 @@ public struct RideView: Encodable, Sendable {
         van = ride.vanName
         reason = ride.reason
         seriesID = ride.seriesID?.uuidString.lowercased()
+        returnOf = ride.returnOf?.uuidString.lowercased()
         requestedAt = clock.format(ride.requestedAt)
         updatedAt = clock.format(ride.updatedAt)
     }

@@ -188,15 +188,20 @@ public struct RiderRides: Sendable {
         public let ride: Ride
         /// Within `lateWithin` of pickup.
         public let late: Bool
+        /// Its way back, cancelled with it when asked (`withReturn`).
+        public var returnRide: Ride?
     }
 
     /// Cancels the rider's own ride before pickup; within `lateWithin` of pickup it is recorded as late.
     /// One transaction, through the ride status rules. A dispatcher cancelling for a rider who
     /// phoned names herself as `onBehalfBy`: the cancellation is still the rider's (and late as
     /// hers would be), its event names the dispatcher, and the audit log gets a `ride.cancel_for_rider` line.
-    public func cancel(_ id: UUID, for netID: NetID, now: Date, lateWithin: TimeInterval, onBehalfBy actor: String? = nil) async throws
-        -> Cancellation
-    {
+    ///
+    /// `withReturn` cancels the way back booked with it too (``Ride/returnOf``), in the same
+    /// transaction, late by its own pickup; without it the way back stays booked.
+    public func cancel(
+        _ id: UUID, for netID: NetID, now: Date, lateWithin: TimeInterval, onBehalfBy actor: String? = nil, withReturn: Bool = false
+    ) async throws -> Cancellation {
         let cancellation = try await pool.withTransaction { conn -> Cancellation in
             try TransactionActor.set(actor ?? netID.rawValue, conn)
             guard
@@ -230,15 +235,40 @@ public struct RiderRides: Sendable {
                     conn, actor: actor, action: "ride.cancel_for_rider", subject: id.uuidString.lowercased(),
                     details: ["rider": netID.rawValue, "late": late ? "yes" : "no"])
             }
-            return Cancellation(ride: try RideRecord.ride(try conn.query("\(RideRecord.select) WHERE r.id = \(id)").first!), late: late)
+            var cancellation = Cancellation(
+                ride: try RideRecord.ride(try conn.query("\(RideRecord.select) WHERE r.id = \(id)").first!), late: late)
+            if withReturn { cancellation.returnRide = try Self.cancelReturn(of: id, netID: netID, now: now, lateWithin: lateWithin, conn) }
+            return cancellation
         }
         routeChanges.changed(around: cancellation.ride.pickupAt)
+        if let back = cancellation.returnRide { routeChanges.changed(around: back.pickupAt) }
         return cancellation
     }
 
     /// A condition on `stop_taps t`: the tap ends the wait at the pickup or comes after it (a
     /// standing one puts the ride past cancelling).
     static let pickedUp: SQLQuery = "t.action IN ('boarded', 'no_show', 'dropped_off')"
+
+    /// Cancels the way back of ride `id` as hers, when it still holds a van and has not begun.
+    private static func cancelReturn(of id: UUID, netID: NetID, now: Date, lateWithin: TimeInterval, _ conn: PGConnection) throws -> Ride? {
+        guard
+            let row = try conn.query(
+                "SELECT id, status, pickup_at FROM rides WHERE return_of = \(id) AND net_id = \(netID.rawValue) FOR UPDATE"
+            ).first
+        else { return nil }
+        let back = try row.decode(UUID.self, "id"), pickupAt = try row.decode(Date.self, "pickup_at")
+        guard let status = RideStatus(rawValue: try row.decode(String.self, "status")),
+            RidePolicy.refusal(.cancel, by: .rider, status: status, pickupAt: pickupAt, progress: try RidePolicy.Progress.read(back, conn), now: now)
+                == nil
+        else { return nil }
+        try conn.execute(
+            """
+            UPDATE rides SET status = 'cancelled', cancelled_by = 'rider', cancelled_late = \(pickupAt.timeIntervalSince(now) <= lateWithin),
+                             cancelled_at = \(now), updated_at = \(now)
+            WHERE id = \(back)
+            """)
+        return try RideRecord.ride(try conn.query("\(RideRecord.select) WHERE r.id = \(back)").first!)
+    }
 
     /// Why `netID` may not cancel her ride `ride` at `now` (``RidePolicy``, with where the ride is
     /// on the road), or nil when she may: what her pages ask before they offer "Cancel this ride".

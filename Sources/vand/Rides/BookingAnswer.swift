@@ -89,6 +89,16 @@ struct BookingAnswer: Sendable {
             location: remembered.outcome == .booked ? location : nil, reason: remembered.reason, text: text)
     }
 
+    /// 201 with `text`, the booking at `created`.
+    init(created: String, text: String) {
+        self.init(status: .created, location: created, reason: nil, text: text)
+    }
+
+    /// 409 with `problem`; `reason` for the metrics.
+    init(conflict problem: Problem, reason: String) throws {
+        self.init(status: .conflict, location: nil, reason: reason, text: try APIJSON.string(problem.body))
+    }
+
     private init(status: HTTPResponse.Status, location: String?, reason: String?, text: String) {
         self.status = status
         self.location = location
@@ -106,10 +116,10 @@ struct BookingAnswer: Sendable {
     static func path(of ride: Ride) -> String { "/v1/rides/\(ride.id.uuidString.lowercased())" }
 
     /// 409 for a time that overlaps a ride the rider already holds: which ride (`ride`, its path; `ride_ref`).
-    static func overlap(_ other: Ride, requested: Date, clock: ServiceTime) -> Problem {
+    static func overlap(_ other: Ride, requested: Date, clock: ServiceTime, detail: String? = nil) -> Problem {
         var problem = Problem(
             status: .conflict, slug: "ride-overlaps", title: "You already have a ride at that time",
-            detail: BookingOutcome.overlaps(other).sentence(clock: clock) ?? "")
+            detail: detail ?? BookingOutcome.overlaps(other).sentence(clock: clock) ?? "")
         problem.members["reason"] = .string(BookingOutcome.overlapsCode)
         problem.members["requested_pickup_at"] = .string(clock.format(requested))
         problem.members["ride"] = .string(path(of: other))

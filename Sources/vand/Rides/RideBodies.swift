@@ -16,14 +16,34 @@ struct BookRideRequest: Decodable, Sendable {
     var companions = 0
     var note: String?
     var `repeat`: RepeatInput?
+    /// The way back, booked with it (both or neither).
+    var `return`: ReturnInput?
 
     struct RepeatInput: Decodable, Sendable {
         var weekdays: [String]
         var until: String
     }
 
+    /// `{"pickup_at": …, "pickup": …}`: when and (unless where the ride ends) where the way back starts.
+    struct ReturnInput: Decodable, Sendable {
+        var pickupAt: String
+        var pickup: EndpointInput?
+
+        enum CodingKeys: String, CodingKey { case pickupAt = "pickup_at", pickup }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            guard let at = try c.member(String.self, .pickupAt) else {
+                throw ValidationError(field: "return.pickup_at", reason: "is required: when to pick her up for the way back")
+            }
+            pickupAt = at
+            pickup = try c.member(EndpointInput.self, .pickup)
+        }
+    }
+
     enum CodingKeys: String, CodingKey {
         case kind, pickupAt = "pickup_at", arriveBy = "arrive_by", pickup, dropoff, needsWheelchair = "needs_wheelchair", companions, note, `repeat`
+        case `return`
     }
 
     init(from decoder: any Decoder) throws {
@@ -37,6 +57,7 @@ struct BookRideRequest: Decodable, Sendable {
         companions = try c.member(Int.self, .companions) ?? 0
         note = try c.member(String.self, .note)
         `repeat` = try c.member(RepeatInput.self, .repeat)
+        `return` = try c.member(ReturnInput.self, .return)
     }
 
     /// The request as the booking rules take it.
@@ -44,7 +65,8 @@ struct BookRideRequest: Decodable, Sendable {
         BookingRequest(
             kind: kind, pickupAt: pickupAt, arriveBy: arriveBy, pickup: pickup.value, dropoff: dropoff.value,
             needsWheelchair: needsWheelchair, companions: companions, note: note,
-            repeats: `repeat`.map { BookingRequest.Repeat(weekdays: $0.weekdays, until: $0.until) })
+            repeats: `repeat`.map { BookingRequest.Repeat(weekdays: $0.weekdays, until: $0.until) },
+            returnTrip: `return`.map { BookingRequest.Return(pickupAt: $0.pickupAt, pickup: $0.pickup?.value) })
     }
 }
 

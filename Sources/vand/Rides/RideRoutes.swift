@@ -49,6 +49,7 @@ struct RideRoutes: Sendable {
         let body = try Request.decodeJSON(BookRideRequest.self, from: raw)
         let checked = try booking.check(body.request, for: session.netID, places: prepared.places, now: now)
         let (newRides, seriesID, requested) = (checked.rides, checked.seriesID, checked.requested)
+        if let trip = checked.trip { return try await bookTrip(trip, request: request, raw: raw, session: session, now: now) }
         guard let keyText = request.headers[.init("Idempotency-Key")!], !keyText.isEmpty else {
             let answer = try BookingAnswer(try await booking.bookSeries(newRides, now: now), seriesID: seriesID, requested: requested, clock: clock)
             metrics.record(answer)
@@ -69,6 +70,34 @@ struct RideRoutes: Sendable {
             if let id = remembered.rideID, let ride = try await rides.find(id, for: session.netID) {
                 return try BookingAnswer(ride: ride, clock: clock).response
             }
+            throw Problem(
+                status: .conflict, slug: "idempotency-key-in-progress", title: "The first request is still being answered",
+                detail: "The first request with this Idempotency-Key is still being answered. Try again in a few seconds.",
+                headers: [.retryAfter: "2"])
+        }
+    }
+
+    /// A ride there and its way back, both or neither (``BookingService/bookTrip(_:_:now:bookedBy:)``),
+    /// under the request's Idempotency-Key when it has one.
+    private func bookTrip(
+        _ trip: (there: NewRide, back: NewRide), request: Request, raw: Data, session: AuthenticatedSession, now: Date
+    ) async throws -> Response {
+        guard let keyText = request.headers[.init("Idempotency-Key")!], !keyText.isEmpty else {
+            let answer = try TripAnswer.make(
+                try await booking.bookTrip(trip.there, trip.back, now: now), there: trip.there, back: trip.back, clock: clock)
+            metrics.record(answer)
+            return answer.response
+        }
+        guard keyText.count <= 200 else { throw ValidationError(field: "Idempotency-Key", reason: "is longer than 200 characters") }
+        let key = IdempotencyKey(netID: session.netID, key: keyText, body: raw)
+        switch try await booking.bookTrip(trip.there, trip.back, now: now, idempotencyKey: key) {
+        case .fresh(let outcome):
+            let answer = try TripAnswer.make(outcome, there: trip.there, back: trip.back, clock: clock)
+            try await booking.recordAnswer(answer.text, for: key)
+            metrics.record(answer)
+            return answer.response
+        case .replay(let remembered):
+            if let answer = BookingAnswer(remembered) { return answer.response }
             throw Problem(
                 status: .conflict, slug: "idempotency-key-in-progress", title: "The first request is still being answered",
                 detail: "The first request with this Idempotency-Key is still being answered. Try again in a few seconds.",
@@ -140,13 +169,34 @@ struct RideRoutes: Sendable {
     struct CancelView: Encodable {
         let ride: RideView
         let late: Bool
+        /// The way back, cancelled with it (`with_return`).
+        let back: RideView?
+
+        enum CodingKeys: String, CodingKey { case ride, late, back = "return" }
+    }
+
+    /// `POST /v1/rides/{id}/cancel`'s optional body: `{"with_return": true}` cancels the way back too.
+    struct CancelBody: Decodable {
+        var withReturn = false
+
+        enum CodingKeys: String, CodingKey { case withReturn = "with_return" }
+
+        init(from decoder: any Decoder) throws {
+            withReturn = try decoder.container(keyedBy: CodingKeys.self).member(Bool.self, .withReturn) ?? false
+        }
     }
 
     @Sendable func cancel(_ request: Request, context: AppRequestContext) async throws -> Response {
         let session = try context.requireSession()
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw Self.noSuchRide() }
-        let cancelled = try await rides.cancel(id, for: session.netID, now: time.now, lateWithin: settings.policy.lateCancellation)
-        return try Self.json(CancelView(ride: RideView(cancelled.ride, clock: clock), late: cancelled.late), request: request, context: context)
+        let raw = try await request.collectBody()
+        let body = raw.isEmpty ? nil : try Request.decodeJSON(CancelBody.self, from: raw)
+        let cancelled = try await rides.cancel(
+            id, for: session.netID, now: time.now, lateWithin: settings.policy.lateCancellation, withReturn: body?.withReturn ?? false)
+        return try Self.json(
+            CancelView(
+                ride: RideView(cancelled.ride, clock: clock), late: cancelled.late, back: cancelled.returnRide.map { RideView($0, clock: clock) }),
+            request: request, context: context)
     }
 
     struct SeriesCancelView: Encodable {

@@ -24,6 +24,7 @@ extension RideView {
         json.field("reason", reason)
         json.field("ref", ref)
         json.field("requested_at", requestedAt)
+        json.field("return_of", returnOf)
         json.field("series_id", seriesID)
         json.field("status", status)
         json.field("updated_at", updatedAt)
