@@ -27,6 +27,8 @@ extension RidesCommand {
         @Option(help: "A note for the driver.") var note: String?
         @Option(help: "Repeat weekly on these days, e.g. mon,wed,fri (with --until).") var every: String?
         @Option(help: "Last date of a weekly series, YYYY-MM-DD.") var until: String?
+        @Option(help: "Book her way back too, picked up at this time (same forms as --at): both or neither.") var returnAt: String?
+        @Option(help: "Where the way back starts, when not where the ride ends (with --return-at).") var returnFrom: String?
         @Flag(help: "Book although her rides are suspended under the no-show policy (a medical trip); needs --reason.")
         var overrideSuspension = false
         @Option(help: "Why the suspension is overridden (audited).") var reason: String?
@@ -42,6 +44,10 @@ extension RidesCommand {
             if times != 1 { throw ValidationError("give one of --at, --arrive-by or --now") }
             if (every == nil) != (until == nil) { throw ValidationError("--every and --until go together") }
             if now && every != nil { throw ValidationError("--now books one ride; a weekly series needs --at or --arrive-by") }
+            if returnFrom != nil && returnAt == nil { throw ValidationError("--return-from goes with --return-at") }
+            if returnAt != nil && every != nil {
+                throw ValidationError("a weekly series books its way back as a series of its own; leave out --return-at")
+            }
         }
 
         func run() async throws {
@@ -61,7 +67,8 @@ extension RidesCommand {
                 repeats: every.map {
                     BookingRequest.Repeat(
                         weekdays: $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }, until: until ?? "")
-                }
+                },
+                returnTrip: try iso(returnAt, "--return-at").map { BookingRequest.Return(pickupAt: $0, pickup: returnFrom.map { .init(place: $0) }) }
             )
             // The services as vand builds them (VandServices): the phone booking books by the same
             // rules (VAND_AUTO_APPROVE, the horizon, the service area, the on-demand lead).
@@ -77,6 +84,11 @@ extension RidesCommand {
                 let checked: CheckedBooking
                 do throws(InvalidFields) { checked = try booking.check(request, for: rider, places: prepared.places, now: asOf) } catch {
                     throw CLIError(error.errors.map { "\(Self.flag(for: $0.field)): \($0.reason)" }.joined(separator: "; "))
+                }
+                if let trip = checked.trip {
+                    let outcome = try await booking.bookTrip(
+                        trip.there, trip.back, now: asOf, bookedBy: who, overrideSuspension: overrideSuspension ? reason : nil)
+                    return try Self.report(outcome, rider: rider, clock: clock, json: json)
                 }
                 let outcomes = try await booking.bookSeries(
                     checked.rides, now: asOf, bookedBy: who, overrideSuspension: overrideSuspension ? reason : nil)
@@ -97,6 +109,35 @@ extension RidesCommand {
             }
         }
 
+        /// Prints a trip's outcome: both rides, or why neither was booked and the times that work
+        /// for the leg that did not fit (exit 1).
+        static func report(_ outcome: TripOutcome, rider: NetID, clock: ServiceTime, json: Bool) throws {
+            let legs: [BookingOutcome]
+            var suggestions: [Suggestion] = []
+            switch outcome {
+            case .booked(let there, let back): legs = [.booked(there), .booked(back)]
+            case .refused(_, let leg):
+                legs = [leg]
+                suggestions = Self.suggestions(leg)
+            case .backTooSoon(_, let suggestion):
+                legs = []
+                suggestions = suggestion.map { [$0] } ?? []
+            }
+            if json {
+                if case .booked = outcome { return try printJSON(legs.map { Answer($0, clock: clock) }) }
+                return try printJSON([Answer(refusal: outcome, suggestions: suggestions, clock: clock)])
+            }
+            guard case .booked(let there, let back) = outcome else {
+                say("not booked: \(outcome.sentence(clock: clock) ?? "")")
+                let times = suggestions.map { clock.text($0.asked, .dayAtTime) }
+                if !times.isEmpty { say("  times that work for the way back: \(times.joined(separator: "; "))") }
+                throw CLIError("nothing booked for \(rider.rawValue)")
+            }
+            for (label, ride) in [("booked", there), ("and back", back)] {
+                say("\(label) \(DispatchContext.line(ride, clock)) (\(ride.status.rawValue)\(ride.vanName.map { ", \($0)" } ?? ""))")
+            }
+        }
+
         /// The suggestions of a refusal.
         static func suggestions(_ outcome: BookingOutcome) -> [Suggestion] {
             if case .refused(let feasibility, _) = outcome { return feasibility.suggestions }
@@ -105,7 +146,12 @@ extension RidesCommand {
 
         /// The option a rule's field came from.
         static func flag(for field: String) -> String {
-            switch field.split(separator: ".").first.map(String.init) ?? field {
+            switch field {
+            case "return", "return.pickup_at": return "--return-at"
+            case "return.pickup": return "--return-from"
+            default: break
+            }
+            return switch field.split(separator: ".").first.map(String.init) ?? field {
             case "pickup": "--from"
             case "dropoff": "--to"
             case "pickup_at": "--at"
@@ -134,6 +180,13 @@ extension RidesCommand {
                 refused = outcome.sentence(clock: clock)
                 reason = outcome.refusalCode
                 suggestions = Book.suggestions(outcome).map { clock.format($0.pickupAt) }
+            }
+
+            init(refusal: TripOutcome, suggestions: [Suggestion], clock: ServiceTime) {
+                booked = nil
+                refused = refusal.sentence(clock: clock)
+                reason = refusal.refusalCode
+                self.suggestions = suggestions.map { clock.format($0.asked) }
             }
         }
     }

@@ -161,11 +161,25 @@ struct RidesCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Cancel a ride on the service's side (e.g. a van broke down).")
         @Argument(help: "The ride: its reference (K7M-3QX), id, or a unique id prefix.") var id: String
         @Option(help: "Why (required; the rider sees it).") var reason: String
+        @Flag(help: "Cancel the way back booked with it too, with the same reason.") var withReturn = false
         @OptionGroup var actor: ActorOptions
 
         func run() async throws {
             try await DispatchContext.decide("cancelled") { dispatch, now in
                 try await dispatch.cancel(id, reason: reason, actor: try actor.resolved(), now: now)
+            }
+            guard withReturn else { return }
+            // The way back right after, on its own: the ride there stays cancelled whatever it answers.
+            let clock = try DispatchContext.clock()
+            try await withServices { services in
+                let queries = RideQueries(pool: services.pool)
+                guard let ride = try await queries.find(id), let back = try await queries.wayBack(of: ride.id) else {
+                    return say("no way back to cancel")
+                }
+                let cancelled = try await DispatchContext.mapping {
+                    try await services.dispatch.cancel(back.id.uuidString, reason: reason, actor: try actor.resolved(), now: adminClock.now)
+                }
+                say("cancelled the way back \(DispatchContext.line(cancelled, clock))")
             }
         }
     }

@@ -8,17 +8,20 @@ extension BookingService {
     /// first, then the way back with the ride there held (so it may share her van, and never
     /// overlaps it). If either leg does not fit, nothing is kept but the refusal, which the
     /// report counts (``Negotiation``). A dispatcher booking for a rider names herself as
-    /// `bookedBy`, as in ``bookSeries(_:now:bookedBy:overrideSuspension:)``.
-    public func bookTrip(_ there: NewRide, _ back: NewRide, now: Date, bookedBy: String? = nil) async throws -> TripOutcome {
+    /// `bookedBy`, and may book over a suspension for a reason (`overrideSuspension`), as in
+    /// ``bookSeries(_:now:bookedBy:overrideSuspension:)``.
+    public func bookTrip(
+        _ there: NewRide, _ back: NewRide, now: Date, bookedBy: String? = nil, overrideSuspension: String? = nil
+    ) async throws -> TripOutcome {
         let timeZone = calendar.timeZone
         let outcome = try await pool.withTransaction { conn in
-            try Self.bookTrip(there, back, now: now, timeZone: timeZone, bookedBy: bookedBy, conn)
+            try Self.bookTrip(there, back, now: now, timeZone: timeZone, bookedBy: bookedBy, overrideSuspension: overrideSuspension, conn)
         }
         announce(outcome)
         return outcome
     }
 
-    /// Like ``bookTrip(_:_:now:bookedBy:)``, guarded by an idempotency key as
+    /// Like ``bookTrip(_:_:now:bookedBy:overrideSuspension:)``, guarded by an idempotency key as
     /// ``bookSeries(_:now:idempotencyKey:bookedBy:)`` is: a retry gets the first answer back.
     public func bookTrip(
         _ there: NewRide, _ back: NewRide, now: Date, idempotencyKey: IdempotencyKey, bookedBy: String? = nil
@@ -48,10 +51,11 @@ extension BookingService {
     }
 
     static func bookTrip(
-        _ there: NewRide, _ back: NewRide, now: Date, timeZone: TimeZone, bookedBy: String?, _ conn: PGConnection
+        _ there: NewRide, _ back: NewRide, now: Date, timeZone: TimeZone, bookedBy: String?, overrideSuspension: String? = nil,
+        _ conn: PGConnection
     ) throws -> TripOutcome {
         try conn.execute(simple: "SAVEPOINT trip")
-        let first = try bookAll([there], now: now, timeZone: timeZone, bookedBy: bookedBy, conn)[0]
+        let first = try bookAll([there], now: now, timeZone: timeZone, bookedBy: bookedBy, overrideSuspension: overrideSuspension, conn)[0]
         guard case .booked(let thereRide) = first else {
             return try undo(.refused(leg: .there, outcome: first), asked: there, now: now, conn)
         }
@@ -61,7 +65,7 @@ extension BookingService {
             let suggestion = try nearest(back, from: earliest, now: now, timeZone: timeZone, conn)
             return try undo(.backTooSoon(earliest: earliest, suggestion: suggestion), asked: back, now: now, conn)
         }
-        let second = try bookAll([back], now: now, timeZone: timeZone, bookedBy: bookedBy, conn)[0]
+        let second = try bookAll([back], now: now, timeZone: timeZone, bookedBy: bookedBy, overrideSuspension: overrideSuspension, conn)[0]
         guard case .booked(let backRide) = second else {
             return try undo(.refused(leg: .back, outcome: second), asked: back, now: now, conn)
         }

@@ -51,6 +51,13 @@ public struct RideQueries: Sendable {
         }
     }
 
+    /// The way back booked with ride `id`, while it still holds a van.
+    public func wayBack(of id: UUID) async throws -> Ride? {
+        try await pool.withConnection { conn in
+            try conn.query("\(RideRecord.select) WHERE r.return_of = \(id) AND ride_holds_van(r.status)").first.map(RideRecord.ride)
+        }
+    }
+
     /// The ride named by `id`: its reference, its id, or a prefix of the id only it has.
     public func find(_ id: String) async throws -> Ride? {
         try await pool.withConnection { conn in

@@ -77,7 +77,7 @@ struct RideRoutes: Sendable {
         }
     }
 
-    /// A ride there and its way back, both or neither (``BookingService/bookTrip(_:_:now:bookedBy:)``),
+    /// A ride there and its way back, both or neither (``BookingService/bookTrip(_:_:now:bookedBy:overrideSuspension:)``),
     /// under the request's Idempotency-Key when it has one.
     private func bookTrip(
         _ trip: (there: NewRide, back: NewRide), request: Request, raw: Data, session: AuthenticatedSession, now: Date
