@@ -161,6 +161,13 @@ public struct RiderRides: Sendable {
         }
     }
 
+    /// The way back booked with her ride `id`, whatever became of it (nil when none was).
+    public func wayBack(of id: UUID, for netID: NetID) async throws -> Ride? {
+        try await pool.withConnection { conn in
+            try conn.query("\(RideRecord.select) WHERE r.return_of = \(id) AND r.net_id = \(netID.rawValue)").first.map(RideRecord.ride)
+        }
+    }
+
     /// Why a cancellation was refused.
     public enum CancelError: Error, CustomStringConvertible, Sendable, Equatable {
         /// No such ride for this rider.

@@ -20,6 +20,8 @@ struct WebBookingFlow: Sendable {
         var eligibility: Eligibility?
         var errors: [WebBookingForm.FieldError] = []
         var conflict: (sentence: String, suggestions: [Suggestion])?
+        /// The leg the conflict's suggestions are for, on a trip there and back.
+        var leg: TripOutcome.Leg = .there
         var status: HTTPResponse.Status?
         /// Why the booking refused her under the no-show policy (``RiderSuspended/sentence(hotline:)``):
         /// nothing was booked.
@@ -32,6 +34,8 @@ struct WebBookingFlow: Sendable {
         case form(Trouble)
         /// One ride booked.
         case booked(Ride)
+        /// A ride there and its way back booked.
+        case trip(Ride, Ride)
         /// A weekly series: each occurrence's outcome.
         case series([BookingOutcome])
         /// The same form sent again after it booked: the ride it booked (nil: a series).
@@ -56,6 +60,10 @@ struct WebBookingFlow: Sendable {
         }
         let outcomes: [BookingOutcome]
         let key = WebBookingForm.idempotencyKey(sent, netID: netID)
+        if let trip = checked.trip {
+            return try await submitTrip(
+                trip, submitted, key: key, for: netID, bookedBy: bookedBy, trouble: Trouble(places: places, eligibility: prepared.eligibility))
+        }
         do {
             if let key {
                 switch try await actions.book(checked.rides, key: key, bookedBy: bookedBy) {
@@ -91,6 +99,49 @@ struct WebBookingFlow: Sendable {
                 link: ownRideLinks ? WebRideRoutes.path(of: other) : nil)
             return .form(Trouble(places: places, eligibility: prepared.eligibility, errors: [error], status: .conflict))
         }
+    }
+
+    /// Books the ride there and its way back, both or neither; a refusal is the form again with
+    /// the sentence and the nearest times for the leg that did not fit.
+    private func submitTrip(
+        _ trip: (there: NewRide, back: NewRide), _ submitted: WebBookingForm, key: IdempotencyKey?, for netID: NetID, bookedBy: String?,
+        trouble: Trouble
+    ) async throws -> Result {
+        let outcome: TripOutcome
+        do {
+            switch try await actions.bookTrip(trip.there, trip.back, key: key, bookedBy: bookedBy) {
+            case .fresh(let fresh): outcome = fresh
+            case .replay(let first):
+                if first.outcome == .booked { return .alreadyBooked(first.rideID) }
+                var again = trouble
+                again.conflict = (first.answer ?? "This form was sent already, and that time was not available. Choose another time.", [])
+                return .form(again)
+            }
+        } catch let refusal as RiderSuspended {
+            var refused = trouble
+            refused.status = .forbidden
+            refused.suspended = refusal.sentence(hotline: pages.hotline)
+            return .form(refused)
+        }
+        if bookedBy != nil { actions.pages?.changed(netID) }
+        let clock = ServiceTime(timeZone: actions.timeZone)
+        let sentence = outcome.sentence(clock: clock) ?? ""
+        if let key, outcome.refusalCode != nil { try await actions.recordAnswer(sentence, for: key) }
+        var refused = trouble
+        switch outcome {
+        case .booked(let there, let back):
+            return .trip(there, back)
+        case .refused(let leg, .refused(let feasibility, _)):
+            refused.conflict = (sentence, feasibility.suggestions)
+            refused.leg = leg
+        case .refused(let leg, _):
+            refused.errors = [WebBookingForm.FieldError(field: leg == .there ? "time" : "return_time", message: sentence)]
+            refused.status = .conflict
+        case .backTooSoon(_, let suggestion):
+            refused.conflict = (sentence, suggestion.map { [$0] } ?? [])
+            refused.leg = .back
+        }
+        return .form(refused)
     }
 
     /// Fills `page` with the booking form's values: what was typed, the errors next to their
@@ -142,15 +193,18 @@ struct WebBookingFlow: Sendable {
         if let (sentence, suggestions) = trouble.conflict {
             page.status = .conflict
             page.title = "Time taken: " + page.title
-            page.values["conflict"] = ["sentence": sentence, "suggestions": self.suggestions(submitted, suggestions)] as [String: Any]
+            page.values["conflict"] =
+                ["sentence": sentence, "suggestions": self.suggestions(submitted, suggestions, leg: trouble.leg)] as [String: Any]
         }
     }
 
     /// Each suggested time as a one-tap form's values: the same request at that time.
-    func suggestions(_ submitted: WebBookingForm, _ suggestions: [Suggestion]) -> [[String: Any]] {
+    func suggestions(_ submitted: WebBookingForm, _ suggestions: [Suggestion], leg: TripOutcome.Leg = .there) -> [[String: Any]] {
         let now = actions.now
         return suggestions.map { suggestion in
-            suggestionForm(submitted.at(suggestion.asked, timeZone: actions.timeZone), label: pages.words.words(suggestion.asked, now: now))
+            suggestionForm(
+                submitted.at(suggestion.asked, timeZone: actions.timeZone, leg: leg),
+                label: (leg == .back ? "with the way back " : "") + pages.words.words(suggestion.asked, now: now))
         }
     }
 

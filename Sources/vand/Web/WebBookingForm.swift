@@ -26,6 +26,8 @@ struct WebBookingForm: Sendable {
     var repeats = false
     var repeatDays: [String] = []
     var repeatUntil = ""
+    /// "And back at": the way back's pickup time on the ride's date (empty: no way back).
+    var returnTime = ""
 
     /// One problem, on one field.
     struct FieldError: Sendable, Equatable {
@@ -52,11 +54,13 @@ struct WebBookingForm: Sendable {
         repeats = form.isChecked("repeat")
         repeatDays = form.all("repeat_days")
         repeatUntil = form["repeat_until"]
+        returnTime = kind == .ahead ? form["return_time"] : ""
     }
 
     static let labels = [
         "pickup": "Pick-up place", "dropoff": "Destination", "date": "Date", "time": "Time",
         "companions": "Companions", "note": "Note for the driver", "repeat_days": "Repeat on", "repeat_until": "Repeat until",
+        "return_time": "The time to come back",
     ]
 
     /// The form as a booking request: the same type `POST /v1/rides` fills, checked by the same
@@ -71,11 +75,12 @@ struct WebBookingForm: Sendable {
             if arriveBy { request.arriveBy = "\(date)T\(time)" } else { request.pickupAt = "\(date)T\(time)" }
         }
         if kind == .ahead, repeats { request.repeats = BookingRequest.Repeat(weekdays: repeatDays, until: repeatUntil) }
+        if kind == .ahead, !returnTime.isEmpty { request.returnTrip = BookingRequest.Return(pickupAt: "\(date)T\(returnTime)") }
         return request
     }
 
     /// The form's fields in page order (the error summary lists them so).
-    static let fieldOrder = ["pickup", "dropoff", "date", "time", "companions", "note", "repeat_days", "repeat_until"]
+    static let fieldOrder = ["pickup", "dropoff", "date", "time", "return_time", "companions", "note", "repeat_days", "repeat_until"]
 
     /// The booking rules' problems as this form's fields say them: each on the input to fix,
     /// an empty input asked for in words ("Enter the date of the ride"), one error per input.
@@ -117,6 +122,7 @@ struct WebBookingForm: Sendable {
         case "pickup", "dropoff", "companions", "note": return head
         case "pickup_at", "arrive_by": return "time"
         case "repeat": return field == "repeat.until" ? "repeat_until" : "repeat_days"
+        case "return": return "return_time"
         default: return head
         }
     }
@@ -153,14 +159,19 @@ struct WebBookingForm: Sendable {
         [
             "pickup": pickup, "pickup_lat": pickupLat, "pickup_lon": pickupLon, "dropoff": dropoff, "date": date, "time": time,
             "time_is": arriveBy ? "arrive" : "", "companions": companions, "note": note, "repeat_until": repeatUntil,
+            "return_time": returnTime,
         ]
     }
 
     /// The same request at another time (a suggestion's one-tap form): the pickup, or the
-    /// arrival when the rider asked to arrive by a time.
-    func at(_ date: Date, timeZone: TimeZone) -> WebBookingForm {
+    /// arrival when the rider asked to arrive by a time; for the way back's leg, its time alone.
+    func at(_ date: Date, timeZone: TimeZone, leg: TripOutcome.Leg = .there) -> WebBookingForm {
         var copy = self
         let fields = WebTimeWords(timeZone: timeZone).formFields(date)
+        if leg == .back {
+            copy.returnTime = fields.time
+            return copy
+        }
         copy.kind = .ahead
         copy.date = fields.date
         copy.time = fields.time

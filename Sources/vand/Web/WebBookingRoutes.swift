@@ -48,6 +48,8 @@ struct WebBookingRoutes: Sendable {
             return try await form(submitted, request, context, trouble: trouble)
         case .booked(let ride):
             throw WebAnswer.redirect("/rides/\(ride.id.uuidString.lowercased())?done=booked")
+        case .trip(let there, _):
+            throw WebAnswer.redirect("/rides/\(there.id.uuidString.lowercased())?done=booked-trip")
         case .alreadyBooked(let id):
             throw WebAnswer.redirect(id.map { "/rides/\($0.uuidString.lowercased())?done=booked" } ?? "/rides")
         case .series(let outcomes):

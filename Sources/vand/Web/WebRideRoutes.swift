@@ -54,11 +54,19 @@ struct WebRideRoutes: Sendable {
         // app.js from the stream's `eta` events.
         page.values["etaLive"] = ride.status == .approved
         page.values["eta"] = try await actions.vanETA(ride)?.sentence
-        if request.uri.queryParameters["done"] == "booked" {
+        try await linkTrip(ride, into: &page.values)
+        switch request.uri.queryParameters["done"] {
+        case "booked":
             page.values["flash"] =
                 ride.status == .approved
                 ? "Your ride is booked and approved."
                 : "Your ride is requested. It is waiting for the dispatcher's approval; you will get a notification."
+        case "booked-trip":
+            page.values["flash"] =
+                ride.status == .approved
+                ? "Your ride and your way back are booked and approved."
+                : "Your ride and your way back are requested. They are waiting for the dispatcher's approval; you will get a notification."
+        default: break
         }
         return try await pages.render(page, request: request, context: context)
     }
@@ -69,15 +77,16 @@ struct WebRideRoutes: Sendable {
         page.values = try await liveValues(ride)
         page.values["late"] = ride.pickupAt.timeIntervalSince(actions.now) <= actions.settings.policy.lateCancellation
         page.values["lateMinutes"] = String(lateMinutes)
+        try await linkTrip(ride, into: &page.values)
         return try await pages.render(page, request: request, context: context)
     }
 
     @Sendable func cancel(_ request: Request, context: AppRequestContext) async throws -> Response {
         let session = try WebPages.session(context)
-        _ = try await pages.form(request)
+        let form = try await pages.form(request)
         let id = try rideID(context)
         do {
-            let cancelled = try await actions.cancel(id, of: session.netID)
+            let cancelled = try await actions.cancel(id, of: session.netID, withReturn: form.isChecked("with_return"))
             throw WebAnswer.redirect("/rides?done=\(cancelled.late ? "cancelled-late" : "cancelled")")
         } catch let error as RiderRides.CancelError {
             if error == .notFound { throw notFound() }
@@ -117,6 +126,20 @@ struct WebRideRoutes: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The other leg of a trip there and back, shown with the ride: its way back (`wayBack`, while
+    /// it holds a van) or the ride there it returns from (`wayThere`).
+    private func linkTrip(_ ride: Ride, into values: inout [String: Any]) async throws {
+        let words = pages.words, now = actions.now
+        func leg(_ other: Ride) -> [String: Any] {
+            ["href": Self.path(of: other), "when": words.words(other.pickupAt, now: now), "from": other.pickup.displayName]
+        }
+        if let there = ride.returnOf, let other = try await actions.ride(there, of: ride.netID) {
+            values["wayThere"] = leg(other)
+        } else if let back = try await actions.wayBack(of: ride.id, for: ride.netID), back.status.holdsVan {
+            values["wayBack"] = leg(back)
+        }
+    }
 
     /// The web path of a ride's page.
     static func path(of ride: Ride) -> String { "/rides/\(ride.id.uuidString.lowercased())" }

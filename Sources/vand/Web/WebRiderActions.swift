@@ -93,6 +93,12 @@ struct WebRiderActions: Sendable {
         try await booking.bookSeries(rides, now: now, bookedBy: bookedBy)
     }
 
+    /// Books a ride there and its way back, both or neither, once per `key` when given.
+    func bookTrip(_ there: NewRide, _ back: NewRide, key: IdempotencyKey?, bookedBy: String? = nil) async throws -> IdempotentTrip {
+        guard let key else { return .fresh(try await booking.bookTrip(there, back, now: now, bookedBy: bookedBy)) }
+        return try await booking.bookTrip(there, back, now: now, idempotencyKey: key, bookedBy: bookedBy)
+    }
+
     /// Books as ``book(_:)`` once per `key`: the same form sent again gets what the first made.
     /// A dispatcher booking for a rider names herself as `bookedBy` (the audit log and the ride's events).
     func book(_ rides: [NewRide], key: IdempotencyKey, bookedBy: String? = nil) async throws -> IdempotentBooking {
@@ -134,9 +140,14 @@ struct WebRiderActions: Sendable {
         try await rides.cancelRefusal(ride, now: now)
     }
 
-    /// Throws ``RiderRides/CancelError``.
-    func cancel(_ id: UUID, of netID: NetID) async throws -> RiderRides.Cancellation {
-        try await rides.cancel(id, for: netID, now: now, lateWithin: settings.policy.lateCancellation)
+    /// Throws ``RiderRides/CancelError``. `withReturn` cancels the way back booked with it too.
+    func cancel(_ id: UUID, of netID: NetID, withReturn: Bool = false) async throws -> RiderRides.Cancellation {
+        try await rides.cancel(id, for: netID, now: now, lateWithin: settings.policy.lateCancellation, withReturn: withReturn)
+    }
+
+    /// The way back booked with her ride `id`.
+    func wayBack(of id: UUID, for netID: NetID) async throws -> Ride? {
+        try await rides.wayBack(of: id, for: netID)
     }
 
     /// How many rides of the series were cancelled (0: none left to cancel).

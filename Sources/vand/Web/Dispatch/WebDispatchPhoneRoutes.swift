@@ -78,7 +78,7 @@ struct WebDispatchPhoneRoutes: Sendable {
         switch result {
         case .form(let trouble):
             return try await form(rider, submitted, trouble, request, context)
-        case .booked(let ride):
+        case .booked(let ride), .trip(let ride, _):
             throw WebAnswer.redirect("\(Self.path(rider.netID))/rides/\(ride.id.uuidString.lowercased())")
         case .alreadyBooked(let id):
             throw WebAnswer.redirect(id.map { "\(Self.path(rider.netID))/rides/\($0.uuidString.lowercased())" } ?? Self.path(rider.netID))
