@@ -151,7 +151,7 @@ func buildRoutes(
             dispatch: services.dispatch, booking: services.booking,
             rides: services.rides, road: services.road, eta: services.eta,
             standing: services.standing, pool: database.pool, settings: configuration.booking, timeZone: configuration.timeZone, time: clock,
-            live: dispatchLive
+            live: dispatchLive, series: services.series
         ),
         settings: configuration.web, accounts: configuration.accounts, hotline: configuration.hotline, notifications: notifications
     ).register(on: router)

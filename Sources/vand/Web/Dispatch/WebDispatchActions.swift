@@ -30,6 +30,8 @@ struct WebDispatchActions: Sendable {
     let time: any TimeSource
     /// The live stream's feed and its open streams (`GET /dispatch/stream`; nil: not live).
     var live: WebDispatchLive? = nil
+    /// Riders' standing series, held and resumed for a rider who phones (nil: not offered).
+    var series: SeriesService? = nil
 
     var now: Date { time.now }
 

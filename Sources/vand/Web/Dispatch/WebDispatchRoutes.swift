@@ -18,6 +18,7 @@ struct WebDispatchRoutes: Sendable {
         WebDispatchMapRoutes(console: self).register(group)
         WebDispatchPhoneRoutes(console: self).register(group)
         WebDispatchAppealsRoutes(console: self).register(group)
+        WebDispatchSeriesRoutes(console: self).register(group)
     }
 
     /// A console page: the layout with the console's navigation, `dispatch.css` and the page's
