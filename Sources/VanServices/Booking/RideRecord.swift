@@ -25,17 +25,21 @@ enum RideRecord {
         LEFT JOIN vans v ON v.id = r.van_id
         """
 
+    /// One end of a ride (or a series' template) in a row: `<end>_address`, `_lat`, `_lon`,
+    /// `_place_id` and `_place_name`, read by name (`end` is `pickup` or `dropoff`).
+    static func endpoint(_ end: String, in row: some PGRowReading) throws -> RideEndpoint {
+        let lat = try row.decode(Double?.self, end + "_lat"), lon = try row.decode(Double?.self, end + "_lon")
+        var coordinate: Coordinate?
+        if let lat, let lon { coordinate = try Coordinate(latitude: lat, longitude: lon) }
+        return RideEndpoint(
+            address: try row.decode(String?.self, end + "_address"), coordinate: coordinate,
+            placeID: try row.decode(Int64?.self, end + "_place_id"), placeName: try row.decode(String?.self, end + "_place_name"))
+    }
+
     /// The ride in a row holding ``columns``, read by name (among other columns, before or after:
     /// a query that adds its own reads the same; its own names must not be these).
     static func ride<Row: PGRowReading>(_ row: Row) throws -> Ride {
-        func endpoint(_ end: String) throws -> RideEndpoint {
-            let lat = try row.decode(Double?.self, end + "_lat"), lon = try row.decode(Double?.self, end + "_lon")
-            var coordinate: Coordinate?
-            if let lat, let lon { coordinate = try Coordinate(latitude: lat, longitude: lon) }
-            return RideEndpoint(
-                address: try row.decode(String?.self, end + "_address"), coordinate: coordinate,
-                placeID: try row.decode(Int64?.self, end + "_place_id"), placeName: try row.decode(String?.self, end + "_place_name"))
-        }
+        func endpoint(_ end: String) throws -> RideEndpoint { try RideRecord.endpoint(end, in: row) }
         guard let kind = RideKind(rawValue: try row.decode(String.self, "kind")),
             let status = RideStatus(rawValue: try row.decode(String.self, "status")),
             let promiseKind = RidePromise.Kind(rawValue: try row.decode(String.self, "promise"))

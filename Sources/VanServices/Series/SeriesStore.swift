@@ -217,14 +217,7 @@ enum SeriesStore {
 
     /// A series from a row of ``select``.
     private static func series(_ row: some PGRowReading) throws -> StandingSeries {
-        func endpoint(_ end: String) throws -> RideEndpoint {
-            let lat = try row.decode(Double?.self, end + "_lat"), lon = try row.decode(Double?.self, end + "_lon")
-            var coordinate: Coordinate?
-            if let lat, let lon { coordinate = try Coordinate(latitude: lat, longitude: lon) }
-            return RideEndpoint(
-                address: try row.decode(String?.self, end + "_address"), coordinate: coordinate,
-                placeID: try row.decode(Int64?.self, end + "_place_id"), placeName: try row.decode(String?.self, end + "_place_name"))
-        }
+        func endpoint(_ end: String) throws -> RideEndpoint { try RideRecord.endpoint(end, in: row) }
         guard let promise = RidePromise.Kind(rawValue: try row.decode(String.self, "promise")) else {
             throw PGError(kind: .decoding, message: "series has an unknown promise")
         }
