@@ -150,6 +150,8 @@ public struct BookingService: Sendable {
         if let bookedBy { try conn.execute("SELECT set_config('vand.actor', \(bookedBy), true)") }
         // The no-show policy, on every path: under her lock, so a notice written now is seen.
         let overridden = try suspensionsOver(rides, netID: netID, timeZone: timeZone, bookedBy: bookedBy, override: overrideSuspension, conn)
+        // What she was refused lately, for a booking that answers it (before any van-day lock).
+        let refusals = try Negotiation.recent(netID, now: now, timeZone: timeZone, conn)
         var held = try RideRecord.held(
             by: netID,
             around: DateInterval(
@@ -166,7 +168,7 @@ public struct BookingService: Sendable {
                 outcomes.append(.overlaps(other))
                 continue
             }
-            let outcome = try book(ride, request, scheduler: scheduler, vans: vans, now: now, conn)
+            let outcome = try book(ride, request, scheduler: scheduler, vans: vans, refusals: refusals, now: now, conn)
             if case .booked(let booked) = outcome {
                 held.append(booked)
                 if let suspension = overridden[ride.id], let bookedBy, let overrideSuspension {
@@ -229,7 +231,7 @@ public struct BookingService: Sendable {
     static let racesBeforeWaiting = 3
 
     private static func book(
-        _ ride: NewRide, _ request: RideRequest, scheduler: Scheduler, vans: [Van], now: Date,
+        _ ride: NewRide, _ request: RideRequest, scheduler: Scheduler, vans: [Van], refusals: [TripKey: [TripRequests.Refusal]], now: Date,
         _ conn: PGConnection
     ) throws -> BookingOutcome {
         var lost: VanDayRoutes.Snapshot?  // what the last plan read, when a race sent it round again
@@ -262,7 +264,7 @@ public struct BookingService: Sendable {
                 // two round trips while the van-day rows are locked.
                 let booked = try insert(ride, assignment: assignment, requestedAt: now, conn)
                 try VanDayRoutes.checkNow(conn, releasing: "booking")
-                try Negotiation.answer(ride, booked: booked.id, now: now, timeZone: scheduler.hours.timeZone, conn)
+                try Negotiation.answer(ride, booked: booked.id, among: refusals, now: now, timeZone: scheduler.hours.timeZone, conn)
                 return .booked(booked)
             } catch let error as PGError where error.sqlState == .checkViolation {
                 try conn.execute(simple: "ROLLBACK TO SAVEPOINT booking")

@@ -19,28 +19,38 @@ enum Negotiation {
             """)
     }
 
-    /// Links the refusals `booked` answers (her refusals of the same trip on the same service day,
-    /// each within 10 minutes of the next) to it, and records on the ride the time she asked first
-    /// and the minutes it moved, when it moved. Returns the minutes moved (nil when it did not).
-    @discardableResult
-    static func answer(_ ride: NewRide, booked id: UUID, now: Date, timeZone: TimeZone, _ conn: PGConnection) throws -> Int? {
-        let trip = TripKey(from: ride.pickup, to: ride.dropoff)
-        let day = LocalDate(containing: ride.pickupAt, in: timeZone)
-        let interval = day.interval(in: timeZone)
-        let recent = try conn.query(
+    /// Her refusals of the last 6 hours that no booking answered yet, by trip: read once per
+    /// booking, under her lock and before any van-day is locked, so the booking's locks are not
+    /// held a round trip longer for it (most bookings follow no refusal).
+    static func recent(_ netID: NetID, now: Date, timeZone: TimeZone, _ conn: PGConnection) throws -> [TripKey: [TripRequests.Refusal]] {
+        let rows = try conn.query(
             """
-            SELECT id, requested_pickup_at, refused_at, reason, standing FROM booking_refusals
-            WHERE net_id = \(ride.netID.rawValue) AND trip_key = \(trip.rawValue) AND answered_by IS NULL
-              AND refused_at <= \(now) AND refused_at > \(now.addingTimeInterval(-6 * 3600))
-              AND requested_pickup_at >= \(interval.start) AND requested_pickup_at < \(interval.end)
+            SELECT id, trip_key, requested_pickup_at, refused_at, reason, standing FROM booking_refusals
+            WHERE net_id = \(netID.rawValue) AND answered_by IS NULL AND refused_at <= \(now) AND refused_at > \(now.addingTimeInterval(-6 * 3600))
             """
-        ).map {
-            TripRequests.Refusal(
-                id: try $0.decode(Int64.self, "id"), netID: ride.netID.rawValue, trip: trip, day: day,
-                asked: try $0.decode(Date.self, "requested_pickup_at"), refusedAt: try $0.decode(Date.self, "refused_at"),
-                reason: try $0.decode(String.self, "reason"), standing: try $0.decode(Bool.self, "standing"))
+        ).map { row in
+            let asked = try row.decode(Date.self, "requested_pickup_at")
+            return TripRequests.Refusal(
+                id: try row.decode(Int64.self, "id"), netID: netID.rawValue, trip: TripKey(rawValue: try row.decode(String.self, "trip_key")),
+                day: LocalDate(containing: asked, in: timeZone), asked: asked, refusedAt: try row.decode(Date.self, "refused_at"),
+                reason: try row.decode(String.self, "reason"), standing: try row.decode(Bool.self, "standing"))
         }
-        let chain = TripRequests.answered(by: now, among: recent)
+        return Dictionary(grouping: rows, by: \.trip)
+    }
+
+    /// Links the refusals `booked` answers among `recent` (``recent(_:now:timeZone:_:)``: her
+    /// refusals of the same trip on the same service day, each within 10 minutes of the next) to
+    /// it, and records on the ride the time she asked first and the minutes it moved, when it
+    /// moved. No statement at all when she was refused nothing of this trip. Returns the minutes
+    /// moved (nil when it did not).
+    @discardableResult
+    static func answer(
+        _ ride: NewRide, booked id: UUID, among recent: [TripKey: [TripRequests.Refusal]], now: Date, timeZone: TimeZone, _ conn: PGConnection
+    ) throws -> Int? {
+        let trip = TripKey(from: ride.pickup, to: ride.dropoff)
+        guard let ofTrip = recent[trip] else { return nil }
+        let day = LocalDate(containing: ride.pickupAt, in: timeZone)
+        let chain = TripRequests.answered(by: now, among: ofTrip.filter { $0.day == day })
         guard let first = chain.first else { return nil }
         let ids = "{" + chain.map { String($0.id) }.joined(separator: ",") + "}"
         try conn.execute("UPDATE booking_refusals SET answered_by = \(id) WHERE id = ANY(\(ids)::bigint[])")
