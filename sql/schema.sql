@@ -1237,6 +1237,29 @@ CREATE TABLE public.whitelist (
 );
 
 --
+-- Name: will_calls; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.will_calls (
+    ride_id uuid NOT NULL,
+    net_id text NOT NULL,
+    pickup_address text,
+    pickup_lat double precision,
+    pickup_lon double precision,
+    pickup_place_id bigint,
+    created_at timestamp with time zone NOT NULL,
+    ready_at timestamp with time zone,
+    ready_by text,
+    closed_at timestamp with time zone,
+    closed_by text,
+    CONSTRAINT will_calls_check CHECK (((pickup_address IS NOT NULL) OR (pickup_lat IS NOT NULL) OR (pickup_place_id IS NOT NULL))),
+    CONSTRAINT will_calls_check1 CHECK (((pickup_lat IS NULL) = (pickup_lon IS NULL))),
+    CONSTRAINT will_calls_check2 CHECK (((ready_at IS NULL) OR (closed_at IS NULL))),
+    CONSTRAINT will_calls_pickup_lat_check CHECK (((pickup_lat >= ('-90'::integer)::double precision) AND (pickup_lat <= (90)::double precision))),
+    CONSTRAINT will_calls_pickup_lon_check CHECK (((pickup_lon >= ('-180'::integer)::double precision) AND (pickup_lon <= (180)::double precision)))
+);
+
+--
 -- Name: series_holds id; Type: DEFAULT; Schema: public; Owner: -
 --
 
@@ -1509,6 +1532,13 @@ ALTER TABLE ONLY public.whitelist
     ADD CONSTRAINT whitelist_pkey PRIMARY KEY (net_id);
 
 --
+-- Name: will_calls will_calls_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.will_calls
+    ADD CONSTRAINT will_calls_pkey PRIMARY KEY (ride_id);
+
+--
 -- Name: audit_log_at; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1723,6 +1753,18 @@ CREATE INDEX van_trail_at ON public.van_trail USING btree (at);
 --
 
 CREATE INDEX van_trail_van_at ON public.van_trail USING btree (van_id, at);
+
+--
+-- Name: will_calls_open; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX will_calls_open ON public.will_calls USING btree (created_at) WHERE ((ready_at IS NULL) AND (closed_at IS NULL));
+
+--
+-- Name: will_calls_rider; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX will_calls_rider ON public.will_calls USING btree (net_id);
 
 --
 -- Name: notifications notifications_notify; Type: TRIGGER; Schema: public; Owner: -
@@ -2034,6 +2076,27 @@ ALTER TABLE ONLY public.van_tracker_tokens
 
 ALTER TABLE ONLY public.van_trail
     ADD CONSTRAINT van_trail_van_id_fkey FOREIGN KEY (van_id) REFERENCES public.vans(id) ON DELETE CASCADE;
+
+--
+-- Name: will_calls will_calls_net_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.will_calls
+    ADD CONSTRAINT will_calls_net_id_fkey FOREIGN KEY (net_id) REFERENCES public.riders(net_id);
+
+--
+-- Name: will_calls will_calls_pickup_place_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.will_calls
+    ADD CONSTRAINT will_calls_pickup_place_id_fkey FOREIGN KEY (pickup_place_id) REFERENCES public.places(id);
+
+--
+-- Name: will_calls will_calls_ride_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.will_calls
+    ADD CONSTRAINT will_calls_ride_id_fkey FOREIGN KEY (ride_id) REFERENCES public.rides(id) ON DELETE CASCADE;
 
 --
 -- PostgreSQL database dump complete

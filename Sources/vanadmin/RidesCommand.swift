@@ -161,7 +161,7 @@ struct RidesCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Cancel a ride on the service's side (e.g. a van broke down).")
         @Argument(help: "The ride: its reference (K7M-3QX), id, or a unique id prefix.") var id: String
         @Option(help: "Why (required; the rider sees it).") var reason: String
-        @Flag(help: "Cancel the way back booked with it too, with the same reason.") var withReturn = false
+        @Flag(help: "Cancel the way back booked with it too (or call off its will-call), with the same reason.") var withReturn = false
         @OptionGroup var actor: ActorOptions
 
         func run() async throws {
@@ -173,8 +173,10 @@ struct RidesCommand: AsyncParsableCommand {
             let clock = try DispatchContext.clock()
             try await withServices { services in
                 let queries = RideQueries(pool: services.pool)
-                guard let ride = try await queries.find(id), let back = try await queries.wayBack(of: ride.id) else {
-                    return say("no way back to cancel")
+                guard let ride = try await queries.find(id) else { return say("no way back to cancel") }
+                guard let back = try await queries.wayBack(of: ride.id) else {
+                    let closed = try await queries.closeWillCall(of: ride.id, actor: try actor.resolved(), now: adminClock.now)
+                    return say(closed ? "called off the way back she would call for" : "no way back to cancel")
                 }
                 let cancelled = try await DispatchContext.mapping {
                     try await services.dispatch.cancel(back.id.uuidString, reason: reason, actor: try actor.resolved(), now: adminClock.now)

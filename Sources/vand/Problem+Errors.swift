@@ -21,6 +21,14 @@ extension Problem {
             case .afterPickup, .notCancellable, .onBoard:
                 self = Problem(status: .conflict, slug: "not-cancellable", title: "The ride cannot be cancelled", detail: error.description)
             }
+        case let error as WillCallError:
+            let words = error.sentence(clock: ServiceTime(timeZone: timeZone))
+            switch error {
+            case .notFound: self = .notFound(words)
+            case .closed: self = Problem(status: .conflict, slug: "will-call-closed", title: "The way back was called off", detail: words)
+            case .rideThereNotOver:
+                self = Problem(status: .conflict, slug: "ride-there-not-over", title: "The ride there is not over yet", detail: words)
+            }
         case let error as RiderSuspended:
             self = Problem(status: .forbidden, slug: "suspended", title: "Rides suspended", detail: error.sentence(hotline: hotline))
         case let error as StandingError:

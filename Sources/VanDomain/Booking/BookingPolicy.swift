@@ -23,6 +23,9 @@ public struct BookingPolicy: Hashable, Sendable {
     public var maxCompanions = 2
     /// A cancellation this close to pickup is recorded as late (default 1 hour).
     public var lateCancellation: TimeInterval = 3_600
+    /// A will-call way back is picked up within this long of her "I'm ready" (default 30 minutes),
+    /// or refused then (her call stays open).
+    public var willCallMaxWait: TimeInterval = 30 * 60
 
     /// A policy around `serviceCenter` with the defaults above.
     public init(serviceCenter: Coordinate) {

@@ -20,17 +20,21 @@ public struct BookingRequest: Sendable, Hashable {
     }
 
     /// The way back, booked with the ride there (both or neither): picked up at `pickupAt` from
-    /// the ride's drop-off, or from `pickup` when given, and taken back to the ride's pickup.
+    /// the ride's drop-off, or from `pickup` when given, and taken back to the ride's pickup. Or,
+    /// with `willCall`, no time: she calls when she is ready (``WillCall``).
     public struct Return: Sendable, Hashable {
-        /// The way back's pickup time, as `pickupAt` is written.
-        public var pickupAt: String
+        /// The way back's pickup time, as `pickupAt` is written; nil for a will-call.
+        public var pickupAt: String?
         /// Where the way back starts, when not where the ride there ends.
         public var pickup: PlaceMatcher.Input?
+        /// "I'll call when I'm ready": booked when she says so, not now.
+        public var willCall: Bool
 
         /// A way back as sent.
-        public init(pickupAt: String, pickup: PlaceMatcher.Input? = nil) {
+        public init(pickupAt: String? = nil, pickup: PlaceMatcher.Input? = nil, willCall: Bool = false) {
             self.pickupAt = pickupAt
             self.pickup = pickup
+            self.willCall = willCall
         }
     }
 
@@ -81,6 +85,9 @@ public struct CheckedBooking: Sendable, Hashable {
     public let rides: [NewRide]
     /// The series' id, for a weekly series.
     public let seriesID: UUID?
+    /// Where a will-call way back starts, when the ride asked for one: it is recorded with the
+    /// ride (``BookingService/bookSeries(_:now:bookedBy:overrideSuspension:willCall:)``), and booked when she calls.
+    public var willCall: RideEndpoint? = nil
 
     /// The ride there and the way back, when a way back was asked for.
     public var trip: (there: NewRide, back: NewRide)? {

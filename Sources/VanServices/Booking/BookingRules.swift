@@ -73,7 +73,7 @@ public struct BookingRules: Sendable, Hashable {
             check { () throws(ValidationError) in times = try occurrences(of: rule, from: pickupAt, timeZone: timeZone, now: now) }
             seriesID = .timeOrdered(at: now)
         }
-        var back: (pickupAt: Date, pickup: RideEndpoint)?
+        var back: (pickupAt: Date?, pickup: RideEndpoint)?
         if let way = request.returnTrip {
             check { () throws(ValidationError) in
                 back = try checkReturn(way, request: request, there: (pickupAt, pickup, dropoff), matcher: matcher, clock: clock, now: now)
@@ -86,10 +86,13 @@ public struct BookingRules: Sendable, Hashable {
                 id: .timeOrdered(at: now), netID: netID, kind: request.kind, pickup: pickup, dropoff: dropoff, pickupAt: at, promise: promise,
                 needsWheelchair: request.needsWheelchair, companions: request.companions, note: note, seriesID: seriesID, status: status)
         }
-        if let back, let there = rides.first {
+        if let back, back.pickupAt == nil {
+            return CheckedBooking(rides: rides, seriesID: seriesID, willCall: back.pickup)
+        }
+        if let back, let backAt = back.pickupAt, let there = rides.first {
             rides.append(
                 NewRide(
-                    id: .timeOrdered(at: now), netID: netID, kind: .scheduled, pickup: back.pickup, dropoff: pickup, pickupAt: back.pickupAt,
+                    id: .timeOrdered(at: now), netID: netID, kind: .scheduled, pickup: back.pickup, dropoff: pickup, pickupAt: backAt,
                     needsWheelchair: request.needsWheelchair, companions: request.companions, note: note, returnOf: there.id, status: status))
         }
         return CheckedBooking(rides: rides, seriesID: seriesID)

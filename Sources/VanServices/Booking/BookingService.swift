@@ -98,12 +98,17 @@ public struct BookingService: Sendable {
     /// ride on a day it covers, and nothing is booked, unless the dispatcher booking for her gives
     /// `overrideSuspension`, the reason (a medical trip): then the ride is booked, kept when the
     /// suspension starts, and audited.
+    ///
+    /// With `willCall` (one ride), its way back waits for her call, starting there (``WillCall``):
+    /// recorded in the same transaction when the ride is booked.
     public func bookSeries(
-        _ rides: [NewRide], now: Date, bookedBy: String? = nil, overrideSuspension: String? = nil
+        _ rides: [NewRide], now: Date, bookedBy: String? = nil, overrideSuspension: String? = nil, willCall: RideEndpoint? = nil
     ) async throws -> [BookingOutcome] {
         let timeZone = calendar.timeZone
         let outcomes = try await pool.withTransaction { conn in
-            try Self.bookAll(rides, now: now, timeZone: timeZone, bookedBy: bookedBy, overrideSuspension: overrideSuspension, conn)
+            let outcomes = try Self.bookAll(rides, now: now, timeZone: timeZone, bookedBy: bookedBy, overrideSuspension: overrideSuspension, conn)
+            try Self.recordWillCall(willCall, after: outcomes, now: now, conn)
+            return outcomes
         }
         announce(outcomes)
         return outcomes
@@ -114,16 +119,25 @@ public struct BookingService: Sendable {
     /// instead of booking again. Render the fresh answer after this returns (the van-day locks
     /// are released by then) and record it with ``recordAnswer(_:for:)``. A dispatcher booking
     /// for a rider names herself as `bookedBy`, as in ``bookSeries(_:now:bookedBy:)``.
-    public func bookSeries(_ rides: [NewRide], now: Date, idempotencyKey: IdempotencyKey, bookedBy: String? = nil) async throws -> IdempotentBooking {
+    public func bookSeries(
+        _ rides: [NewRide], now: Date, idempotencyKey: IdempotencyKey, bookedBy: String? = nil, willCall: RideEndpoint? = nil
+    ) async throws -> IdempotentBooking {
         let timeZone = calendar.timeZone
         let booking = try await pool.withTransaction { conn -> IdempotentBooking in
             if let earlier = try IdempotencyStore.claim(idempotencyKey, conn) { return .replay(earlier) }
             let outcomes = try Self.bookAll(rides, now: now, timeZone: timeZone, bookedBy: bookedBy, conn)
+            try Self.recordWillCall(willCall, after: outcomes, now: now, conn)
             try IdempotencyStore.remember(idempotencyKey, RememberedBooking(outcomes, seriesID: rides.first?.seriesID), conn)
             return .fresh(outcomes)
         }
         if case .fresh(let outcomes) = booking { announce(outcomes) }
         return booking
+    }
+
+    /// Records the will-call way back of the ride booked (the first outcome), if one was asked.
+    private static func recordWillCall(_ willCall: RideEndpoint?, after outcomes: [BookingOutcome], now: Date, _ conn: PGConnection) throws {
+        guard let willCall, case .booked(let there)? = outcomes.first else { return }
+        try WillCallStore.insert(there: there, pickup: willCall, now: now, conn)
     }
 
     /// Tells ``routeChanges`` of every ride booked (after the commit, so the planner reads it).

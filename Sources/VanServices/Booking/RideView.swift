@@ -16,6 +16,15 @@ public struct RideView: Encodable, Sendable {
         public let lon: Double?
         /// What to show a person.
         public let display: String
+
+        /// The view of `e`.
+        public init(_ e: RideEndpoint) {
+            place = e.placeName
+            address = e.address
+            lat = e.coordinate?.latitude
+            lon = e.coordinate?.longitude
+            display = e.displayName
+        }
     }
 
     /// The ride's id, lowercase.
@@ -62,19 +71,19 @@ public struct RideView: Encodable, Sendable {
     /// Where her van is, from the road: only on her own ride's page, from the ETA lead before her
     /// wait begins until she is on board (absent otherwise).
     public var eta: ETAView?
+    /// Its way back, when she will call for it: only on her ride's own page and its booking's answer.
+    public var willCall: WillCallView?
 
     enum CodingKeys: String, CodingKey {
         case id, ref, kind, status, pickup, dropoff, pickupAt = "pickup_at", estimatedDropoffAt = "estimated_dropoff_at"
         case promise, maxRideMinutes = "max_ride_minutes", mayShare = "may_share"
         case needsWheelchair = "needs_wheelchair", companions, note, van, reason, seriesID = "series_id", returnOf = "return_of"
-        case requestedAt = "requested_at", updatedAt = "updated_at", eta
+        case requestedAt = "requested_at", updatedAt = "updated_at", eta, willCall = "will_call"
     }
 
     /// The ride's view, its times written by `clock`.
     public init(_ ride: Ride, clock: ServiceTime) {
-        func endpoint(_ e: RideEndpoint) -> Endpoint {
-            Endpoint(place: e.placeName, address: e.address, lat: e.coordinate?.latitude, lon: e.coordinate?.longitude, display: e.displayName)
-        }
+        func endpoint(_ e: RideEndpoint) -> Endpoint { Endpoint(e) }
         id = ride.id.uuidString.lowercased()
         ref = ride.ref.rawValue
         kind = ride.kind.rawValue
@@ -95,6 +104,25 @@ public struct RideView: Encodable, Sendable {
         returnOf = ride.returnOf?.uuidString.lowercased()
         requestedAt = clock.format(ride.requestedAt)
         updatedAt = clock.format(ride.updatedAt)
+    }
+}
+
+/// A will-call way back as the API shows it (``WillCall``).
+public struct WillCallView: Encodable, Sendable {
+    /// `open` (waiting for her call), `ready` (she called: the way back is booked) or `closed`.
+    public let state: String
+    /// Where the way back starts.
+    public let pickup: RideView.Endpoint
+    /// When she said she was ready, with the zone's offset.
+    public let readyAt: String?
+
+    enum CodingKeys: String, CodingKey { case state, pickup, readyAt = "ready_at" }
+
+    /// The view of `call`, its time written by `clock`.
+    public init(_ call: WillCall, clock: ServiceTime) {
+        state = call.state.rawValue
+        pickup = RideView.Endpoint(call.pickup)
+        readyAt = call.readyAt.map(clock.format)
     }
 }
 

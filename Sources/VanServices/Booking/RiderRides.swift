@@ -197,6 +197,8 @@ public struct RiderRides: Sendable {
         public let late: Bool
         /// Its way back, cancelled with it when asked (`withReturn`).
         public var returnRide: Ride?
+        /// Its will-call way back, called off with it when asked (`withReturn`) and still open.
+        public var willCallClosed = false
     }
 
     /// Cancels the rider's own ride before pickup; within `lateWithin` of pickup it is recorded as late.
@@ -205,7 +207,7 @@ public struct RiderRides: Sendable {
     /// hers would be), its event names the dispatcher, and the audit log gets a `ride.cancel_for_rider` line.
     ///
     /// `withReturn` cancels the way back booked with it too (``Ride/returnOf``), in the same
-    /// transaction, late by its own pickup; without it the way back stays booked.
+    /// transaction, late by its own pickup, or calls off its will-call; without it the way back stays.
     public func cancel(
         _ id: UUID, for netID: NetID, now: Date, lateWithin: TimeInterval, onBehalfBy actor: String? = nil, withReturn: Bool = false
     ) async throws -> Cancellation {
@@ -244,7 +246,10 @@ public struct RiderRides: Sendable {
             }
             var cancellation = Cancellation(
                 ride: try RideRecord.ride(try conn.query("\(RideRecord.select) WHERE r.id = \(id)").first!), late: late)
-            if withReturn { cancellation.returnRide = try Self.cancelReturn(of: id, netID: netID, now: now, lateWithin: lateWithin, conn) }
+            if withReturn {
+                cancellation.returnRide = try Self.cancelReturn(of: id, netID: netID, now: now, lateWithin: lateWithin, conn)
+                cancellation.willCallClosed = try WillCallStore.close(id, at: now, by: actor ?? netID.rawValue, conn)
+            }
             return cancellation
         }
         routeChanges.changed(around: cancellation.ride.pickupAt)

@@ -58,6 +58,14 @@ public struct RideQueries: Sendable {
         }
     }
 
+    /// Calls off ride `id`'s will-call way back, if it is open; whether it was.
+    public func closeWillCall(of id: UUID, actor: String, now: Date) async throws -> Bool {
+        try await pool.withTransaction { conn in
+            try TransactionActor.set(actor, conn)
+            return try WillCallStore.close(id, at: now, by: actor, conn)
+        }
+    }
+
     /// The ride named by `id`: its reference, its id, or a prefix of the id only it has.
     public func find(_ id: String) async throws -> Ride? {
         try await pool.withConnection { conn in

@@ -88,10 +88,7 @@ public struct StandingSeriesView: Encodable, Sendable {
     private init(
         _ series: StandingSeries, holds: [SeriesHold]?, closedDays: [LocalDate: String?]?, rides: [Ride]?, today: LocalDate?, clock: ServiceTime
     ) {
-        func endpoint(_ e: RideEndpoint) -> RideView.Endpoint {
-            RideView.Endpoint(
-                place: e.placeName, address: e.address, lat: e.coordinate?.latitude, lon: e.coordinate?.longitude, display: e.displayName)
-        }
+        func endpoint(_ e: RideEndpoint) -> RideView.Endpoint { RideView.Endpoint(e) }
         let t = series.template
         seriesID = series.id.uuidString.lowercased()
         weekdays = series.weekdayCodes

@@ -29,6 +29,7 @@ public struct BookingSettings: Sendable {
         settings.policy.serviceRadius = try SettingSpec.serviceRadiusKm.number(environment) * 1_000
         settings.policy.lateCancellation = try SettingSpec.lateCancelMinutes.number(environment) * 60
         settings.policy.onDemandLead = try SettingSpec.onDemandMinutes.number(environment) * 60
+        settings.policy.willCallMaxWait = try SettingSpec.willCallMaxWait.number(environment) * 60
         let center = SettingSpec.serviceCenter.text(environment) ?? SettingSpec.serviceCenter.defaultValue!
         let parts = center.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let lat = parts[0], let lon = parts[1], let coordinate = try? Coordinate(latitude: lat, longitude: lon) else {

@@ -12,7 +12,7 @@ extension SettingSpec {
         dbKeepalivesIdle, dbKeepalivesInterval, dbKeepalivesCount, dbTCPUserTimeout, readCacheMB,
         host, port, logLevel, metricsAddress, headTimeout, idleTimeout, maxConnections,
         timeZone, hotline, formsURL, autoApprove, pendingAlert, bookingHorizonDays, serviceCenter, serviceRadiusKm,
-        lateCancelMinutes, onDemandMinutes, secureCookies,
+        lateCancelMinutes, onDemandMinutes, willCallMaxWait, secureCookies,
         bcryptCost, sessionIdleDays, temporaryPasswordDays, streamsPerRider, trustedProxies,
         reminderLead, etaLead, webhookURL, webhookSecret, webhookMaxAttempts,
         improveSeconds, replanSeconds, replanFrozen,
@@ -152,6 +152,9 @@ extension SettingSpec {
     public static let onDemandMinutes = SettingSpec(
         "VAND_ON_DEMAND_MINUTES", default: "5", accepts: .number(0...120), group: .riders,
         help: "An on-demand ride is picked up this many minutes after the request.")
+    public static let willCallMaxWait = SettingSpec(
+        "VAND_WILL_CALL_MAX_WAIT", default: "30", accepts: .number(5...120), group: .riders,
+        help: "A will-call way back is picked up within this many minutes of the rider's \"I'm ready\", or refused then.")
     public static let secureCookies = SettingSpec(
         "VAND_SECURE_COOKIES", default: "false", accepts: .boolean, group: .riders, production: "true",
         help: "Mark the web app's cookies Secure: riders reach vand over HTTPS (directly or through a TLS proxy).")

@@ -17,12 +17,14 @@ struct BookingAnswer: Sendable {
     /// The JSON text.
     let text: String
 
-    /// The answer for fresh outcomes.
-    init(_ outcomes: [BookingOutcome], seriesID: UUID?, requested: [Date], clock: ServiceTime) throws {
+    /// The answer for fresh outcomes; a ride booked with a will-call way back (starting at
+    /// `willCall`) shows it open.
+    init(_ outcomes: [BookingOutcome], seriesID: UUID?, requested: [Date], clock: ServiceTime, willCall: RideEndpoint? = nil) throws {
         guard let seriesID else {
             switch outcomes[0] {
             case .booked(let ride):
-                self = try BookingAnswer(ride: ride, clock: clock)
+                let call = willCall.map { WillCall(rideID: ride.id, netID: ride.netID, pickup: $0, createdAt: ride.requestedAt) }
+                self = try BookingAnswer(ride: ride, clock: clock, willCall: call)
             case .refused(let feasibility, let sentence):
                 let problem = Self.conflict(feasibility, sentence: sentence, requested: requested[0], clock: clock)
                 self.init(status: .conflict, location: nil, reason: feasibility.refusalCode, text: try APIJSON.string(problem.body))
@@ -71,11 +73,11 @@ struct BookingAnswer: Sendable {
         }
     }
 
-    /// 201 with one booked ride.
-    init(ride: Ride, clock: ServiceTime) throws {
-        self.init(
-            status: .created, location: Self.path(of: ride), reason: nil,
-            text: try APIJSON.string(RideView(ride, clock: clock)))
+    /// 201 with one booked ride (and its will-call way back, if it has one).
+    init(ride: Ride, clock: ServiceTime, willCall: WillCall? = nil) throws {
+        var view = RideView(ride, clock: clock)
+        view.willCall = willCall.map { WillCallView($0, clock: clock) }
+        self.init(status: .created, location: Self.path(of: ride), reason: nil, text: try APIJSON.string(view))
     }
 
     /// The first answer again, for a retry; nil while it is not recorded yet.

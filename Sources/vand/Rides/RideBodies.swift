@@ -24,20 +24,21 @@ struct BookRideRequest: Decodable, Sendable {
         var until: String
     }
 
-    /// `{"pickup_at": …, "pickup": …}`: when and (unless where the ride ends) where the way back starts.
+    /// `{"pickup_at": …, "pickup": …}` or `{"will_call": true, "pickup": …}`: when (or "when I
+    /// call") and, unless where the ride ends, where the way back starts. The booking rules say
+    /// which is missing or too much.
     struct ReturnInput: Decodable, Sendable {
-        var pickupAt: String
+        var pickupAt: String?
         var pickup: EndpointInput?
+        var willCall: Bool
 
-        enum CodingKeys: String, CodingKey { case pickupAt = "pickup_at", pickup }
+        enum CodingKeys: String, CodingKey { case pickupAt = "pickup_at", pickup, willCall = "will_call" }
 
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            guard let at = try c.member(String.self, .pickupAt) else {
-                throw ValidationError(field: "return.pickup_at", reason: "is required: when to pick her up for the way back")
-            }
-            pickupAt = at
+            pickupAt = try c.member(String.self, .pickupAt)
             pickup = try c.member(EndpointInput.self, .pickup)
+            willCall = try c.member(Bool.self, .willCall) ?? false
         }
     }
 
@@ -66,7 +67,7 @@ struct BookRideRequest: Decodable, Sendable {
             kind: kind, pickupAt: pickupAt, arriveBy: arriveBy, pickup: pickup.value, dropoff: dropoff.value,
             needsWheelchair: needsWheelchair, companions: companions, note: note,
             repeats: `repeat`.map { BookingRequest.Repeat(weekdays: $0.weekdays, until: $0.until) },
-            returnTrip: `return`.map { BookingRequest.Return(pickupAt: $0.pickupAt, pickup: $0.pickup?.value) })
+            returnTrip: `return`.map { BookingRequest.Return(pickupAt: $0.pickupAt, pickup: $0.pickup?.value, willCall: $0.willCall) })
     }
 }
 

@@ -10,6 +10,8 @@ import VanScheduler
 /// - `GET /v1/rides/{id}` → the ride, if it is the rider's (else 404); with `eta` while her van on
 ///   the road is on its way to her (``ETAService/rider(_:now:)``)
 /// - `POST /v1/rides/{id}/cancel` → the cancelled ride, `late` when within the late window
+/// - `POST /v1/rides/{id}/ready` → 201 her will-call way back, booked now | 200 booked already |
+///   409 no van within the wait (her call stays open)
 /// - `POST /v1/series/{id}/cancel` → every upcoming ride of the rider's series cancelled
 ///
 /// The rest of a series' routes (show, edit, hold, resume) are ``SeriesRoutes``.
@@ -34,6 +36,7 @@ struct RideRoutes: Sendable {
         v1.post("rides", use: create)
         v1.get("rides/:id", use: show)
         v1.post("rides/:id/cancel", use: cancel)
+        v1.post("rides/:id/ready", use: ready)
         v1.post("series/:id/cancel", use: cancelSeries)
     }
 
@@ -51,16 +54,17 @@ struct RideRoutes: Sendable {
         let (newRides, seriesID, requested) = (checked.rides, checked.seriesID, checked.requested)
         if let trip = checked.trip { return try await bookTrip(trip, request: request, raw: raw, session: session, now: now) }
         guard let keyText = request.headers[.init("Idempotency-Key")!], !keyText.isEmpty else {
-            let answer = try BookingAnswer(try await booking.bookSeries(newRides, now: now), seriesID: seriesID, requested: requested, clock: clock)
+            let outcomes = try await booking.bookSeries(newRides, now: now, willCall: checked.willCall)
+            let answer = try BookingAnswer(outcomes, seriesID: seriesID, requested: requested, clock: clock, willCall: checked.willCall)
             metrics.record(answer)
             return answer.response
         }
         guard keyText.count <= 200 else { throw ValidationError(field: "Idempotency-Key", reason: "is longer than 200 characters") }
         let key = IdempotencyKey(netID: session.netID, key: keyText, body: raw)
-        switch try await booking.bookSeries(newRides, now: now, idempotencyKey: key) {
+        switch try await booking.bookSeries(newRides, now: now, idempotencyKey: key, willCall: checked.willCall) {
         case .fresh(let outcomes):
             // Rendered after the booking committed; kept so a retry gets the same words.
-            let answer = try BookingAnswer(outcomes, seriesID: seriesID, requested: requested, clock: clock)
+            let answer = try BookingAnswer(outcomes, seriesID: seriesID, requested: requested, clock: clock, willCall: checked.willCall)
             try await booking.recordAnswer(answer.text, for: key)
             metrics.record(answer)
             return answer.response
@@ -103,6 +107,32 @@ struct RideRoutes: Sendable {
                 detail: "The first request with this Idempotency-Key is still being answered. Try again in a few seconds.",
                 headers: [.retryAfter: "2"])
         }
+    }
+
+    /// "I'm ready": books her will-call way back now (``BookingService/ready(_:netID:actor:now:)``).
+    @Sendable func ready(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let session = try context.requireSession()
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw Self.noSuchRide() }
+        let now = time.now
+        switch try await booking.ready(id, netID: session.netID, actor: session.netID.rawValue, now: now) {
+        case .booked(let back):
+            return try BookingAnswer(ride: back, clock: clock).response
+        case .already(let back):
+            return Self.jsonBytes(capacity: 1024) { RideView(back, clock: clock).write(to: &$0) }
+        case .refused(let outcome):
+            throw Self.noVanWithinWait(outcome, wait: settings.policy.willCallMaxWait, now: now, clock: clock)
+        }
+    }
+
+    /// 409 for "I'm ready" with no van free within the wait: nothing is booked and her call stays open.
+    static func noVanWithinWait(_ outcome: BookingOutcome, wait: TimeInterval, now: Date, clock: ServiceTime) -> Problem {
+        if case .overlaps(let other) = outcome { return BookingAnswer.overlap(other, requested: now, clock: clock) }
+        var problem = Problem(
+            status: .conflict, slug: "will-call-no-van", title: "No van can come for you yet",
+            detail: "No van can pick you up within \(Int(wait / 60)) minutes. Your way back stays open: "
+                + "say you are ready again in a few minutes, or call the office.")
+        problem.members["reason"] = .string(outcome.refusalCode ?? "occupied")
+        return problem
     }
 
     // MARK: Reading and cancelling
@@ -163,6 +193,7 @@ struct RideRoutes: Sendable {
         else { throw Self.noSuchRide() }
         var view = RideView(ride, clock: clock)
         view.eta = try await eta.rider(ride, now: time.now).map { ETAView($0, clock: clock) }
+        view.willCall = try await booking.willCall(of: ride.id, netID: session.netID).map { WillCallView($0, clock: clock) }
         return Self.jsonBytes(capacity: 1024) { view.write(to: &$0) }
     }
 
@@ -171,8 +202,10 @@ struct RideRoutes: Sendable {
         let late: Bool
         /// The way back, cancelled with it (`with_return`).
         let back: RideView?
+        /// Its will-call way back, called off with it (`with_return`); absent when it had none open.
+        let willCallClosed: Bool?
 
-        enum CodingKeys: String, CodingKey { case ride, late, back = "return" }
+        enum CodingKeys: String, CodingKey { case ride, late, back = "return", willCallClosed = "will_call_closed" }
     }
 
     /// `POST /v1/rides/{id}/cancel`'s optional body: `{"with_return": true}` cancels the way back too.
@@ -195,7 +228,8 @@ struct RideRoutes: Sendable {
             id, for: session.netID, now: time.now, lateWithin: settings.policy.lateCancellation, withReturn: body?.withReturn ?? false)
         return try Self.json(
             CancelView(
-                ride: RideView(cancelled.ride, clock: clock), late: cancelled.late, back: cancelled.returnRide.map { RideView($0, clock: clock) }),
+                ride: RideView(cancelled.ride, clock: clock), late: cancelled.late, back: cancelled.returnRide.map { RideView($0, clock: clock) },
+                willCallClosed: cancelled.willCallClosed ? true : nil),
             request: request, context: context)
     }
 

@@ -29,6 +29,17 @@ extension RideView {
         json.field("status", status)
         json.field("updated_at", updatedAt)
         json.field("van", van)
+        if let willCall { json.key("will_call"); willCall.write(to: &json) }
+        json.endObject()
+    }
+}
+
+extension WillCallView {
+    func write(to json: inout JSONBytes) {
+        json.beginObject()
+        json.key("pickup"); pickup.write(to: &json)
+        json.field("ready_at", readyAt)
+        json.field("state", state)
         json.endObject()
     }
 }
