@@ -28,7 +28,8 @@ extension RidesCommand {
         @Option(help: "Repeat weekly on these days, e.g. mon,wed,fri (with --until).") var every: String?
         @Option(help: "Last date of a weekly series, YYYY-MM-DD.") var until: String?
         @Option(help: "Book her way back too, picked up at this time (same forms as --at): both or neither.") var returnAt: String?
-        @Option(help: "Where the way back starts, when not where the ride ends (with --return-at).") var returnFrom: String?
+        @Option(help: "Where the way back starts, when not where the ride ends (with --return-at or --will-call).") var returnFrom: String?
+        @Flag(help: "Her way back waits for her call (\"I'll call when I'm ready\"): `rides ready` books it then.") var willCall = false
         @Flag(help: "Book although her rides are suspended under the no-show policy (a medical trip); needs --reason.")
         var overrideSuspension = false
         @Option(help: "Why the suspension is overridden (audited).") var reason: String?
@@ -44,9 +45,10 @@ extension RidesCommand {
             if times != 1 { throw ValidationError("give one of --at, --arrive-by or --now") }
             if (every == nil) != (until == nil) { throw ValidationError("--every and --until go together") }
             if now && every != nil { throw ValidationError("--now books one ride; a weekly series needs --at or --arrive-by") }
-            if returnFrom != nil && returnAt == nil { throw ValidationError("--return-from goes with --return-at") }
-            if returnAt != nil && every != nil {
-                throw ValidationError("a weekly series books its way back as a series of its own; leave out --return-at")
+            if returnFrom != nil && returnAt == nil && !willCall { throw ValidationError("--return-from goes with --return-at or --will-call") }
+            if returnAt != nil && willCall { throw ValidationError("give --return-at or --will-call, not both") }
+            if (returnAt != nil || willCall) && every != nil {
+                throw ValidationError("a weekly series books its way back as a series of its own; leave out --return-at and --will-call")
             }
         }
 
@@ -68,7 +70,9 @@ extension RidesCommand {
                     BookingRequest.Repeat(
                         weekdays: $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }, until: until ?? "")
                 },
-                returnTrip: try iso(returnAt, "--return-at").map { BookingRequest.Return(pickupAt: $0, pickup: returnFrom.map { .init(place: $0) }) }
+                returnTrip: willCall
+                    ? BookingRequest.Return(pickup: returnFrom.map { .init(place: $0) }, willCall: true)
+                    : try iso(returnAt, "--return-at").map { BookingRequest.Return(pickupAt: $0, pickup: returnFrom.map { .init(place: $0) }) }
             )
             // The services as vand builds them (VandServices): the phone booking books by the same
             // rules (VAND_AUTO_APPROVE, the horizon, the service area, the on-demand lead).
@@ -91,13 +95,16 @@ extension RidesCommand {
                     return try Self.report(outcome, rider: rider, clock: clock, json: json)
                 }
                 let outcomes = try await booking.bookSeries(
-                    checked.rides, now: asOf, bookedBy: who, overrideSuspension: overrideSuspension ? reason : nil)
+                    checked.rides, now: asOf, bookedBy: who, overrideSuspension: overrideSuspension ? reason : nil, willCall: checked.willCall)
                 if json { return try printJSON(outcomes.map { Answer($0, clock: clock) }) }
                 var refused = 0
                 for outcome in outcomes {
                     switch outcome {
                     case .booked(let ride):
                         say("booked \(DispatchContext.line(ride, clock)) (\(ride.status.rawValue)\(ride.vanName.map { ", \($0)" } ?? ""))")
+                        if let from = checked.willCall {
+                            say("  and back when she calls, from \(from.displayName): vanadmin rides ready \(ride.ref.rawValue)")
+                        }
                     case .refused, .overlaps:
                         refused += 1
                         say("not booked: \(outcome.sentence(clock: clock) ?? "")")
@@ -149,6 +156,7 @@ extension RidesCommand {
             switch field {
             case "return", "return.pickup_at": return "--return-at"
             case "return.pickup": return "--return-from"
+            case "return.will_call": return "--will-call"
             default: break
             }
             return switch field.split(separator: ".").first.map(String.init) ?? field {

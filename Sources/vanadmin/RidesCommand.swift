@@ -12,7 +12,9 @@ struct RidesCommand: AsyncParsableCommand {
             A ride is named by its reference (REF in `rides list`, e.g. K7M-3QX; case and the dash \
             do not matter), its full id, or a prefix of the id that no other ride has.
             """,
-        subcommands: [List.self, Show.self, Book.self, Approve.self, Reject.self, Cancel.self, Move.self, Unpin.self, Complete.self, NoShow.self]
+        subcommands: [
+            List.self, Show.self, Book.self, Approve.self, Reject.self, Cancel.self, Move.self, Unpin.self, Complete.self, NoShow.self, Ready.self,
+        ]
     )
 
     struct List: AsyncParsableCommand {
@@ -66,6 +68,7 @@ struct RidesCommand: AsyncParsableCommand {
                 let queries = RideQueries(pool: db.pool)
                 let (listing, history) = try await queries.show(id)
                 let pinnedBy = try await queries.vanPinnedBy(listing.ride.id)
+                let wayBack = try await queries.wayBackWords(of: listing.ride.id, clock: clock)
                 if json {
                     struct Both: Encodable {
                         let ride: RideJSON
@@ -96,6 +99,7 @@ struct RidesCommand: AsyncParsableCommand {
                         ],
                         ["note", r.note ?? "-"], ["reason", r.reason ?? "-"],
                         ["requested", clock.display(r.requestedAt)],
+                        ["way back", wayBack ?? "-"],
                     ])
                 say("\nhistory:")
                 for entry in history { say("  \(clock.display(entry.at))  \(entry.actor)  \(entry.action)  \(entry.details)") }

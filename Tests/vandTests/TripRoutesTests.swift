@@ -161,3 +161,104 @@ struct TripRoutesTests {
         await w.f.close()
     }
 }
+
+/// A will-call way back on the real router and a real database: booked with the ride there, then
+/// "I'm ready" (`POST /v1/rides/{id}/ready`) once the driver has dropped her off.
+@Suite("The way back: will-call and \"I'm ready\"")
+struct WillCallRoutesTests {
+    func post(_ client: some TestClientProtocol, _ uri: String, _ token: String) async throws -> (
+        status: HTTPResponse.Status, body: [String: Any], headers: HTTPFields
+    ) {
+        try await client.execute(uri: uri, method: .post, headers: Wire.bearer(token)) { response in
+            (response.status, Wire.object(response.body), response.headers)
+        }
+    }
+
+    @Test func aWillCallIsBookedWhenSheSaysSheIsReadyOnceAndOnlyForHer() async throws {
+        let w = try await BookingWorld()
+        try await w.f.application().test(.router) { client in
+            let token = try await client.token("ann1", "correct horse battery")
+            let both = try await client.book(
+                token,
+                [
+                    "pickup": "SCL", "dropoff": "Davenport", "pickup_at": "2026-11-30T09:00",
+                    "return": ["pickup_at": "2026-11-30T15:00", "will_call": true],
+                ])
+            #expect(both.status == .unprocessableContent)
+            #expect((both.body["fields"] as? [[String: String]])?.first?["field"] == "return.will_call")
+            #expect(try await w.rideCount() == 0, "a bad request books nothing")
+
+            let booked = try await client.book(
+                token, ["pickup": "SCL", "dropoff": "Davenport", "pickup_at": "2026-11-30T09:00", "return": ["will_call": true]])
+            #expect(booked.status == .created, "\(booked.body)")
+            let id = try #require(booked.body["id"] as? String)
+            let call = try #require(booked.body["will_call"] as? [String: Any])
+            #expect(call["state"] as? String == "open")
+            #expect((call["pickup"] as? [String: Any])?["place"] as? String == "Davenport College")
+            #expect((try await client.get("/v1/rides/\(id)", token).body["will_call"] as? [String: Any])?["state"] as? String == "open")
+
+            // Before the driver drops her off: 409, nothing booked.
+            let early = try await post(client, "/v1/rides/\(id)/ready", token)
+            #expect(early.status == .conflict && (early.body["type"] as? String)?.hasSuffix("ride-there-not-over") == true, "\(early.body)")
+            // Another rider's ride is not hers to call for.
+            let bob = try await client.token("bob2", "correct horse battery")
+            #expect(try await post(client, "/v1/rides/\(id)/ready", bob).status == .notFound)
+
+            try await w.f.database.pool.withConnection { conn in
+                try conn.execute("UPDATE rides SET status = 'approved' WHERE id = \(UUID(uuidString: id)!)")
+                try conn.execute("UPDATE rides SET status = 'completed' WHERE id = \(UUID(uuidString: id)!)")
+            }
+            w.f.clock.set(Date(timeIntervalSince1970: 1_796_054_400))  // Monday 2026-11-30 11:00 New York
+            let ready = try await post(client, "/v1/rides/\(id)/ready", token)
+            #expect(ready.status == .created, "\(ready.body)")
+            let back = try #require(ready.body["id"] as? String)
+            #expect(ready.headers[.location] == "/v1/rides/\(back)")
+            #expect(ready.body["return_of"] as? String == id && ready.body["kind"] as? String == "on_demand")
+            #expect(ready.body["pickup_at"] as? String == "2026-11-30T11:05:00-05:00")
+            #expect((ready.body["dropoff"] as? [String: Any])?["place"] as? String == "Sterling Chemistry Lab")
+            let again = try await post(client, "/v1/rides/\(id)/ready", token)
+            #expect(again.status == .ok && again.body["id"] as? String == back)
+            let shown = try await client.get("/v1/rides/\(id)", token)
+            #expect((shown.body["will_call"] as? [String: Any])?["ready_at"] as? String == "2026-11-30T11:00:00-05:00")
+            #expect(try await w.rideCount() == 2)
+        }
+        await w.f.close()
+    }
+
+    @Test func noVanWithinTheWaitKeepsHerCallOpenAndCancellingWithTheReturnClosesIt() async throws {
+        let w = try await BookingWorld()
+        try await w.f.application().test(.router) { client in
+            let token = try await client.token("ann1", "correct horse battery")
+            let booked = try await client.book(
+                token, ["pickup": "SCL", "dropoff": "Davenport", "pickup_at": "2026-11-30T09:00", "return": ["will_call": true]])
+            let id = try #require(booked.body["id"] as? String)
+            try await w.f.database.pool.withConnection { conn in
+                try conn.execute("UPDATE rides SET status = 'approved' WHERE id = \(UUID(uuidString: id)!)")
+                try conn.execute("UPDATE rides SET status = 'completed' WHERE id = \(UUID(uuidString: id)!)")
+            }
+            // The one van in service is taken off the road.
+            try await w.f.database.pool.withConnection { try $0.execute("UPDATE vans SET active = false") }
+            w.f.clock.set(Date(timeIntervalSince1970: 1_796_054_400))  // Monday 11:00
+            let refused = try await post(client, "/v1/rides/\(id)/ready", token)
+            #expect(refused.status == .conflict, "\(refused.body)")
+            #expect((refused.body["type"] as? String)?.hasSuffix("will-call-no-van") == true, "\(refused.body)")
+            #expect((refused.body["detail"] as? String)?.contains("within 30 minutes") == true)
+            #expect((try await client.get("/v1/rides/\(id)", token).body["will_call"] as? [String: Any])?["state"] as? String == "open")
+
+            #expect(try await w.rideCount() == 1)
+
+            // A ride there cancelled with its return calls the will-call off.
+            try await w.f.database.pool.withConnection { try $0.execute("UPDATE vans SET active = true") }
+            let next = try await client.book(
+                token, ["pickup": "SCL", "dropoff": "Davenport", "pickup_at": "2026-12-01T09:00", "return": ["will_call": true]])
+            let nextID = try #require(next.body["id"] as? String)
+            let cancel = try await client.execute(
+                uri: "/v1/rides/\(nextID)/cancel", method: .post, headers: Wire.bearer(token), body: ByteBuffer(string: #"{"with_return": true}"#)
+            ) { Wire.object($0.body) }
+            #expect(cancel["will_call_closed"] as? Bool == true, "\(cancel)")
+            let closed = try await post(client, "/v1/rides/\(nextID)/ready", token)
+            #expect(closed.status == .conflict && (closed.body["type"] as? String)?.hasSuffix("will-call-closed") == true, "\(closed.body)")
+        }
+        await w.f.close()
+    }
+}

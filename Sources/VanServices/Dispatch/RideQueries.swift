@@ -58,6 +58,22 @@ public struct RideQueries: Sendable {
         }
     }
 
+    /// Ride `id`'s way back in words for the dispatcher: the ride booked with it, or its
+    /// will-call and where it stands; nil when it has none.
+    public func wayBackWords(of id: UUID, clock: ServiceTime) async throws -> String? {
+        try await pool.withConnection { conn in
+            if let back = try conn.query("\(RideRecord.select) WHERE r.return_of = \(id)").first.map(RideRecord.ride) {
+                return "\(back.ref.rawValue) at \(clock.text(back.pickupAt, .clockTime)) (\(back.status.rawValue))"
+            }
+            guard let call = try WillCallStore.of([id], conn)[id] else { return nil }
+            return switch call.state {
+            case .open: "she calls when ready, from \(call.pickup.displayName): open since \(clock.text(call.createdAt, .dayAtTime))"
+            case .ready: "she called at \(call.readyAt.map { clock.text($0, .clockTime) } ?? "?")"
+            case .closed: "will-call called off"
+            }
+        }
+    }
+
     /// Calls off ride `id`'s will-call way back, if it is open; whether it was.
     public func closeWillCall(of id: UUID, actor: String, now: Date) async throws -> Bool {
         try await pool.withTransaction { conn in
