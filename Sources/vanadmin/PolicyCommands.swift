@@ -44,6 +44,7 @@ struct PolicySet: AsyncParsableCommand {
     @Option(help: "Progressive suspension lengths in days, e.g. 7,14,21,28.") var suspendDays: String?
     @Option(help: "Days from the notice to the suspension's start (0-90).") var noticeDays: Int?
     @Option(help: "Days she has to appeal, from the notice (1-90).") var appealDays: Int?
+    @Option(help: "keep | cancel: what a no-show on a ride there does to her way back (default keep).") var noShowReturn: String?
     @OptionGroup var actor: ActorOptions
 
     func run() async throws {
@@ -69,6 +70,13 @@ struct PolicySet: AsyncParsableCommand {
             }
             if let noticeDays { policy.noticeDays = noticeDays }
             if let appealDays { policy.appealDays = appealDays }
+            if let noShowReturn {
+                switch noShowReturn.lowercased() {
+                case "keep": policy.noShowCancelsReturn = false
+                case "cancel": policy.noShowCancelsReturn = true
+                default: throw CLIError("--no-show-return must be keep or cancel, not '\(noShowReturn)'")
+                }
+            }
             try await services.standing.setPolicy(policy, actor: who)
             say("no-show policy changed:")
             for sentence in policy.sentences { say("  \(sentence)") }

@@ -69,6 +69,7 @@ struct RidesCommand: AsyncParsableCommand {
                 let (listing, history) = try await queries.show(id)
                 let pinnedBy = try await queries.vanPinnedBy(listing.ride.id)
                 let wayBack = try await queries.wayBackWords(of: listing.ride.id, clock: clock)
+                let rideThere = try await queries.rideThereWords(of: listing.ride, clock: clock)
                 if json {
                     struct Both: Encodable {
                         let ride: RideJSON
@@ -100,6 +101,7 @@ struct RidesCommand: AsyncParsableCommand {
                         ["note", r.note ?? "-"], ["reason", r.reason ?? "-"],
                         ["requested", clock.display(r.requestedAt)],
                         ["way back", wayBack ?? "-"],
+                        ["ride there", rideThere ?? "-"],
                     ])
                 say("\nhistory:")
                 for entry in history { say("  \(clock.display(entry.at))  \(entry.actor)  \(entry.action)  \(entry.details)") }

@@ -88,5 +88,20 @@ struct TripCommandTests {
         let cancel = try w.vanadmin(["rides", "cancel", otherRef, "--reason", "Van 1 broke down", "--with-return", "--as", "dana"])
         #expect(cancel.status == 0 && cancel.stdout.contains("called off the way back she would call for"), "\(cancel.stdout) \(cancel.stderr)")
         #expect(try await w.value("SELECT count(*) FROM will_calls WHERE closed_at IS NOT NULL", as: Int.self) == 1)
+
+        // A no-show on a ride there leaves its way back, flagged for the dispatcher.
+        let trip = try w.vanadmin([
+            "rides", "book", "bob2", "--from", "SCL", "--to", "Davenport", "--at", "\(w.dayText) 13:00", "--return-at", "\(w.dayText) 16:00",
+        ])
+        #expect(trip.status == 0, "\(trip.stderr)")
+        let thereRef = try await w.value("SELECT ref FROM rides WHERE net_id = 'bob2' AND status = 'pending' AND return_of IS NULL", as: String.self)
+        let backRef = try await w.value("SELECT ref FROM rides WHERE net_id = 'bob2' AND return_of IS NOT NULL", as: String.self)
+        try await w.pool.withConnection { conn in
+            try conn.execute("UPDATE rides SET status = 'approved' WHERE ref = \(thereRef)")
+            try conn.execute("UPDATE rides SET status = 'no_show' WHERE ref = \(thereRef)")
+        }
+        let back = try w.vanadmin(["rides", "show", backRef])
+        #expect(back.stdout.contains("\(thereRef) at 1:00 PM (no_show) — SHE DID NOT SHOW for the ride there"), "\(back.stdout)")
+        #expect(try await w.value("SELECT status FROM rides WHERE ref = \(backRef)", as: String.self) == "pending")
     }
 }

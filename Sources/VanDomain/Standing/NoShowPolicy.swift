@@ -24,9 +24,27 @@ public struct NoShowPolicy: Sendable, Hashable, Codable {
     public var noticeDays: Int = 10
     /// The days she has to appeal, from the notice.
     public var appealDays: Int = 10
+    /// Whether a no-show on a ride there cancels its way back (booked with it, or a will-call).
+    /// Off by default: the legs are separate trips, as ADA guidance reads them; the dispatcher
+    /// sees the way back flagged instead.
+    public var noShowCancelsReturn: Bool = false
 
     /// The defaults.
     public init() {}
+
+    /// A policy as stored; a number the office never set (one added since) is its default.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = NoShowPolicy()
+        noShows = try c.decodeIfPresent(Int.self, forKey: .noShows) ?? defaults.noShows
+        withinDays = try c.decodeIfPresent(Int.self, forKey: .withinDays) ?? defaults.withinDays
+        sharePercent = try c.decodeIfPresent(Double.self, forKey: .sharePercent) ?? defaults.sharePercent
+        lateCancelsCount = try c.decodeIfPresent(Bool.self, forKey: .lateCancelsCount) ?? defaults.lateCancelsCount
+        suspendDays = try c.decodeIfPresent([Int].self, forKey: .suspendDays) ?? defaults.suspendDays
+        noticeDays = try c.decodeIfPresent(Int.self, forKey: .noticeDays) ?? defaults.noticeDays
+        appealDays = try c.decodeIfPresent(Int.self, forKey: .appealDays) ?? defaults.appealDays
+        noShowCancelsReturn = try c.decodeIfPresent(Bool.self, forKey: .noShowCancelsReturn) ?? defaults.noShowCancelsReturn
+    }
 
     enum CodingKeys: String, CodingKey {
         case noShows = "no_shows"
@@ -36,6 +54,7 @@ public struct NoShowPolicy: Sendable, Hashable, Codable {
         case suspendDays = "suspend_days"
         case noticeDays = "notice_days"
         case appealDays = "appeal_days"
+        case noShowCancelsReturn = "no_show_cancels_return"
     }
 
     /// How far back the office counts earlier suspensions for the next step.
@@ -77,6 +96,9 @@ public struct NoShowPolicy: Sendable, Hashable, Codable {
             "The suspension lasts \(periods) days: one step longer for each suspension within a year.",
             "It starts \(noticeDays) days after the written notice; she may appeal within \(appealDays) days, "
                 + "and an appeal puts it on hold until the office decides.",
+            noShowCancelsReturn
+                ? "A no-show on a ride there cancels her way back once the driver's tap stands."
+                : "A no-show on a ride there leaves her way back booked: the two legs are separate trips.",
         ]
     }
 }

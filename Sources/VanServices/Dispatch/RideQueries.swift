@@ -58,6 +58,17 @@ public struct RideQueries: Sendable {
         }
     }
 
+    /// A way back's ride there in words for the dispatcher, flagged when she did not show for it
+    /// (the way back stands unless the office's policy cancels it); nil for a ride that is no way back.
+    public func rideThereWords(of ride: Ride, clock: ServiceTime) async throws -> String? {
+        guard let there = ride.returnOf else { return nil }
+        return try await pool.withConnection { conn in
+            guard let first = try conn.query("\(RideRecord.select) WHERE r.id = \(there)").first.map(RideRecord.ride) else { return nil }
+            let words = "\(first.ref.rawValue) at \(clock.text(first.pickupAt, .clockTime)) (\(first.status.rawValue))"
+            return first.status == .noShow ? words + " — SHE DID NOT SHOW for the ride there: call her before the van goes" : words
+        }
+    }
+
     /// Ride `id`'s way back in words for the dispatcher: the ride booked with it, or its
     /// will-call and where it stands; nil when it has none.
     public func wayBackWords(of id: UUID, clock: ServiceTime) async throws -> String? {

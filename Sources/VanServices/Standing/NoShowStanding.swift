@@ -300,10 +300,46 @@ public struct NoShowStanding: Sendable {
         }
     }
 
-    /// One pass of the background loop: review the riders queued, then start what is due.
+    /// One pass of the background loop: review the riders queued, then start what is due, then
+    /// (when the office's policy says so) cancel the ways back of rides there she did not show for.
     public func sweep(now: Date) async throws -> (proposed: Int, cancelled: Int) {
         let proposed = try await reviewQueued(now: now).count
-        return (proposed, try await startDue(now: now))
+        let started = try await startDue(now: now)
+        return (proposed, started + (try await cancelReturnsAfterNoShows(now: now)))
+    }
+
+    /// How long a driver's no-show tap may still be undone (``RoadSettings/undoWindow``): a way
+    /// back is cancelled for it only once it stands.
+    static let tapStands: TimeInterval = 120
+
+    /// With ``NoShowPolicy/noShowCancelsReturn``: cancels, by the service and with the reason, each
+    /// way back still to come whose ride there is a standing no-show, and calls off its open
+    /// will-call; she hears of each as of any cancellation. Returns the rides cancelled.
+    public func cancelReturnsAfterNoShows(now: Date) async throws -> Int {
+        try await pool.withTransaction { conn in
+            guard try SuspensionStore.policy(conn).noShowCancelsReturn else { return 0 }
+            try TransactionActor.set("vand (no-show policy)", conn)
+            let stands = now.addingTimeInterval(-Self.tapStands)
+            let noShows: SQLQuery = """
+                SELECT t.ride_id FROM stop_taps t JOIN rides there ON there.id = t.ride_id
+                WHERE t.action = 'no_show' AND t.undone_at IS NULL AND t.at <= \(stands) AND there.status = 'no_show'
+                """
+            let cancelled = try conn.query(
+                """
+                UPDATE rides b SET status = 'cancelled', cancelled_by = 'service', cancelled_at = \(now), updated_at = \(now),
+                       reason = 'No-show on the ride there: the office cancels its way back. Book again if you still need a ride.'
+                WHERE b.id IN (SELECT id FROM rides WHERE return_of IN (\(noShows)) AND status IN ('pending', 'approved')
+                               AND pickup_at > \(now) FOR UPDATE SKIP LOCKED)
+                RETURNING b.id
+                """
+            ).count
+            try conn.execute(
+                """
+                UPDATE will_calls SET closed_at = \(now), closed_by = 'vand (no-show policy)'
+                WHERE ready_at IS NULL AND closed_at IS NULL AND ride_id IN (\(noShows))
+                """)
+            return cancelled
+        }
     }
 
     /// A reason or an appeal, trimmed: 1 to `limit` characters, no NUL.
