@@ -20,7 +20,8 @@ extension Scheduler {
         stretch: DateInterval, vans: [Van], rides: [BookedRide], lockBefore: Date?,
         seed: UInt64 = 1, maxIterations: Int = .max, progress: @escaping () -> Double
     ) -> DayImprovement {
-        let day = RouteDay(stretch: stretch, vans: vans, rides: rides, newRide: nil, estimator: estimator, lockBefore: lockBefore)
+        let day = RouteDay(
+            stretch: stretch, vans: vans, rides: rides, newRide: nil, estimator: estimator, lockBefore: lockBefore, unhurried: unhurriedMargin)
         let problem = day.problem
         let improved = PlanImprover(problem: problem).improve(day.plan, seed: seed, limit: .progress(maxIterations: maxIterations, progress))
         let before = day.measure(day.plan, in: problem), after = day.measure(improved, in: problem)

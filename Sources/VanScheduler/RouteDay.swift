@@ -25,6 +25,8 @@ struct RouteDay {
     let rides: [BookedRide]
     /// Trip figures.
     let estimator: TripEstimator
+    /// Plans vans to wait empty rather than with riders aboard, keeping this margin (``Scheduler/unhurriedMargin``).
+    let unhurried: Double?
     /// The routes as they are, the new ride unassigned.
     let plan: RoutePlan
     /// The routes as a routing problem; the new ride (if any) is on none of them, its windows open
@@ -44,7 +46,11 @@ struct RouteDay {
         let companions: Int
     }
 
-    init(stretch: DateInterval, vans: [Van], rides: [BookedRide], newRide: NewRide?, estimator: TripEstimator, lockBefore: Date?) {
+    init(
+        stretch: DateInterval, vans: [Van], rides: [BookedRide], newRide: NewRide?, estimator: TripEstimator, lockBefore: Date?,
+        unhurried: Double? = nil
+    ) {
+        self.unhurried = unhurried
         self.stretch = stretch
         self.vans = vans
         self.estimator = estimator
@@ -213,7 +219,9 @@ struct RouteDay {
         let problem = problem(placing: promise, maxRideTime: maxRideTime, notBefore: notBefore)
         guard let option = prepared?.bestInsertion(of: newRequest, problem: problem) else { return nil }
         let route = option.applied(to: plan, request: newRequest).routes[option.vehicle]
-        guard case .success(let schedule) = RouteEvaluator(problem: problem).schedule(for: route, earliest: true) else { return nil }
+        guard case .success(let schedule) = RouteEvaluator(problem: problem).schedule(for: route, earliest: true, unhurried: unhurried) else {
+            return nil
+        }
         var pickupAt = stretch.end, dropoffAt = stretch.end
         var replanned: [UUID: PlannedStops] = [:]
         var changed: [Date] = []  // every stop time the placement sets or moves, before and after
@@ -255,7 +263,7 @@ struct RouteDay {
         let evaluator = RouteEvaluator(problem: problem)
         var result: [UUID: (vanID: Int64, stops: PlannedStops)] = [:]
         for route in plan.routes {
-            guard case .success(let schedule) = evaluator.schedule(for: route, earliest: true) else { continue }
+            guard case .success(let schedule) = evaluator.schedule(for: route, earliest: true, unhurried: unhurried) else { continue }
             var times: [Int: (pickup: Date?, dropoff: Date?)] = [:]
             for (position, stop) in route.stops.enumerated() where stop.request < rides.count {
                 let at = origin.addingTimeInterval(schedule.serviceStart[position].rounded())

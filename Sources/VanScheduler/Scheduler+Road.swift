@@ -54,11 +54,11 @@ extension Scheduler {
         // before a pickup the van missed would overload it) drops its riders first and takes the
         // rest where they fit; one that still cannot run is left as it is.
         var basePlan = day.plan
-        var baseline = Self.times(of: basePlan, in: open)
+        var baseline = Self.times(of: basePlan, in: open, unhurried: nil)
         for vehicle in basePlan.routes.indices where !baseline.runs[vehicle] {
             if let repaired = Self.repair(basePlan, vehicle: vehicle, in: open) { basePlan = repaired }
         }
-        if basePlan != day.plan { baseline = Self.times(of: basePlan, in: open) }
+        if basePlan != day.plan { baseline = Self.times(of: basePlan, in: open, unhurried: nil) }
         var latestPickup = [Double?](repeating: nil, count: count)
         var latestDropoff = [Double?](repeating: nil, count: count)
         var maxRide = [Double?](repeating: nil, count: count)
@@ -137,7 +137,7 @@ extension Scheduler {
             while let option = prepared.bestInsertion(of: request, problem: guarded, excluding: excluded) {
                 let candidate = option.applied(to: without, request: request)
                 let touched = Set([vehicle, option.vehicle])
-                if touched.allSatisfy({ Self.sayable(candidate.routes[$0], in: guarded, fixed: fixed, day) }) {
+                if touched.allSatisfy({ Self.sayable(candidate.routes[$0], in: guarded, fixed: fixed, day, unhurried: unhurriedMargin) }) {
                     plan = candidate
                     problem = strict
                     relaxed = fixed
@@ -151,7 +151,7 @@ extension Scheduler {
 
         // 3. The new plan's times: a ride that keeps its promise gets planned times saying its
         // route's order; one that does not keeps its own.
-        let final = Self.times(of: plan, in: problem)
+        let final = Self.times(of: plan, in: problem, unhurried: unhurriedMargin)
         var unkept = Set<Int>()
         for request in 0..<count {
             guard let times = final.times[request] else { continue }
@@ -255,8 +255,10 @@ extension Scheduler {
     }
 
     /// Whether `route`'s order can be said in planned times, `fixed` requests keeping theirs.
-    private static func sayable(_ route: VehicleRoute, in problem: RoutingProblem, fixed: Set<Int>, _ day: RoadDay) -> Bool {
-        guard case .success(let schedule) = RouteEvaluator(problem: problem).schedule(for: route, earliest: true) else { return false }
+    private static func sayable(_ route: VehicleRoute, in problem: RoutingProblem, fixed: Set<Int>, _ day: RoadDay, unhurried: Double?) -> Bool {
+        guard case .success(let schedule) = RouteEvaluator(problem: problem).schedule(for: route, earliest: true, unhurried: unhurried) else {
+            return false
+        }
         return RoadPlannedTimes.assign(route, projected: schedule.serviceStart, fixed: { fixed.contains($0) }, day: day) != nil
     }
 
@@ -274,7 +276,7 @@ extension Scheduler {
 
     /// Each request's service times and vehicle in `plan` (nil on a route that cannot run), and
     /// whether each vehicle's route runs.
-    private static func times(of plan: RoutePlan, in problem: RoutingProblem)
+    private static func times(of plan: RoutePlan, in problem: RoutingProblem, unhurried: Double?)
         -> (times: [(pickup: Double, dropoff: Double)?], vehicle: [Int], runs: [Bool], schedules: [RouteSchedule?])
     {
         let evaluator = RouteEvaluator(problem: problem)
@@ -283,7 +285,7 @@ extension Scheduler {
         var runs = [Bool](repeating: false, count: plan.routes.count)
         var schedules = [RouteSchedule?](repeating: nil, count: plan.routes.count)
         for (index, route) in plan.routes.enumerated() {
-            guard case .success(let schedule) = evaluator.schedule(for: route, earliest: true) else { continue }
+            guard case .success(let schedule) = evaluator.schedule(for: route, earliest: true, unhurried: unhurried) else { continue }
             runs[index] = true
             schedules[index] = schedule
             var pickups: [Int: Double] = [:]

@@ -34,6 +34,12 @@ public struct Scheduler: Hashable, Sendable {
     /// day). A shorter reach reads and plans fewer rides; a placement whose changes come within
     /// half the reach of where the route was cut says so (``Assignment/nearRouteEdge``).
     public var routeReach: TimeInterval = 86_400
+    /// Plans each van to wait empty rather than with riders aboard (nil: every stop as early as it
+    /// can be): a stretch of stops that would end standing at a door for a window starts later,
+    /// keeping this much before each of its windows' ends for the road's surprises (default 5 min;
+    /// ``RouteEvaluator/schedule(for:earliest:unhurried:)``). The driver then serves a pickup at its
+    /// planned time, not before.
+    public var unhurriedMargin: TimeInterval?
 
     /// The pickups a check of a request asking for `time` may plan around: the suggestion window
     /// and ``routeReach`` either side. Rides picked up in it, and those still aboard at its start,
@@ -53,8 +59,10 @@ public struct Scheduler: Hashable, Sendable {
         adaWindow: TimeInterval = 3_600,
         windowWidth: TimeInterval = 900,
         rideTimeLimit: RideTimeLimit = RideTimeLimit(),
-        lockLead: TimeInterval = 900
+        lockLead: TimeInterval = 900,
+        unhurriedMargin: TimeInterval? = 300
     ) {
+        self.unhurriedMargin = unhurriedMargin
         self.estimator = estimator
         self.hours = hours
         self.closures = closures
@@ -166,7 +174,8 @@ private final class Search {
             ?? RouteDay(
                 stretch: stretch, vans: vans, rides: rides,
                 newRide: .init(pickup: request.pickup, dropoff: request.dropoff, wheelchair: request.wheelchair, companions: request.companions),
-                estimator: scheduler.estimator, lockBefore: request.notBefore?.addingTimeInterval(scheduler.lockLead)
+                estimator: scheduler.estimator, lockBefore: request.notBefore?.addingTimeInterval(scheduler.lockLead),
+                unhurried: scheduler.unhurriedMargin
             )
         days[stretch.start] = day
         guard var assignment = day.placement(promise: promise, maxRideTime: maxRideTime, notBefore: request.notBefore) else {

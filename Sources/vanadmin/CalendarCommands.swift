@@ -145,6 +145,11 @@ struct SchedulerCommand: AsyncParsableCommand {
                             "longest ride",
                             "the longer of \(settings.maxRideFactor) × the direct ride and the direct ride + \(settings.maxRideExtraMinutes) min",
                         ],
+                        [
+                            "unhurried",
+                            settings.unhurriedMarginMinutes.map { "vans wait empty, not with riders aboard; \($0) min kept before each window's end" }
+                                ?? "off: every stop as early as it can be",
+                        ],
                     ])
             }
         }
@@ -162,6 +167,8 @@ struct SchedulerCommand: AsyncParsableCommand {
         @Option(help: "Width of a promised pickup (or arrival) window, minutes (0 to 60).") var window: Int?
         @Option(help: "Longest ride as a multiple of the direct ride (1 to 4).") var maxRideFactor: Double?
         @Option(help: "Longest ride as the direct ride plus this many minutes (0 to 120).") var maxRideExtra: Int?
+        @Option(help: "Vans wait empty rather than with riders aboard, keeping this many minutes before each window's end (0 to 30), or off.")
+        var unhurried: String?
         @OptionGroup var actor: ActorOptions
 
         func run() async throws {
@@ -190,6 +197,16 @@ struct SchedulerCommand: AsyncParsableCommand {
                 if let maxRideExtra {
                     guard (0...120).contains(maxRideExtra) else { throw CLIError("--max-ride-extra must be 0 to 120 minutes") }
                     settings.maxRideExtraMinutes = maxRideExtra
+                }
+                if let unhurried {
+                    if unhurried.lowercased() == "off" {
+                        settings.unhurriedMarginMinutes = nil
+                    } else {
+                        guard let minutes = Int(unhurried), (0...30).contains(minutes) else {
+                            throw CLIError("--unhurried must be 0 to 30 minutes, or off")
+                        }
+                        settings.unhurriedMarginMinutes = minutes
+                    }
                 }
                 do { try settings.estimator.validate() } catch { throw CLIError("\(error)") }
                 try await store.setSettings(settings, actor: try actor.resolved())

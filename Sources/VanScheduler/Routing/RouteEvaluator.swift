@@ -18,7 +18,12 @@ public struct RouteEvaluator: Sendable {
     /// as early as possible after that, which minimises the route's duration.
     /// With `earliest`, every stop is served as early as it can be instead: for riders,
     /// whose promise starts at the window's start, when the depot legs cost nothing.
-    public func schedule(for route: VehicleRoute, earliest: Bool = false) -> Result<RouteSchedule, RouteViolation> {
+    ///
+    /// With `unhurried` (a margin in engine seconds), that earliest schedule then has the van
+    /// wait empty rather than with riders aboard (``RouteTiming/moveWaitsOutOfTheVan(loads:margin:)``):
+    /// a stretch that would end standing at a stop for its window starts later instead, keeping
+    /// the margin before each of its windows' ends.
+    public func schedule(for route: VehicleRoute, earliest: Bool = false, unhurried margin: Double? = nil) -> Result<RouteSchedule, RouteViolation> {
         guard problem.vehicles.indices.contains(route.vehicle) else { return .failure(.wrongVehicle(route.vehicle)) }
         var timing = RouteTiming()
         var loads: [Capacity] = []
@@ -48,6 +53,7 @@ public struct RouteEvaluator: Sendable {
             timing.times[0] = first.isFinite ? first - timing.service[0] - timing.leg[0] : 0
             if let violation = timing.solveLeast(from: 0, dirtyThrough: last) { return .failure(violation) }
         }
+        if let margin { timing.moveWaitsOutOfTheVan(loads: loads, margin: margin) }
         return .success(
             RouteSchedule(
                 departure: timing.times[0],

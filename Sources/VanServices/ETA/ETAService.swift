@@ -119,9 +119,11 @@ public struct ETAService: Sendable {
             rides[ride.id] = VanETAs.RoadRide(
                 id: ride.id, netID: ride.netID, status: ride.status, promise: promise, pickupAt: ride.pickupAt,
                 reminded: ride.reminded)
+            // A pickup is served at its planned time, not before: the planner may have the van wait
+            // empty there rather than with riders aboard later (``Scheduler/unhurriedMargin``).
             let opensAt: Date? =
                 switch stop.kind {
-                case .pickup: promise.kind == .pickup ? promise.window.start : ride.pickupAt
+                case .pickup: promise.kind == .pickup ? max(promise.window.start, ride.pickupAt) : ride.pickupAt
                 case .dropoff: promise.kind == .arriveBy ? promise.window.start : nil
                 }
             stops.append(

@@ -130,7 +130,8 @@ public struct ServiceCalendarStore: Sendable {
             searchWindow: TimeInterval(settings.searchWindowMinutes * 60),
             step: TimeInterval(settings.stepMinutes * 60),
             windowWidth: TimeInterval(settings.windowMinutes * 60),
-            rideTimeLimit: RideTimeLimit(factor: settings.maxRideFactor, extra: TimeInterval(settings.maxRideExtraMinutes * 60))
+            rideTimeLimit: RideTimeLimit(factor: settings.maxRideFactor, extra: TimeInterval(settings.maxRideExtraMinutes * 60)),
+            unhurriedMargin: settings.unhurriedMarginMinutes.map { TimeInterval($0 * 60) }
         )
     }
 
@@ -183,6 +184,9 @@ public struct SchedulerSettings: Codable, Sendable, Equatable {
     public var maxRideFactor = 2.0
     /// … and the direct ride plus `maxRideExtraMinutes` (default 15).
     public var maxRideExtraMinutes = 15
+    /// Vans wait empty rather than with riders aboard, keeping this many minutes before each
+    /// window's end (default 5; nil: every stop as early as it can be). ``Scheduler/unhurriedMargin``.
+    public var unhurriedMarginMinutes: Int? = 5
 
     /// Defaults.
     public init() {}
@@ -195,5 +199,25 @@ public struct SchedulerSettings: Codable, Sendable, Equatable {
         windowMinutes = try c.decodeIfPresent(Int.self, forKey: .windowMinutes) ?? 15
         maxRideFactor = try c.decodeIfPresent(Double.self, forKey: .maxRideFactor) ?? 2
         maxRideExtraMinutes = try c.decodeIfPresent(Int.self, forKey: .maxRideExtraMinutes) ?? 15
+        // Absent: the default; JSON null: off (every stop as early as it can be).
+        unhurriedMarginMinutes =
+            c.contains(.unhurriedMarginMinutes)
+            ? try c.decodeNil(forKey: .unhurriedMarginMinutes) ? nil : try c.decode(Int.self, forKey: .unhurriedMarginMinutes) : 5
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case estimator, searchWindowMinutes, stepMinutes, windowMinutes, maxRideFactor, maxRideExtraMinutes, unhurriedMarginMinutes
+    }
+
+    /// Writes every figure; an unhurried margin that is off as JSON null (so it reads back off, not as the default).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(estimator, forKey: .estimator)
+        try c.encode(searchWindowMinutes, forKey: .searchWindowMinutes)
+        try c.encode(stepMinutes, forKey: .stepMinutes)
+        try c.encode(windowMinutes, forKey: .windowMinutes)
+        try c.encode(maxRideFactor, forKey: .maxRideFactor)
+        try c.encode(maxRideExtraMinutes, forKey: .maxRideExtraMinutes)
+        try c.encode(unhurriedMarginMinutes, forKey: .unhurriedMarginMinutes)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import VanDomain
+import VanScheduler
 import VanPostgres
 
 /// The van's run for today: what the driver on shift sees, and what the ETA, the reports and
@@ -31,7 +32,10 @@ public struct RunService: Sendable {
             guard let shift = try ShiftStore(conn).open(driver: driver) else { throw RoadError.noOpenShift }
             let stops = try Self.stops(
                 vanID: shift.vanID, day: shift.runSpan(at: now, in: timeZone), undoWindow: undoWindow, rule: rule, now: now, conn)
-            return DriverRun(shift: shift, day: day, stops: stops)
+            let estimator =
+                try conn.query("SELECT value -> 'estimator' AS estimator FROM settings WHERE key = 'scheduler'").first?
+                .decode(PGJSON<TripEstimator>?.self, "estimator")?.value ?? TripEstimator()
+            return DriverRun(shift: shift, day: day, stops: stops, leaveAt: DriverRun.leaveAt(stops, estimator: estimator, now: now))
         }
     }
 

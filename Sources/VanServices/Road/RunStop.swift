@@ -1,5 +1,6 @@
 import Foundation
 import VanDomain
+import VanScheduler
 
 /// One stop of the van's run as the driver sees it: where, who (first name and initial, phone —
 /// only for this run), what the rider needs, what was promised and planned, and what happened.
@@ -107,12 +108,29 @@ public struct DriverRun: Sendable, Hashable {
     public let day: LocalDate
     /// Every stop, in route order.
     public let stops: [RunStop]
+    /// When to leave for the next stop, when the van should wait empty first: the next stop is a
+    /// pickup planned later than the van could be there, and nobody is aboard (the planner has the
+    /// van wait before a pickup rather than with riders aboard). Nil: go now.
+    public var leaveAt: Date?
 
     /// Creates a value.
-    public init(shift: Shift, day: LocalDate, stops: [RunStop]) {
+    public init(shift: Shift, day: LocalDate, stops: [RunStop], leaveAt: Date? = nil) {
         self.shift = shift
         self.day = day
         self.stops = stops
+        self.leaveAt = leaveAt
+    }
+
+    /// When to leave for the next stop of `stops` (``leaveAt``): its planned time less the model's
+    /// drive from the last stop done, if nobody is aboard and that is after `now`.
+    public static func leaveAt(_ stops: [RunStop], estimator: TripEstimator, now: Date) -> Date? {
+        guard let next = stops.first(where: { !$0.isDone }), next.stop == .pickup, next.arrivedAt == nil else { return nil }
+        let boarded = Set(stops.filter { $0.stop == .pickup && $0.outcome == .boarded }.map(\.rideID))
+        let aboard = stops.contains { $0.stop == .dropoff && !$0.isDone && boarded.contains($0.rideID) }
+        guard !aboard else { return nil }
+        let from = stops.filter { $0.departedAt != nil }.max { $0.departedAt! < $1.departedAt! }?.coordinate
+        let leave = next.plannedAt.addingTimeInterval(-estimator.deadhead(from: from, to: next.coordinate))
+        return leave > now ? leave : nil
     }
 
     /// The stops still to do, in route order.

@@ -37,7 +37,7 @@ extension RoadSimulation {
             return depart(&van, to: first, from: here, now: now, estimator: estimator, rng: &rng)
         case .early(let stop):
             // The phone keeps sending the van's place while the driver waits for the window.
-            let opens = stop.promise.kind == .pickup ? stop.promise.window.start : stop.plannedAt
+            let opens = Self.opens(stop)
             if now < opens {
                 try await desk.position(driver: van.driver, stop.place, now: now)
                 // Re-planning may give the van an earlier stop, or take this one away.
@@ -93,6 +93,12 @@ extension RoadSimulation {
         return min(leg.arrives, now.addingTimeInterval(Self.positionEvery))
     }
 
+    /// When the driver serves a pickup: at its planned time, not before (the planner may have the
+    /// van wait empty there rather than with riders aboard later), and never before its window.
+    static func opens(_ stop: DeskStop) -> Date {
+        stop.promise.kind == .pickup ? max(stop.promise.window.start, stop.plannedAt) : stop.plannedAt
+    }
+
     /// The van is at `stop`: the driver taps (waiting first for a pickup window to open).
     private func arrive(_ van: inout SimulatedVan, at stop: DeskStop, now: Date, estimator: TripEstimator, log: inout Log) async throws -> Date {
         let run = try await desk.run(driver: van.driver, now: now)
@@ -101,7 +107,7 @@ extension RoadSimulation {
             return now
         }
         if current.pickup {
-            let opens = current.promise.kind == .pickup ? current.promise.window.start : current.plannedAt
+            let opens = Self.opens(current)
             if current.arrivedAt == nil {
                 if now < opens {
                     van.phase = .early(current)

@@ -115,11 +115,16 @@ struct RunView: Encodable {
     let shift: ShiftView
     let day: String
     let stops: [StopView]
+    /// When to leave for the next stop, waiting empty until then (``DriverRun/leaveAt``); absent: go now.
+    let leaveAt: String?
+
+    enum CodingKeys: String, CodingKey { case shift, day, stops, leaveAt = "leave_at" }
 
     init(_ run: DriverRun, clock: ServiceTime) {
         shift = ShiftView(run.shift, clock: clock)
         day = run.day.description
         stops = run.stops.map { StopView($0, clock: clock) }
+        leaveAt = run.leaveAt.map(clock.format)
     }
 }
 

@@ -47,6 +47,8 @@ struct WebDriverView {
         var state: [String] = []
         if let next = remaining.first {
             var stop = stopValues(next)
+            // Nobody aboard and the pickup planned later than the van could be there: wait here, not there with riders.
+            if let leave = run.leaveAt { stop["leaveAt"] = words.time(leave) }
             // What the ride policy offers (RunStop.nextActions), a waiting no-show shown by its time.
             let actions = next.nextActions.filter { $0 != .noShow || next.noShowRefusal == nil }
             stop["actions"] = actions.map { action -> [String: Any] in
