@@ -65,6 +65,80 @@ struct SimulationFiguresTests {
         #expect(figures.ridesPerVanHour == 0.5)
     }
 
+    /// Five riders with a will-call way back, each saying "I'm ready" first at 9:00:
+    /// - A: booked at once, promised 9:05, the van arrived 9:08 (waited 8 min);
+    /// - B: refused, booked at her second call for 9:25, the van arrived 9:27 (waited 27 min);
+    /// - C: refused at all three calls: never got a ride;
+    /// - D: refused, the road re-planned at once, booked on the try after it for 9:12, arrived 9:12;
+    /// - E: booked for 9:20, never reached.
+    @Test func willCallsOfAHandWorkedDay() throws {
+        let place = try Coordinate(latitude: 41.31633, longitude: -72.92241)
+        func back(_ window: Double, arrived: Double?) -> SimulationFigures.RideActuals {
+            SimulationFigures.RideActuals(
+                id: UUID(), promise: .pickup, window: DateInterval(start: at(window), end: at(window + 15)), status: "completed", from: place,
+                to: place, arrived: arrived.map(at), boarded: arrived.map(at), droppedAt: nil)
+        }
+        let rows = [back(5, arrived: 8), back(25, arrived: 27), back(12, arrived: 12), back(20, arrived: nil)]
+        typealias Call = RoadSimulation.WillCallRecord
+        var log = RoadSimulation.Log()
+        log.willCallRides = Set((0..<7).map { _ in UUID() })
+        log.willCallReplans = 4
+        log.calls = [
+            UUID(): Call(firstReady: at(0), tries: 1, back: rows[0].id, promised: at(5)),
+            UUID(): Call(firstReady: at(0), tries: 2, refusals: 1, back: rows[1].id, promised: at(25)),
+            UUID(): Call(firstReady: at(0), tries: 3, refusals: 3),
+            UUID(): Call(firstReady: at(0), tries: 1, savedByReplan: true, back: rows[2].id, promised: at(12)),
+            UUID(): Call(firstReady: at(0), tries: 1, back: rows[3].id, promised: at(20)),
+        ]
+        var figures = SimulationFigures()
+        figures.fold(rows, log: log, estimator: TripEstimator())
+
+        #expect(figures.willCallRides == 7 && figures.willCalls == 5)
+        #expect(figures.willCallRefused == 2, "B and C; D's refusal was answered by the re-plan")
+        #expect(figures.willCallDenied == 1 && figures.willCallSavedByReplan == 1 && figures.willCallReplans == 4)
+        #expect(figures.willCallWaits.sorted() == [8, 12, 27] && figures.willCallNotReached == 1)
+        #expect(figures.willCallWaits.quantile(0.5) == 12 && figures.willCallWaits.quantile(0.95) == 27)
+        #expect(figures.willCallPromisedWaits.sorted() == [5, 12, 20, 25] && figures.willCallPromisedWaits.quantile(0.95) == 25)
+        let run = SimulationJSON.Run(figures)
+        #expect(run.willCalls == 5 && run.willCallRefused == 2 && run.willCallDenied == 1)
+        #expect(run.willCallWaitP50Min == 12 && run.willCallWaitP95Min == 27 && run.willCallPromisedWaitP95Min == 25)
+    }
+
+    /// A share of the pickup-time rides booked ahead get a will-call, drawn apart from the other fates.
+    @Test func willCallFatesAreSeededAndOnlyForPickupRidesBookedAhead() throws {
+        let nine = Self.nine
+        let requests = (0..<400).map { index in
+            CampusRequest(
+                index: index, rider: index, arrival: nine, asked: nine, promise: index % 4 == 0 ? .arriveBy : .pickup,
+                booking: index % 3 == 0 ? .onDemand : .dayBefore, from: 0, to: 1, wheelchair: false, companions: 0)
+        }
+        var none = SimulateOptions()
+        none.cancels = 0.1
+        var some = none
+        some.willCall = 0.3
+        var all = none
+        all.willCall = 1
+        let (f0, f3, f1) = (
+            RiderFates(requests: requests, options: none), RiderFates(requests: requests, options: some),
+            RiderFates(requests: requests, options: all)
+        )
+        #expect(f0.noShow == f3.noShow && f0.cancelLead == f3.cancelLead && f3.stay == f1.stay)
+        #expect(!f0.willCall.contains(true))
+        for request in requests {
+            let may = RiderFates.mayCall(request) && f1.cancelLead[request.index] == nil
+            #expect(f1.willCall[request.index] == may)
+            #expect(!f3.willCall[request.index] || f1.willCall[request.index])
+        }
+        let eligible = f1.willCall.filter { $0 }.count, drawn = f3.willCall.filter { $0 }.count
+        #expect(eligible > 100 && abs(Double(drawn) / Double(eligible) - 0.3) < 0.1, "\(drawn) of \(eligible)")
+        #expect(f1.stay.allSatisfy { RiderFates.stays.contains($0) })
+        let options = try SimulateOptions(arguments: ["--will-call", "0.3", "--will-call-replan", "off"])
+        #expect(options.willCall == 0.3 && !options.willCallReplan && options.commandLine.hasSuffix("--will-call 0.3 --will-call-replan off"))
+        #expect(try SimulateOptions(arguments: []).willCallReplan)
+        #expect(throws: CampusBenchError.self) { try SimulateOptions(arguments: ["--will-call-replan", "maybe"]) }
+        #expect(throws: CampusBenchError.self) { try SimulateOptions(arguments: ["--will-call", "1.5"]) }
+    }
+
     @Test func theJSONHasExactlyTheKeysTheOfficeIsJudgedBy() throws {
         var figures = SimulationFigures()
         figures.booked = 3
@@ -79,7 +153,9 @@ struct SimulationFiguresTests {
                 "requests", "booked", "refused", "negotiated", "negotiated_minutes_p95", "denied", "on_time_pickups_pct",
                 "arrive_by_on_time_pct", "late_pickups", "late_p95_min", "eta_error_mean_min", "eta_error_p95_min",
                 "minutes_aboard_over_direct_mean", "minutes_aboard_over_direct_p95", "ride_time_ratio_mean", "onboard_wait_min",
-                "driving_min", "rides_per_van_hour", "rides_moved", "late_alerts",
+                "driving_min", "rides_per_van_hour", "rides_moved", "late_alerts", "will_calls", "will_call_refused",
+                "will_call_denied", "will_call_saved_by_replan", "will_call_wait_p50_min", "will_call_wait_p95_min",
+                "will_call_promised_wait_p95_min",
             ])
         #expect(run["requests"] as? Int == 4 && run["denied"] as? Int == 1)
         #expect(Set((object["hindsight"] as? [String: Any])?.keys ?? [:].keys) == ["booked", "driving_min"])

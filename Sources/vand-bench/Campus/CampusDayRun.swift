@@ -37,8 +37,9 @@ struct CampusDayRun {
         var served: Int { servedAsAsked + suggestionsTaken }
     }
 
-    /// Books every request, in order.
-    func book(_ requests: [CampusRequest], seed: UInt64) async throws -> Tally {
+    /// Books every request, in order; those in `willCalls` (by index) with a will-call way back
+    /// from the ride's drop-off ("I'll call when I'm ready").
+    func book(_ requests: [CampusRequest], seed: UInt64, willCalls: Set<Int> = []) async throws -> Tally {
         let booking = VandServices.bench(database, timeZone: timeZone).booking
         let estimator = try await ServiceCalendarStore(pool: database.pool, timeZone: timeZone)
             .scheduler(around: requests.first?.asked ?? Date(timeIntervalSince1970: 0)).estimator
@@ -49,7 +50,8 @@ struct CampusDayRun {
             tally.asked += 1
             let asked = model.ask(request, from: sites[request.from].coordinate, to: sites[request.to].coordinate, estimator: estimator)
             let ride = try newRide(request, promise: asked.promise, at: asked.at, &ids)
-            switch try await booking.bookSeries([ride], now: request.arrival)[0] {
+            let willCall = willCalls.contains(request.index) ? ride.dropoff : nil
+            switch try await booking.bookSeries([ride], now: request.arrival, willCall: willCall)[0] {
             case .booked:
                 tally.servedAsAsked += 1
                 tally.promised[ride.id] = (ride.promise, ride.pickupAt)
@@ -63,7 +65,7 @@ struct CampusDayRun {
                     continue
                 }
                 let retry = try newRide(request, promise: asked.promise, at: nearest.asked, &ids)
-                if case .booked = try await booking.bookSeries([retry], now: request.arrival)[0] {
+                if case .booked = try await booking.bookSeries([retry], now: request.arrival, willCall: willCall)[0] {
                     tally.suggestionsTaken += 1
                     tally.promised[retry.id] = (retry.promise, retry.pickupAt)
                     tally.movedMinutes[retry.id] = abs(retry.pickupAt.timeIntervalSince(ride.pickupAt)) / 60

@@ -74,7 +74,11 @@ extension RoadSimulation {
             van.phase = .idle
             return now
         case .alighting(let stop):
-            try await tap(van, stop, .droppedOff, now: now, log: &log)
+            let dropped = try await tap(van, stop, .droppedOff, now: now, log: &log)
+            // She booked her way back as a will-call: she says she is ready after her stay.
+            if dropped, log.willCallRides.contains(stop.rideID), let index = log.requestOf[stop.rideID] {
+                log.readyDue.append((stop.rideID, now.addingTimeInterval(fates.stay[index])))
+            }
             van.aboard.remove(stop.rideID)
             van.phase = .idle
             return now
@@ -144,14 +148,18 @@ extension RoadSimulation {
         return SeededGenerator(seed: base ^ (UInt64(request) &* 0x9E37_79B9_7F4A_7C15 &* 2 &+ (pickup ? 0 : 0x5851_F42D_4C95_7F2D)))
     }
 
-    private func tap(_ van: SimulatedVan, _ stop: DeskStop, _ action: DeskAction, now: Date, log: inout Log) async throws {
+    /// One tap; whether the services took it.
+    @discardableResult
+    private func tap(_ van: SimulatedVan, _ stop: DeskStop, _ action: DeskAction, now: Date, log: inout Log) async throws -> Bool {
         if let refusal = try await desk.tap(driver: van.driver, ride: stop.rideID, pickup: stop.pickup, action: action, at: stop.place, now: now) {
             log.refusals.append("\(action): \(refusal)")
+            return false
         } else {
             log.taps += 1
             if options.etaTrace, action == .arrived {
                 log.arrivals.append(ETATrace.Arrival(van: van.id, ride: stop.rideID, pickup: stop.pickup, at: now))
             }
+            return true
         }
     }
 
@@ -168,7 +176,8 @@ extension RoadSimulation {
     /// Books `request` as a rider would (the nearest time within the ADA hour if refused); its ride id.
     func book(_ request: CampusRequest, _ log: inout Log) async throws -> UUID? {
         let run = CampusDayRun(database: database, model: .shared, sites: sites, timeZone: timeZone)
-        let tally = try await run.book([request], seed: options.seed &+ UInt64(request.index) &* 0x9E37)
+        let willCall = fates.willCall[request.index]
+        let tally = try await run.book([request], seed: options.seed &+ UInt64(request.index) &* 0x9E37, willCalls: willCall ? [request.index] : [])
         log.requestsBy[request.booking, default: 0] += 1
         guard let (id, promised) = tally.promised.first else {
             log.refused += 1
@@ -179,6 +188,7 @@ extension RoadSimulation {
         if let moved = tally.movedMinutes[id] { log.negotiatedMinutes[id] = moved }
         if options.etaTrace { log.bookedAt[id] = clock.now }
         log.bookedIDs[request.index] = id
+        if willCall { log.willCallRides.insert(id) }
         log.requestOf[id] = request.index
         log.netIDs[id] = try CampusFleet.netID(request.index)
         log.windows[id] = RidePromise(kind: promised.kind, asked: promised.asked, width: windowWidth).window
@@ -194,7 +204,8 @@ extension RoadSimulation {
         return try await database.pool.withConnection { conn in
             try conn.query(
                 """
-                SELECT count(*) AS n FROM rides WHERE ride_holds_van(status) AND pickup_at >= \(service.start) AND pickup_at < \(service.end)
+                SELECT count(*) AS n FROM rides
+                WHERE ride_holds_van(status) AND (pickup_at >= \(service.start) AND pickup_at < \(service.end) OR return_of IS NOT NULL)
                 """ as SQLQuery
             ) { row in try row.decode(Int.self, "n") }.first ?? 0
         }

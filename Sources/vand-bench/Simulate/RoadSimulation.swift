@@ -19,17 +19,44 @@ final class SimulationClock: TimeSource {
 }
 
 /// What happens to each rider of the day, drawn once from the seed so that both runs of the day
-/// see the same riders: who does not show, and who cancels late (how long before the window).
+/// see the same riders: who does not show, who cancels late (how long before the window), and
+/// who books her way back as a will-call (and how long she stays before she calls).
 struct RiderFates: Sendable {
     var noShow: [Bool]
     var cancelLead: [TimeInterval?]
+    /// Booked with a will-call way back, by request index.
+    var willCall: [Bool]
+    /// How long she stays after her drop-off before she says she is ready, by request index:
+    /// uniform 20–120 minutes, in whole seconds.
+    var stay: [TimeInterval]
 
-    init(requests: Int, options: SimulateOptions) {
+    /// The shortest and longest stay before "I'm ready".
+    static let stays: ClosedRange<TimeInterval> = 20 * 60...120 * 60
+
+    init(requests: [CampusRequest], options: SimulateOptions) {
+        let count = requests.count
         var rng = SeededGenerator(seed: options.seed ^ 0xFA7E_5EED)
-        noShow = (0..<requests).map { _ in Double.random(in: 0..<1, using: &rng) < options.noShows }
-        cancelLead = (0..<requests).map { _ in
+        noShow = (0..<count).map { _ in Double.random(in: 0..<1, using: &rng) < options.noShows }
+        cancelLead = (0..<count).map { _ in
             Double.random(in: 0..<1, using: &rng) < options.cancels ? Double(Int.random(in: 10...55, using: &rng) * 60) : nil
         }
+        // The will-calls from a generator of their own, so the fates above stay as they were; the
+        // draws do not depend on the share, so a larger share adds riders and keeps their stays.
+        var calls = SeededGenerator(seed: options.seed ^ 0x3C_A11B_ACC5)
+        let draws = (0..<count).map { _ in
+            (call: Double.random(in: 0..<1, using: &calls), stay: Double.random(in: Self.stays, using: &calls).rounded())
+        }
+        stay = draws.map(\.stay)
+        willCall = Array(repeating: false, count: count)
+        for request in requests where request.index < count && Self.mayCall(request) && cancelLead[request.index] == nil {
+            willCall[request.index] = draws[request.index].call < options.willCall
+        }
+    }
+
+    /// Whether a request may book its way back as a will-call: a pickup-time ride booked ahead
+    /// (not arrive-by, not a ride now).
+    static func mayCall(_ request: CampusRequest) -> Bool {
+        request.promise == .pickup && request.booking != .onDemand
     }
 }
 
@@ -119,6 +146,31 @@ struct RoadSimulation {
         var noShows = Set<UUID>()
         /// With `--eta-trace`: when each ride cancelled late was cancelled.
         var cancelledAt: [UUID: Date] = [:]
+        /// The rides there booked with a will-call way back (`--will-call`).
+        var willCallRides = Set<UUID>()
+        /// "I'm ready" calls the drop-off taps made due (the ride there, when she calls), not yet on the agenda.
+        var readyDue: [(there: UUID, at: Date)] = []
+        /// What each rider who called got, by her ride there.
+        var calls: [UUID: WillCallRecord] = [:]
+        /// Re-plans made at once because a call was refused (`--will-call-replan`).
+        var willCallReplans = 0
+    }
+
+    /// One rider's "I'm ready", from her first call to the way back booked (or her giving up).
+    struct WillCallRecord: Sendable, Hashable {
+        /// Her first "I'm ready".
+        var firstReady: Date
+        /// Calls made (at most ``RoadSimulation/willCallTries``); a call re-tried after a re-plan counts once.
+        var tries = 0
+        /// Of those, refused.
+        var refusals = 0
+        /// Booked on the try after the re-plan that a refusal made (`--will-call-replan`).
+        var savedByReplan = false
+        /// The way back booked, and the pickup it was promised (its window's start).
+        var back: UUID?
+        var promised: Date?
+        /// She never got a ride (refused at every try).
+        var denied: Bool { back == nil }
     }
 
     /// Re-plans the day from the road now (``RoadReplanner``) and records what it came to; a ride
@@ -166,7 +218,7 @@ struct RoadSimulation {
         }
         _ = try await services.dispatch.approveAllFeasible(on: day, actor: "dispatcher", now: start)
         var events = SimulationEvents()
-        var pendingBookings = 0
+        var pendingBookings = 0, pendingCalls = 0
         for request in requests where request.arrival >= start {
             events.add(.book(request.index), at: request.arrival)
             pendingBookings += 1
@@ -206,6 +258,12 @@ struct RoadSimulation {
             case .eta(let index):
                 guard let id = log.bookedIDs[index] else { break }
                 try await takeETA(of: id, etas: etas, replanner: replanner, now: now, log: &log)
+            case .ready(let there, let attempt):
+                pendingCalls -= 1
+                if let again = try await ready(there, attempt: attempt, services: services, replanner: replanner, etas: etas, now: now, log: &log) {
+                    events.add(.ready(there, attempt: attempt + 1), at: again)
+                    pendingCalls += 1
+                }
             case .replan:
                 if replanning {
                     try await replan(replanner, etas: etas, now: now, log: &log)
@@ -213,7 +271,7 @@ struct RoadSimulation {
                     log.alerted.formUnion(try await replanner.projection(day: day, now: now).lateAsPlanned)
                 }
                 // The day is over when nothing holds a van and nobody is left to book.
-                let holding = pendingBookings > 0 ? 1 : try await holdingVans(now: now)
+                let holding = pendingBookings + pendingCalls > 0 ? 1 : try await holdingVans(now: now)
                 guard holding > 0 else { break loop }
                 events.add(.replan, at: now.addingTimeInterval(options.replanEvery))
             case .van(let index):
@@ -230,6 +288,12 @@ struct RoadSimulation {
                     log.promptReplans += 1
                 }
             }
+            // Drop-offs of riders with a will-call bring their "I'm ready".
+            for (there, at) in log.readyDue {
+                events.add(.ready(there, attempt: 0), at: at)
+                pendingCalls += 1
+            }
+            log.readyDue.removeAll()
             // New bookings bring their ETA samples and late cancellations.
             for (index, id) in log.bookedIDs where !scheduled.contains(id) {
                 scheduled.insert(id)

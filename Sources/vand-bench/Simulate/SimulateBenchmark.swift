@@ -19,7 +19,7 @@ struct SimulateBenchmark {
         let timeZone = TimeZone(identifier: "America/New_York")!
         let generator = CampusDayGenerator(timeZone: timeZone, requests: options.rides, seed: options.seed)
         let requests = generator.generate()
-        let fates = RiderFates(requests: requests.count, options: options)
+        let fates = RiderFates(requests: requests, options: options)
         let cluster = EmbeddedPostgres(
             directory: "/tmp/vand-bench-simulate-\(ProcessInfo.processInfo.processIdentifier)", ephemeral: true,
             port: 55_434, logger: logger)
@@ -122,6 +122,15 @@ struct SimulateBenchmark {
                     + " %d pickup not on the van's stops)",
                 f.etaErrors.mean, f.etaErrors.quantile(0.95), f.etaErrors.count, f.etaRetaken, f.etaOffRoad + f.etaUnlisted, f.etaOffRoad,
                 f.etaUnlisted),
+            f.willCallRides == 0
+                ? nil
+                : String(
+                    format: "  will-calls: %d of %d rides there called \"I'm ready\", %d refused at least once, %d never got a ride;"
+                        + " wait from her first call to the pickup %.1f min p50, %.1f min p95 (promised %.1f min p95); %d booked on the try"
+                        + " after a re-plan on refusal (%d such re-plans); %d ways back not reached",
+                    f.willCalls, f.willCallRides, f.willCallRefused, f.willCallDenied, f.willCallWaits.quantile(0.5),
+                    f.willCallWaits.quantile(0.95), f.willCallPromisedWaits.quantile(0.95), f.willCallSavedByReplan, f.willCallReplans,
+                    f.willCallNotReached),
             f.refusals.isEmpty ? nil : "  taps refused (first few): " + f.refusals.joined(separator: "; "),
             String(format: "  simulated in %.1f s", seconds),
         ].compactMap { $0 }.joined(separator: "\n")

@@ -4,7 +4,7 @@ import VanServices
 /// Command line of `vand-bench simulate`.
 struct SimulateOptions: Sendable {
     static let usage =
-        "usage: vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--dwell-noise CV] [--no-shows RATE] [--cancels RATE] [--replan-every SECONDS] [--replan-frozen MINUTES] [--eta-trace] [--json]"
+        "usage: vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--dwell-noise CV] [--no-shows RATE] [--cancels RATE] [--replan-every SECONDS] [--replan-frozen MINUTES] [--eta-trace] [--will-call SHARE] [--will-call-replan on|off] [--json]"
 
     /// The day's seed (requests, riders not showing, cancellations, travel times).
     var seed: UInt64 = 1
@@ -25,6 +25,12 @@ struct SimulateOptions: Sendable {
     var replanEvery: TimeInterval = 120
     /// The re-planner's frozen horizon, seconds (``RoadReplanner/defaultFrozen``; 0: off).
     var replanFrozen: TimeInterval = RoadReplanner.defaultFrozen
+    /// Share of the scheduled pickup-time requests (not arrive-by, not a ride now, not cancelled
+    /// late) booked with a will-call way back ("I'll call when I'm ready").
+    var willCall = 0.0
+    /// Whether, in the run with re-planning, a refused "I'm ready" has the road re-planned at once
+    /// and is tried once more before it counts as refused.
+    var willCallReplan = true
     /// Whether to print, per run, each pickup whose ETA at −15 minutes was off by more than
     /// 3 minutes, with what happened on her van between the ETA and the van's arrival.
     var etaTrace = false
@@ -51,6 +57,13 @@ struct SimulateOptions: Sendable {
             case "--cancels": cancels = try rest.share(argument, upTo: 1)
             case "--replan-every": replanEvery = TimeInterval(try rest.count(argument))
             case "--replan-frozen": replanFrozen = TimeInterval(try rest.count(argument, from: 0) * 60)
+            case "--will-call": willCall = try rest.share(argument, upTo: 1)
+            case "--will-call-replan":
+                switch rest.next() {
+                case "on": willCallReplan = true
+                case "off": willCallReplan = false
+                default: throw CampusBenchError("--will-call-replan needs on or off")
+                }
             case "--eta-trace": etaTrace = true
             case "--json": json = true
             default: throw CampusBenchError("unknown argument \(argument); \(Self.usage)")
@@ -62,5 +75,6 @@ struct SimulateOptions: Sendable {
     var commandLine: String {
         "vand-bench simulate --seed \(seed) --rides \(rides) --vans \(vans) --noise \(noise) --dwell-noise \(dwellCV) --no-shows \(noShows) --cancels \(cancels)"
             + " --replan-every \(Int(replanEvery)) --replan-frozen \(Int(replanFrozen / 60))"
+            + (willCall > 0 ? " --will-call \(willCall) --will-call-replan \(willCallReplan ? "on" : "off")" : "")
     }
 }

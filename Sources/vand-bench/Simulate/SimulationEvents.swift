@@ -14,6 +14,8 @@ struct SimulationEvents {
         case replan
         /// The ETA of a ride's pickup is taken, 15 minutes before its window (a request, by index).
         case eta(Int)
+        /// A rider with a will-call says she is ready (her ride there, by id; the try, from 0).
+        case ready(UUID, attempt: Int)
     }
 
     private var heap: [(at: Date, order: Int, kind: Kind)] = []

@@ -54,6 +54,20 @@ struct SimulationFigures: Sendable {
             return "\(name) \(refused)/\(asked) (\(share))"
         }.joined(separator: ", ")
     }
+    /// Rides there booked with a will-call way back (`--will-call`).
+    var willCallRides = 0
+    /// Will-calls: riders who said "I'm ready"; of them, refused at least once; never got a ride
+    /// (refused at every try); booked on the try after a re-plan that a refusal made.
+    var willCalls = 0, willCallRefused = 0, willCallDenied = 0, willCallSavedByReplan = 0
+    /// Minutes from her first "I'm ready" to the way back's *arrived* tap at her pickup, per way back reached.
+    var willCallWaits: [Double] = []
+    /// Minutes from her first "I'm ready" to the way back's promised pickup (its window's start), per way back booked.
+    var willCallPromisedWaits: [Double] = []
+    /// Ways back booked that no van reached by the end of the run.
+    var willCallNotReached = 0
+    /// Re-plans made at once on a refused call.
+    var willCallReplans = 0
+
     /// Pickups never reached by the end of the run.
     var neverReached = 0
     /// Taps the driver services refused (first few, for the record).
@@ -106,7 +120,8 @@ struct SimulationFigures: Sendable {
                 FROM rides r
                 LEFT JOIN stop_actuals p ON p.ride_id = r.id AND p.stop = 'pickup'
                 LEFT JOIN stop_actuals d ON d.ride_id = r.id AND d.stop = 'dropoff'
-                WHERE r.pickup_at >= \(day.start) AND r.pickup_at < \(day.end) AND r.status IN ('approved', 'pending', 'completed', 'no_show')
+                WHERE (r.pickup_at >= \(day.start) AND r.pickup_at < \(day.end) OR r.return_of IS NOT NULL)
+                  AND r.status IN ('approved', 'pending', 'completed', 'no_show')
                 """ as SQLQuery
             ) { row in
                 RideActuals(
@@ -130,6 +145,7 @@ struct SimulationFigures: Sendable {
         vanHours = log.vanHours
         requestsBy = log.requestsBy
         refusedBy = log.refusedBy
+        foldWillCalls(rows, log: log)
         for row in rows {
             if row.promise == .pickup {
                 if let arrived = row.arrived {
@@ -158,6 +174,30 @@ struct SimulationFigures: Sendable {
                 let aboard = dropped.timeIntervalSince(boarded)
                 rideOverDirect.append(aboard / max(1, drive))
                 minutesAboardOverDirect.append((aboard - drive) / 60)
+            }
+        }
+    }
+}
+
+extension SimulationFigures {
+    /// Folds the will-calls the run logged, with their ways back's *arrived* taps from `rows`.
+    mutating func foldWillCalls(_ rows: [RideActuals], log: RoadSimulation.Log) {
+        let arrived = Dictionary(rows.map { ($0.id, $0.arrived) }, uniquingKeysWith: { a, _ in a })
+        willCallRides = log.willCallRides.count
+        willCallReplans = log.willCallReplans
+        for call in log.calls.values {
+            willCalls += 1
+            if call.refusals > 0 { willCallRefused += 1 }
+            if call.savedByReplan { willCallSavedByReplan += 1 }
+            guard let back = call.back else {
+                willCallDenied += 1
+                continue
+            }
+            if let promised = call.promised { willCallPromisedWaits.append(promised.timeIntervalSince(call.firstReady) / 60) }
+            if let tap = arrived[back] ?? nil {
+                willCallWaits.append(tap.timeIntervalSince(call.firstReady) / 60)
+            } else {
+                willCallNotReached += 1
             }
         }
     }

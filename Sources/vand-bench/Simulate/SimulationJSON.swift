@@ -14,6 +14,8 @@ struct SimulationJSON: Encodable {
         let minutesAboardOverDirectMean, minutesAboardOverDirectP95, rideTimeRatioMean: Double
         let onboardWaitMin, drivingMin, ridesPerVanHour: Double
         let ridesMoved, lateAlerts: Int
+        let willCalls, willCallRefused, willCallDenied, willCallSavedByReplan: Int
+        let willCallWaitP50Min, willCallWaitP95Min, willCallPromisedWaitP95Min: Double
 
         enum CodingKeys: String, CodingKey {
             case requests, booked, refused, negotiated, denied
@@ -32,6 +34,13 @@ struct SimulationJSON: Encodable {
             case ridesPerVanHour = "rides_per_van_hour"
             case ridesMoved = "rides_moved"
             case lateAlerts = "late_alerts"
+            case willCalls = "will_calls"
+            case willCallRefused = "will_call_refused"
+            case willCallDenied = "will_call_denied"
+            case willCallSavedByReplan = "will_call_saved_by_replan"
+            case willCallWaitP50Min = "will_call_wait_p50_min"
+            case willCallWaitP95Min = "will_call_wait_p95_min"
+            case willCallPromisedWaitP95Min = "will_call_promised_wait_p95_min"
         }
 
         /// The figures, rounded to a tenth (a hundredth for ratios).
@@ -58,6 +67,13 @@ struct SimulationJSON: Encodable {
             ridesPerVanHour = hundredth(f.ridesPerVanHour)
             ridesMoved = f.moved
             lateAlerts = f.alerts
+            willCalls = f.willCalls
+            willCallRefused = f.willCallRefused
+            willCallDenied = f.willCallDenied
+            willCallSavedByReplan = f.willCallSavedByReplan
+            willCallWaitP50Min = tenth(f.willCallWaits.quantile(0.5))
+            willCallWaitP95Min = tenth(f.willCallWaits.quantile(0.95))
+            willCallPromisedWaitP95Min = tenth(f.willCallPromisedWaits.quantile(0.95))
         }
     }
 
