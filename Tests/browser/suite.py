@@ -5,7 +5,7 @@ throwaway PostgreSQL through every flow a rider has, with axe-core on every page
 Usage: suite.py --bin DIR [--screenshots DIR] [--part all|rider|driver|dispatch]
   DIR holds the built `vand` and `vanadmin`. Screenshots (390x844; the console's 1280x800) go
   to docs/screenshots.
-  --part runs only the rider's flows, the driver's (Tests/browser/driver.py) or the
+  --part runs only the rider's flows (with the way back's, Tests/browser/trips.py), the driver's (Tests/browser/driver.py) or the
   dispatcher's console's (Tests/browser/dispatch.py), each on a vand of its own; the default
   runs all three.
 Prints one line per check and, last, exactly "N passed, N failed" (CI reads it).
@@ -975,6 +975,11 @@ def rider_flows(args, browser):
             ("with JavaScript off: sign in, book, see it pending, cancel", no_javascript_path),
             ("a form with a forged CSRF token is refused", csrf_refused_in_browser),
         ]:
+            suite.run(name, function)
+        # The way back, timed and will-call (Tests/browser/trips.py), on the same vand, last: its
+        # "I'm ready" books a ride now on the one van.
+        import trips
+        for name, function in trips.flows(server, suite):
             suite.run(name, function)
     finally:
         if nojs_browser:

@@ -66,7 +66,7 @@ struct WebBookingFlow: Sendable {
         }
         do {
             if let key {
-                switch try await actions.book(checked.rides, key: key, bookedBy: bookedBy) {
+                switch try await actions.book(checked.rides, key: key, bookedBy: bookedBy, willCall: checked.willCall) {
                 case .fresh(let fresh): outcomes = fresh
                 case .replay(let first):
                     if first.outcome == .booked { return .alreadyBooked(first.rideID) }
@@ -74,7 +74,7 @@ struct WebBookingFlow: Sendable {
                     return .form(Trouble(places: places, eligibility: prepared.eligibility, conflict: (sentence, [])))
                 }
             } else {
-                outcomes = try await actions.book(checked.rides, bookedBy: bookedBy)
+                outcomes = try await actions.book(checked.rides, bookedBy: bookedBy, willCall: checked.willCall)
             }
         } catch let refusal as RiderSuspended {
             // Nothing was booked (nor the form's key kept): the form again, with the dates and the office's number.
@@ -168,6 +168,8 @@ struct WebBookingFlow: Sendable {
             ["name": place.name, "aliases": place.aliases.joined(separator: ", ")]
         }
         page.values["wheelchair"] = submitted.wheelchair
+        page.values["willCall"] = submitted.willCall
+        page.values["willCallWait"] = String(Int(actions.settings.policy.willCallMaxWait / 60))
         page.values["arriveBy"] = submitted.arriveBy
         page.values["companionOptions"] = (0...actions.settings.policy.maxCompanions).map { count -> [String: Any] in
             let label = count == 0 ? "None" : String(count)
@@ -214,6 +216,7 @@ struct WebBookingFlow: Sendable {
             ["name": $0.key, "value": $0.value]
         }
         if form.wheelchair { hidden.append(["name": "wheelchair", "value": "yes"]) }
+        if form.willCall { hidden.append(["name": "will_call", "value": "yes"]) }
         hidden.append(["name": WebBookingForm.formKeyField, "value": WebBookingForm.newFormKey()])
         return ["label": label, "hidden": hidden]
     }

@@ -28,6 +28,9 @@ struct WebBookingForm: Sendable {
     var repeatUntil = ""
     /// "And back at": the way back's pickup time on the ride's date (empty: no way back).
     var returnTime = ""
+    /// "I'll call when I'm ready": a way back with no time, booked when she says she is ready
+    /// (``WillCall``); with `returnTime` too, the rules refuse it.
+    var willCall = false
 
     /// One problem, on one field.
     struct FieldError: Sendable, Equatable {
@@ -55,6 +58,7 @@ struct WebBookingForm: Sendable {
         repeatDays = form.all("repeat_days")
         repeatUntil = form["repeat_until"]
         returnTime = kind == .ahead ? form["return_time"] : ""
+        willCall = kind == .ahead && form.isChecked("will_call")
     }
 
     static let labels = [
@@ -75,7 +79,9 @@ struct WebBookingForm: Sendable {
             if arriveBy { request.arriveBy = "\(date)T\(time)" } else { request.pickupAt = "\(date)T\(time)" }
         }
         if kind == .ahead, repeats { request.repeats = BookingRequest.Repeat(weekdays: repeatDays, until: repeatUntil) }
-        if kind == .ahead, !returnTime.isEmpty { request.returnTrip = BookingRequest.Return(pickupAt: "\(date)T\(returnTime)") }
+        if kind == .ahead, !returnTime.isEmpty || willCall {
+            request.returnTrip = BookingRequest.Return(pickupAt: returnTime.isEmpty ? nil : "\(date)T\(returnTime)", willCall: willCall)
+        }
         return request
     }
 
@@ -108,6 +114,8 @@ struct WebBookingForm: Sendable {
                 add("repeat_days", "Choose at least one weekday")
             case "repeat_until" where repeatUntil.isEmpty:
                 add("repeat_until", "Enter the last date of the series")
+            case "return_time" where problem.field == "return.will_call":
+                add("return_time", "Give a time to come back, or tick \u{201C}I\u{2019}ll call when I\u{2019}m ready\u{201D}, not both")
             case let field:
                 add(field, Self.sentence(label: Self.labels[field] ?? field, reason: problem.reason))
             }

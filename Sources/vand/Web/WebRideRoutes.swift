@@ -15,6 +15,7 @@ struct WebRideRoutes: Sendable {
         signedIn.get("rides/:id", use: show)
         signedIn.get("rides/:id/cancel", use: confirmCancel)
         signedIn.post("rides/:id/cancel", use: cancel)
+        signedIn.post("rides/:id/ready", use: ready)
         signedIn.get("series/:id/cancel", use: confirmSeriesCancel)
         signedIn.post("series/:id/cancel", use: cancelSeries)
     }
@@ -48,13 +49,7 @@ struct WebRideRoutes: Sendable {
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let ride = try await ride(request, context)
-        var page = WebPages.Page(template: "ride", title: "Your ride", nav: "rides")
-        page.values = try await liveValues(ride)
-        // Her van on the road: a polite live region, filled now when she may see it, and by
-        // app.js from the stream's `eta` events.
-        page.values["etaLive"] = ride.status == .approved
-        page.values["eta"] = try await actions.vanETA(ride)?.sentence
-        try await linkTrip(ride, into: &page.values)
+        var page = try await ridePage(ride)
         switch request.uri.queryParameters["done"] {
         case "booked":
             page.values["flash"] =
@@ -66,9 +61,27 @@ struct WebRideRoutes: Sendable {
                 ride.status == .approved
                 ? "Your ride and your way back are booked and approved."
                 : "Your ride and your way back are requested. They are waiting for the dispatcher's approval; you will get a notification."
+        case "ready":
+            page.values["flash"] = Self.readyFlash(ride, when: pages.words.words(ride.pickupAt, now: actions.now))
+        case "ready-already":
+            page.values["flash"] = "You said you were ready already: this is your way back."
         default: break
         }
         return try await pages.render(page, request: request, context: context)
+    }
+
+    /// The ride's own page: its details, her van on the road, the other leg of a trip, and a
+    /// will-call way back with its "I'm ready" (``willCall(_:into:)``).
+    func ridePage(_ ride: Ride, title: String = "Your ride", status: HTTPResponse.Status = .ok) async throws -> WebPages.Page {
+        var page = WebPages.Page(template: "ride", title: title, status: status, nav: "rides")
+        page.values = try await liveValues(ride)
+        // Her van on the road: a polite live region, filled now when she may see it, and by
+        // app.js from the stream's `eta` events.
+        page.values["etaLive"] = ride.status == .approved
+        page.values["eta"] = try await actions.vanETA(ride)?.sentence
+        try await linkTrip(ride, into: &page.values)
+        try await willCall(ride, into: &page.values)
+        return page
     }
 
     @Sendable func confirmCancel(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -78,6 +91,8 @@ struct WebRideRoutes: Sendable {
         page.values["late"] = ride.pickupAt.timeIntervalSince(actions.now) <= actions.settings.policy.lateCancellation
         page.values["lateMinutes"] = String(lateMinutes)
         try await linkTrip(ride, into: &page.values)
+        // A will-call way back still to call for is called off with it when she asks (`with_return`).
+        page.values["willCallOpen"] = try await actions.willCall(of: ride.id, for: ride.netID)?.state == .open
         return try await pages.render(page, request: request, context: context)
     }
 
@@ -129,7 +144,7 @@ struct WebRideRoutes: Sendable {
 
     /// The other leg of a trip there and back, shown with the ride: its way back (`wayBack`, while
     /// it holds a van) or the ride there it returns from (`wayThere`).
-    private func linkTrip(_ ride: Ride, into values: inout [String: Any]) async throws {
+    func linkTrip(_ ride: Ride, into values: inout [String: Any]) async throws {
         let words = pages.words, now = actions.now
         func leg(_ other: Ride) -> [String: Any] {
             ["href": Self.path(of: other), "when": words.words(other.pickupAt, now: now), "from": other.pickup.displayName]
@@ -146,25 +161,25 @@ struct WebRideRoutes: Sendable {
 
     private var lateMinutes: Int { Int(actions.settings.policy.lateCancellation / 60) }
 
-    private func rideID(_ context: AppRequestContext) throws -> UUID {
+    func rideID(_ context: AppRequestContext) throws -> UUID {
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else { throw notFound() }
         return id
     }
 
-    private func ride(_ request: Request, _ context: AppRequestContext) async throws -> Ride {
+    func ride(_ request: Request, _ context: AppRequestContext) async throws -> Ride {
         let session = try WebPages.session(context)
         guard let ride = try await actions.ride(try rideID(context), of: session.netID) else { throw notFound() }
         return ride
     }
 
-    private func notFound(_ detail: String = "There is no such ride among your rides.") -> WebErrorPage {
+    func notFound(_ detail: String = "There is no such ride among your rides.") -> WebErrorPage {
         .notFound("Ride not found", detail: detail)
     }
 
     /// ``values(_:now:)`` as of now, with the road's word on cancelling (``RidePolicy``, the rule
     /// the cancel itself keeps): a rider the driver has boarded is not offered "Cancel this ride",
     /// whatever the planned time, and is told to tell the driver.
-    private func liveValues(_ ride: Ride) async throws -> [String: Any] {
+    func liveValues(_ ride: Ride) async throws -> [String: Any] {
         var shown = values(ride, now: actions.now)
         let refusal = try await actions.cancelRefusal(ride)
         shown["cancellable"] = refusal == nil

@@ -88,9 +88,10 @@ struct WebRiderActions: Sendable {
         TimeInterval(try await calendar.settings().windowMinutes * 60)
     }
 
-    /// Books one ride or a standing series (each occurrence on its own merits).
-    func book(_ rides: [NewRide], bookedBy: String? = nil) async throws -> [BookingOutcome] {
-        try await booking.bookSeries(rides, now: now, bookedBy: bookedBy)
+    /// Books one ride or a standing series (each occurrence on its own merits); with `willCall`,
+    /// the ride's way back waits for her call, starting there.
+    func book(_ rides: [NewRide], bookedBy: String? = nil, willCall: RideEndpoint? = nil) async throws -> [BookingOutcome] {
+        try await booking.bookSeries(rides, now: now, bookedBy: bookedBy, willCall: willCall)
     }
 
     /// Books a ride there and its way back, both or neither, once per `key` when given.
@@ -101,8 +102,8 @@ struct WebRiderActions: Sendable {
 
     /// Books as ``book(_:)`` once per `key`: the same form sent again gets what the first made.
     /// A dispatcher booking for a rider names herself as `bookedBy` (the audit log and the ride's events).
-    func book(_ rides: [NewRide], key: IdempotencyKey, bookedBy: String? = nil) async throws -> IdempotentBooking {
-        try await booking.bookSeries(rides, now: now, idempotencyKey: key, bookedBy: bookedBy)
+    func book(_ rides: [NewRide], key: IdempotencyKey, bookedBy: String? = nil, willCall: RideEndpoint? = nil) async throws -> IdempotentBooking {
+        try await booking.bookSeries(rides, now: now, idempotencyKey: key, bookedBy: bookedBy, willCall: willCall)
     }
 
     /// Keeps what the first sending of a form was told, for the same form sent again.

@@ -20,6 +20,7 @@ struct WebDispatchBoardRoutes: Sendable {
         group.post("dispatch/rides/:ref/move", use: move)
         group.post("dispatch/rides/:ref/unpin", use: unpin)
         group.post("dispatch/rides/:ref/cancel", use: cancel)
+        group.post("dispatch/rides/:ref/ready", use: ready)
     }
 
     private var actions: WebDispatchActions { console.dispatch }
@@ -58,8 +59,10 @@ struct WebDispatchBoardRoutes: Sendable {
         }
         let van = Self.van(request)
         let values = WebDispatchBoardView.merge(
-            view.board(try await actions.board(day, van: van, page: Self.stopPage(request)), van: van),
-            view.denials(try await actions.denials(day)))
+            WebDispatchBoardView.merge(
+                view.board(try await actions.board(day, van: van, page: Self.stopPage(request)), van: van),
+                view.denials(try await actions.denials(day))),
+            try await willCalls(day, van: van))
         if values["missingVan"] != nil {
             throw WebErrorPage.notFound("No such van", detail: "That van has no route on this day. Choose a van on the day board.")
         }
@@ -87,7 +90,9 @@ struct WebDispatchBoardRoutes: Sendable {
         refText: String = "", status: HTTPResponse.Status = .ok, errors: [WebBookingForm.FieldError] = []
     ) async throws -> Response {
         let board = try await actions.board(day, van: van, page: Self.stopPage(request))
-        let values = WebDispatchBoardView.merge(view.board(board, van: van), view.denials(try await actions.denials(day)))
+        let values = WebDispatchBoardView.merge(
+            WebDispatchBoardView.merge(view.board(board, van: van), view.denials(try await actions.denials(day))),
+            try await willCalls(day, van: van))
         let heading = day == actions.today ? "Day board: today" : "Day board"
         var page = console.page(
             "dispatch-board", title: (errors.isEmpty ? "" : "Error: ") + heading + ", " + Self.dayWords(day),
@@ -102,6 +107,13 @@ struct WebDispatchBoardRoutes: Sendable {
         page.values["previousWords"] = Self.dayWords(LocalDate(dayNumber: day.dayNumber - 1))
         page.values["nextWords"] = Self.dayWords(LocalDate(dayNumber: day.dayNumber + 1))
         return try await console.pages.render(page, request: request, context: context)
+    }
+
+    /// The board's "Will-calls open" (``WebDispatchBoardView/willCalls(_:day:)``): on the fleet's
+    /// summary only, as they belong to no van (and a van's page of stops keeps its budget).
+    private func willCalls(_ day: LocalDate, van: Int64?) async throws -> [String: Any] {
+        guard van == nil else { return [:] }
+        return view.willCalls(try await actions.openWillCalls(through: day), day: day)
     }
 
     /// "Sunday, November 29, 2026".
@@ -122,6 +134,8 @@ struct WebDispatchBoardRoutes: Sendable {
             case "moved": "The ride is moved; the rider is told the new time."
             case "unpinned": "The planner may now move the ride to another van."
             case "cancelled": "The ride is cancelled; the rider is told."
+            case "ready": "She is ready: this is her way back, booked now. Tell her its reference and when the van comes."
+            case "ready-already": "She had said she was ready already: this is her way back."
             default: nil
             }
         return try await ridePage(request, context, ref: ref, flash: flash)
@@ -176,7 +190,7 @@ struct WebDispatchBoardRoutes: Sendable {
 
     func ridePage(
         _ request: Request, _ context: AppRequestContext, ref: RideRef, values: [String: String] = [:],
-        errors: [WebBookingForm.FieldError] = [], status: HTTPResponse.Status = .ok, flash: String? = nil
+        errors: [WebBookingForm.FieldError] = [], status: HTTPResponse.Status = .ok, flash: String? = nil, problem: String? = nil
     ) async throws -> Response {
         guard let (listing, history, actuals) = try await actions.rideDetails(ref) else { throw Self.noRide(ref) }
         let vans = try await actions.vanNames()
@@ -196,6 +210,10 @@ struct WebDispatchBoardRoutes: Sendable {
                     boarded: actuals.pickupOutcome == .boarded)),
             WebPages.formValues(form, errors: errors))
         page.values["flash"] = flash
+        page.values["problem"] = problem
+        let call = try await actions.willCall(of: listing.ride.id)
+        let back = call?.state == .ready ? try await actions.rides.wayBack(of: listing.ride.id, for: listing.ride.netID) : nil
+        page.values["willCall"] = rideView.willCall(call, there: listing.ride, back: back)
         if let by = try await actions.vanPinnedBy(listing.ride.id), listing.ride.status.holdsVan {
             page.values["pinnedBy"] = by
         }

@@ -151,6 +151,7 @@ struct WebDispatchPhoneRoutes: Sendable {
         page.values = riderValues(rider)
         page.values["rides"] = [rideValues(ride)]
         page.values["single"] = true
+        page.values["willCall"] = try await actions.willCall(of: ride.id) != nil
         return try await console.pages.render(page, request: request, context: context)
     }
 
