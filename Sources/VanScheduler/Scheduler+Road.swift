@@ -54,11 +54,11 @@ extension Scheduler {
         // before a pickup the van missed would overload it) drops its riders first and takes the
         // rest where they fit; one that still cannot run is left as it is.
         var basePlan = day.plan
-        var baseline = Self.times(of: basePlan, in: open, unhurried: nil)
+        var baseline = Self.times(of: basePlan, in: open, unhurried: nil, from: 0)
         for vehicle in basePlan.routes.indices where !baseline.runs[vehicle] {
             if let repaired = Self.repair(basePlan, vehicle: vehicle, in: open) { basePlan = repaired }
         }
-        if basePlan != day.plan { baseline = Self.times(of: basePlan, in: open, unhurried: nil) }
+        if basePlan != day.plan { baseline = Self.times(of: basePlan, in: open, unhurried: nil, from: 0) }
         var latestPickup = [Double?](repeating: nil, count: count)
         var latestDropoff = [Double?](repeating: nil, count: count)
         var maxRide = [Double?](repeating: nil, count: count)
@@ -137,7 +137,8 @@ extension Scheduler {
             while let option = prepared.bestInsertion(of: request, problem: guarded, excluding: excluded) {
                 let candidate = option.applied(to: without, request: request)
                 let touched = Set([vehicle, option.vehicle])
-                if touched.allSatisfy({ Self.sayable(candidate.routes[$0], in: guarded, fixed: fixed, day, unhurried: unhurriedMargin) }) {
+                if touched.allSatisfy({ Self.sayable(candidate.routes[$0], in: guarded, fixed: fixed, day, unhurried: unhurriedMargin, from: frozen) }
+                ) {
                     plan = candidate
                     problem = strict
                     relaxed = fixed
@@ -151,7 +152,7 @@ extension Scheduler {
 
         // 3. The new plan's times: a ride that keeps its promise gets planned times saying its
         // route's order; one that does not keeps its own.
-        let final = Self.times(of: plan, in: problem, unhurried: unhurriedMargin)
+        let final = Self.times(of: plan, in: problem, unhurried: unhurriedMargin, from: frozen)
         var unkept = Set<Int>()
         for request in 0..<count {
             guard let times = final.times[request] else { continue }
@@ -255,8 +256,13 @@ extension Scheduler {
     }
 
     /// Whether `route`'s order can be said in planned times, `fixed` requests keeping theirs.
-    private static func sayable(_ route: VehicleRoute, in problem: RoutingProblem, fixed: Set<Int>, _ day: RoadDay, unhurried: Double?) -> Bool {
-        guard case .success(let schedule) = RouteEvaluator(problem: problem).schedule(for: route, earliest: true, unhurried: unhurried) else {
+    private static func sayable(
+        _ route: VehicleRoute, in problem: RoutingProblem, fixed: Set<Int>, _ day: RoadDay, unhurried: Double?, from: Double
+    ) -> Bool {
+        guard
+            case .success(let schedule) = RouteEvaluator(problem: problem).schedule(
+                for: route, earliest: true, unhurried: unhurried, unhurriedFrom: from)
+        else {
             return false
         }
         return RoadPlannedTimes.assign(route, projected: schedule.serviceStart, fixed: { fixed.contains($0) }, day: day) != nil
@@ -276,7 +282,8 @@ extension Scheduler {
 
     /// Each request's service times and vehicle in `plan` (nil on a route that cannot run), and
     /// whether each vehicle's route runs.
-    private static func times(of plan: RoutePlan, in problem: RoutingProblem, unhurried: Double?)
+    /// Stretches starting within `from` seconds of now stay as early as they can be (their riders were told).
+    private static func times(of plan: RoutePlan, in problem: RoutingProblem, unhurried: Double?, from: Double)
         -> (times: [(pickup: Double, dropoff: Double)?], vehicle: [Int], runs: [Bool], schedules: [RouteSchedule?])
     {
         let evaluator = RouteEvaluator(problem: problem)
@@ -285,7 +292,9 @@ extension Scheduler {
         var runs = [Bool](repeating: false, count: plan.routes.count)
         var schedules = [RouteSchedule?](repeating: nil, count: plan.routes.count)
         for (index, route) in plan.routes.enumerated() {
-            guard case .success(let schedule) = evaluator.schedule(for: route, earliest: true, unhurried: unhurried) else { continue }
+            guard case .success(let schedule) = evaluator.schedule(for: route, earliest: true, unhurried: unhurried, unhurriedFrom: from) else {
+                continue
+            }
             runs[index] = true
             schedules[index] = schedule
             var pickups: [Int: Double] = [:]

@@ -22,8 +22,11 @@ public struct RouteEvaluator: Sendable {
     /// With `unhurried` (a margin in engine seconds), that earliest schedule then has the van
     /// wait empty rather than with riders aboard (``RouteTiming/moveWaitsOutOfTheVan(loads:margin:)``):
     /// a stretch that would end standing at a stop for its window starts later instead, keeping
-    /// the margin before each of its windows' ends.
-    public func schedule(for route: VehicleRoute, earliest: Bool = false, unhurried margin: Double? = nil) -> Result<RouteSchedule, RouteViolation> {
+    /// the margin before each of its windows' ends. A stretch that starts before `unhurriedFrom`
+    /// stays as early as it can be.
+    public func schedule(
+        for route: VehicleRoute, earliest: Bool = false, unhurried margin: Double? = nil, unhurriedFrom: Double = -.infinity
+    ) -> Result<RouteSchedule, RouteViolation> {
         guard problem.vehicles.indices.contains(route.vehicle) else { return .failure(.wrongVehicle(route.vehicle)) }
         var timing = RouteTiming()
         var loads: [Capacity] = []
@@ -53,7 +56,7 @@ public struct RouteEvaluator: Sendable {
             timing.times[0] = first.isFinite ? first - timing.service[0] - timing.leg[0] : 0
             if let violation = timing.solveLeast(from: 0, dirtyThrough: last) { return .failure(violation) }
         }
-        if let margin { timing.moveWaitsOutOfTheVan(loads: loads, margin: margin) }
+        if let margin { timing.moveWaitsOutOfTheVan(loads: loads, margin: margin, from: unhurriedFrom) }
         return .success(
             RouteSchedule(
                 departure: timing.times[0],

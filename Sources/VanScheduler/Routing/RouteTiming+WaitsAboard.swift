@@ -8,8 +8,10 @@ extension RouteTiming {
     /// Always feasible when the schedule is: the block moves together, so every leg and every ride
     /// inside it keeps its time; a ride begun in the block and ended after it only gets shorter; the
     /// van carries nobody from before the block; and no stop at or after the wait moves. Stops with
-    /// no window (`hi` infinite) limit nothing. `loads[k]` is the load after position `k`.
-    mutating func moveWaitsOutOfTheVan(loads: [Capacity], margin: Double) {
+    /// no window (`hi` infinite) limit nothing. `loads[k]` is the load after position `k`. A
+    /// stretch with a stop that may open before `from` stays as it is (riders about to be picked
+    /// up were told their time).
+    mutating func moveWaitsOutOfTheVan(loads: [Capacity], margin: Double, from: Double = -.infinity) {
         guard count > 2 else { return }
         var stretchStart = 1
         for k in 1..<last {
@@ -19,8 +21,9 @@ extension RouteTiming {
             let wait = times[k] - arrival
             guard wait > timeTolerance else { continue }
             var shift = wait
-            for j in stretchStart..<k where hi[j].isFinite {
-                shift = min(shift, hi[j] - margin - times[j])
+            for j in stretchStart..<k {
+                if lo[j] < from { shift = 0 }
+                if hi[j].isFinite { shift = min(shift, hi[j] - margin - times[j]) }
             }
             guard shift > timeTolerance else { continue }
             for j in stretchStart..<k { times[j] += shift }

@@ -35,7 +35,11 @@ struct SimulateBenchmark {
             let database = try await Self.freshDatabase(name, cluster: cluster, logger: logger)
             let fleet = CampusFleet(vans: options.vans)
             let sites = try await fleet.install(into: database, riders: max(generator.riders, requests.count))
-            let scheduler = try await ServiceCalendarStore(pool: database.pool, timeZone: timeZone).scheduler(around: generator.midnight)
+            let calendar = ServiceCalendarStore(pool: database.pool, timeZone: timeZone)
+            var settings = try await calendar.settings()
+            settings.unhurriedMarginMinutes = options.unhurried
+            try await calendar.setSettings(settings, actor: "vand-bench")
+            let scheduler = try await calendar.scheduler(around: generator.midnight)
             let clock = SimulationClock(generator.midnight.addingTimeInterval(-86_400))
             let desk = try await RoadServicesDesk.make(database: database, timeZone: timeZone, clock: clock, drivers: options.vans)
             let started = ContinuousClock.now

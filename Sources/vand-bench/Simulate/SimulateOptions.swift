@@ -4,7 +4,7 @@ import VanServices
 /// Command line of `vand-bench simulate`.
 struct SimulateOptions: Sendable {
     static let usage =
-        "usage: vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--dwell-noise CV] [--no-shows RATE] [--cancels RATE] [--replan-every SECONDS] [--replan-frozen MINUTES] [--eta-trace] [--will-call SHARE] [--will-call-replan on|off] [--json]"
+        "usage: vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--dwell-noise CV] [--no-shows RATE] [--cancels RATE] [--replan-every SECONDS] [--replan-frozen MINUTES] [--eta-trace] [--will-call SHARE] [--will-call-replan on|off] [--unhurried MINUTES|off] [--json]"
 
     /// The day's seed (requests, riders not showing, cancellations, travel times).
     var seed: UInt64 = 1
@@ -31,6 +31,9 @@ struct SimulateOptions: Sendable {
     /// Whether, in the run with re-planning, a refused "I'm ready" has the road re-planned at once
     /// and is tried once more before it counts as refused.
     var willCallReplan = true
+    /// The scheduler's unhurried margin, minutes (nil: off, every stop as early as it can be):
+    /// ``SchedulerSettings/unhurriedMarginMinutes``, its default unless given.
+    var unhurried: Int? = SchedulerSettings().unhurriedMarginMinutes
     /// Whether to print, per run, each pickup whose ETA at −15 minutes was off by more than
     /// 3 minutes, with what happened on her van between the ETA and the van's arrival.
     var etaTrace = false
@@ -64,6 +67,16 @@ struct SimulateOptions: Sendable {
                 case "off": willCallReplan = false
                 default: throw CampusBenchError("--will-call-replan needs on or off")
                 }
+            case "--unhurried":
+                switch rest.next() {
+                case "off": unhurried = nil
+                case let text?:
+                    guard let minutes = Int(text), (0...30).contains(minutes) else {
+                        throw CampusBenchError("--unhurried needs 0 to 30 minutes, or off")
+                    }
+                    unhurried = minutes
+                case nil: throw CampusBenchError("--unhurried needs 0 to 30 minutes, or off")
+                }
             case "--eta-trace": etaTrace = true
             case "--json": json = true
             default: throw CampusBenchError("unknown argument \(argument); \(Self.usage)")
@@ -76,5 +89,6 @@ struct SimulateOptions: Sendable {
         "vand-bench simulate --seed \(seed) --rides \(rides) --vans \(vans) --noise \(noise) --dwell-noise \(dwellCV) --no-shows \(noShows) --cancels \(cancels)"
             + " --replan-every \(Int(replanEvery)) --replan-frozen \(Int(replanFrozen / 60))"
             + (willCall > 0 ? " --will-call \(willCall) --will-call-replan \(willCallReplan ? "on" : "off")" : "")
+            + (unhurried == SchedulerSettings().unhurriedMarginMinutes ? "" : " --unhurried \(unhurried.map(String.init) ?? "off")")
     }
 }
