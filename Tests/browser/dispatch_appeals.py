@@ -9,11 +9,10 @@ no case is left open for the parts that run after this one.
 """
 import datetime
 
-from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from suite import PASSWORD, ZONE, Failed, Rider, check, start_browser
+from suite import PASSWORD, ZONE, check, keys, Rider, start_browser, tab_to
 
 RIDERS = {"keys": ("ns501", "Nia Standing"), "nojs": ("ns502", "Noor Standing")}
 DRIVER = "dv301"  # dispatch.py's driver: the taps are hers
@@ -24,16 +23,6 @@ def flows(console):
     d = console.dispatcher
     tomorrow = datetime.datetime.now(ZONE).date() + datetime.timedelta(days=1)
     state = {"cases": {}}
-
-    def keys(browser, *sequence):
-        webdriver.ActionChains(browser.d).send_keys(*sequence).perform()
-
-    def tab_to(browser, predicate, what, limit=80):
-        for _ in range(limit):
-            keys(browser, Keys.TAB)
-            if predicate(browser.focused()):
-                return
-        raise Failed(f"Tab never reached {what}")
 
     def missed_trip(rider, hour, days_ago):
         """A ride booked by `rider` for tomorrow at `hour`:00, approved, then moved `days_ago`

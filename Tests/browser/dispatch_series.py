@@ -8,7 +8,7 @@ import datetime
 from selenium import webdriver
 from selenium.webdriver.common.keys import Keys
 
-from suite import ZONE_NAME, Failed, check, next_weekday
+from suite import ZONE_NAME, check, Failed, keys, next_weekday, press
 
 RIDER = ("cs602", "Cora Series")
 CODES = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -22,9 +22,6 @@ def flows(console):
     page = f"/dispatch/riders/{RIDER[0]}/series"
     state = {}
 
-    def keys(browser, *sequence):
-        webdriver.ActionChains(browser.d).send_keys(*sequence).perform()
-
     def tab_to(browser, predicate, what, limit=120):
         for _ in range(limit):
             keys(browser, Keys.TAB)
@@ -35,10 +32,6 @@ def flows(console):
     def typed(browser, field, text):
         tab_to(browser, lambda e: e.get_attribute("id") == field, f"the field #{field}")
         webdriver.ActionChains(browser.d).key_down(Keys.CONTROL).send_keys("a").key_up(Keys.CONTROL).send_keys(text).perform()
-
-    def press(browser, label):
-        tab_to(browser, lambda e: e.tag_name == "button" and e.text.strip().startswith(label), f"the button {label!r}")
-        keys(browser, Keys.ENTER)
 
     def live(day):
         return server.sql(f"""SELECT count(*) FROM rides WHERE series_id = '{state["id"]}' AND status IN ('pending', 'approved')

@@ -9,7 +9,7 @@ import datetime
 from selenium import webdriver
 from selenium.webdriver.common.keys import Keys
 
-from suite import PASSWORD, ZONE_NAME, Failed, Rider, check, next_weekday, start_browser
+from suite import PASSWORD, ZONE_NAME, check, keys, next_weekday, press, Rider, start_browser, tab_to
 
 RIDER = ("sr601", "Sam Series")
 CODES = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -21,16 +21,6 @@ def flows(console):
     second = first + datetime.timedelta(days=7)
     last = first + datetime.timedelta(days=14)
     state = {}
-
-    def keys(browser, *sequence):
-        webdriver.ActionChains(browser.d).send_keys(*sequence).perform()
-
-    def tab_to(browser, predicate, what, limit=80):
-        for _ in range(limit):
-            keys(browser, Keys.TAB)
-            if predicate(browser.focused()):
-                return
-        raise Failed(f"Tab never reached {what}")
 
     def live(day):
         """Her live rides' times on `day`, as the service's clock reads them (the suite's zone)."""
@@ -55,11 +45,6 @@ def flows(console):
         """Tabs to the field `field` (its id) and types `text` into it, keys alone."""
         tab_to(browser, lambda e: e.get_attribute("id") == field, f"the field #{field}")
         webdriver.ActionChains(browser.d).key_down(Keys.CONTROL).send_keys("a").key_up(Keys.CONTROL).send_keys(text).perform()
-
-    def press(browser, label):
-        """Tabs to the button whose text starts with `label` and presses Enter."""
-        tab_to(browser, lambda e: e.tag_name == "button" and e.text.strip().startswith(label), f"the button {label!r}")
-        keys(browser, Keys.ENTER)
 
     def edit_one_date_by_keyboard_alone():
         rider = Rider(console.suite, start_browser(javascript=True))

@@ -74,6 +74,26 @@ def check(condition, message):
         raise Failed(message)
 
 
+def keys(browser, *sequence):
+    """Sends `sequence` to whatever has the focus in `browser`, as a keyboard would."""
+    webdriver.ActionChains(browser.d).send_keys(*sequence).perform()
+
+
+def tab_to(browser, predicate, what, limit=120):
+    """Presses Tab until the focused element meets `predicate` (at most `limit` times)."""
+    for _ in range(limit):
+        keys(browser, Keys.TAB)
+        if predicate(browser.focused()):
+            return
+    raise Failed(f"Tab never reached {what}")
+
+
+def press(browser, label):
+    """Tabs to the button whose text starts with `label` and presses Enter."""
+    tab_to(browser, lambda e: e.tag_name == "button" and e.text.strip().startswith(label), f"the button {label!r}")
+    keys(browser, Keys.ENTER)
+
+
 # ---------------------------------------------------------------- vand and its database
 
 class Server:

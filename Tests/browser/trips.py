@@ -6,10 +6,9 @@ with axe on every page, and again with JavaScript off.
 """
 import re
 
-from selenium import webdriver
 from selenium.webdriver.common.keys import Keys
 
-from suite import PASSWORD, Failed, Rider, check, next_weekday, start_browser
+from suite import PASSWORD, check, keys, next_weekday, press, Rider, start_browser, tab_to
 
 RIDER = ("tr700", "Tess Trips")
 # Another rider for the flow with JavaScript off: Tess's way back, booked now, holds her for its span.
@@ -20,23 +19,8 @@ def flows(server, suite):
     day = next_weekday(6)
     state = {}
 
-    def keys(browser, *sequence):
-        webdriver.ActionChains(browser.d).send_keys(*sequence).perform()
-
-    def tab_to(browser, predicate, what, limit=80):
-        for _ in range(limit):
-            keys(browser, Keys.TAB)
-            if predicate(browser.focused()):
-                return
-        raise Failed(f"Tab never reached {what}")
-
     def to_field(browser, field):
         tab_to(browser, lambda e: e.get_attribute("id") == field, f"the field #{field}")
-
-    def press(browser, label):
-        """Tabs to the button whose text starts with `label` and presses Enter."""
-        tab_to(browser, lambda e: e.tag_name == "button" and e.text.strip().startswith(label), f"the button {label!r}")
-        keys(browser, Keys.ENTER)
 
     def ride_id(browser):
         return re.search(r"/rides/([0-9a-f-]{36})", browser.d.current_url).group(1)
