@@ -33,10 +33,7 @@ struct RoadDay {
     /// The node of request `r`'s pickup (drop-off is the next one).
     static func pickupNode(_ request: Int, vans: Int) -> Int { 1 + vans + 2 * request }
 
-    /// A rider waiting for a pickup whose window opens within `toldWithin` of now was told her time:
-    /// she is picked up from her planned pickup on, as the driver serves a pickup (at its planned
-    /// time, not before), so a re-plan does not bring the van earlier than she was told.
-    init(vans: [Van], starts: [Int64: VanStart], rides: [RoadRide], now: Date, estimator: TripEstimator, toldWithin: TimeInterval = 0) {
+    init(vans: [Van], starts: [Int64: VanStart], rides: [RoadRide], now: Date, estimator: TripEstimator) {
         origin = now
         self.vans = vans
         let vanIndex = Dictionary(uniqueKeysWithValues: vans.enumerated().map { ($1.id, $0) })
@@ -88,9 +85,6 @@ struct RoadDay {
             // An arrive-by rider is picked up from her planned pickup on (the time she was told; the
             // driver waits for it, as the no-show rule does).
             var pickupWindow = ride.promise.kind == .pickup ? promised : TimeWindow(earliest: seconds(ride.pickupAt), latest: .infinity)
-            if toldWithin > 0, ride.promise.kind == .pickup, road.progress == .waiting, promised.earliest <= toldWithin {
-                pickupWindow.earliest = min(max(promised.earliest, seconds(ride.pickupAt)), promised.latest)
-            }
             let dropoffWindow = ride.promise.kind == .arriveBy ? promised : .unbounded
             // The engine measures ride time from the end of boarding to the start of alighting; the
             // database measures planned drop-off minus planned pickup. A second absorbs rounding.

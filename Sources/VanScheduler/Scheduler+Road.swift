@@ -43,7 +43,7 @@ extension Scheduler {
         vans: [Van], starts: [Int64: VanStart], rides: [RoadRide], now: Date, margin: TimeInterval = 0,
         atRisk: TimeInterval = 0, frozen: TimeInterval = 0
     ) -> RoadReplan {
-        let day = RoadDay(vans: vans, starts: starts, rides: rides, now: now, estimator: estimator, toldWithin: frozen)
+        let day = RoadDay(vans: vans, starts: starts, rides: rides, now: now, estimator: estimator)
         let count = day.rides.count
         guard count > 0 else { return RoadReplan() }
         let unlimited = [Double?](repeating: .infinity, count: count)
@@ -83,10 +83,7 @@ extension Scheduler {
         var held = [Double?](repeating: nil, count: count)
         if frozen > 0 {
             for request in 0..<count where latestPickup[request] == nil && day.rides[request].progress == .waiting {
-                // Told: her pickup opens within the horizon (the window's start; an arrive-by rider's planned pickup).
-                let ride = day.rides[request].ride
-                let opens = ride.promise.kind == .pickup ? ride.promise.window.start : ride.pickupAt
-                guard opens.timeIntervalSince(now) <= frozen, let times = baseline.times[request] else { continue }
+                guard day.strictPickup[request].earliest <= frozen, let times = baseline.times[request] else { continue }
                 held[request] = times.pickup + 0.5
             }
         }
