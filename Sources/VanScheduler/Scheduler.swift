@@ -36,9 +36,9 @@ public struct Scheduler: Hashable, Sendable {
     public var routeReach: TimeInterval = 86_400
     /// Plans each van to wait empty rather than with riders aboard (nil: every stop as early as it
     /// can be): a stretch of stops that would end standing at a door for a window starts later,
-    /// keeping this much before each of its windows' ends for the road's surprises (default 5 min;
-    /// ``RouteEvaluator/schedule(for:earliest:unhurried:)``). The driver then serves a pickup at its
-    /// planned time, not before.
+    /// keeping this much before each of its windows' ends for the road's surprises (the office's
+    /// setting, off by default; ``RouteEvaluator/schedule(for:earliest:unhurried:unhurriedFrom:)``).
+    /// The driver then serves a pickup at its planned time, not before.
     public var unhurriedMargin: TimeInterval?
 
     /// The pickups a check of a request asking for `time` may plan around: the suggestion window
@@ -60,7 +60,7 @@ public struct Scheduler: Hashable, Sendable {
         windowWidth: TimeInterval = 900,
         rideTimeLimit: RideTimeLimit = RideTimeLimit(),
         lockLead: TimeInterval = 900,
-        unhurriedMargin: TimeInterval? = 300
+        unhurriedMargin: TimeInterval? = nil
     ) {
         self.unhurriedMargin = unhurriedMargin
         self.estimator = estimator

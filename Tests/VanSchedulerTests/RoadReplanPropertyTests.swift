@@ -32,6 +32,21 @@ import VanTestSupport
 
     /// A van late at a campus place whose ride it would serve late, and an idle van near the
     /// pickup: the ride moves to the idle van, inside its window; the late van's rider aboard stays.
+    /// The same guarantees with vans planned to wait empty (``Scheduler/unhurriedMargin``), and with
+    /// a frozen horizon: the unhurried stretches keep every promise the earliest schedule keeps.
+    @Test(arguments: 0..<8)
+    func unhurriedReplanningKeepsTheSameGuarantees(seed: Int) throws {
+        var rng = SeededGenerator(seed: UInt64(seed) &* 0x9E37_79B9 &+ 77)
+        for trial in 0..<20 {
+            var (scheduler, vans, booked) = DayImprovementPropertyTests.randomDay(&rng)
+            guard !booked.isEmpty else { continue }
+            scheduler.unhurriedMargin = 300
+            let road = Self.randomRoad(booked, vans: vans, &rng)
+            let result = scheduler.replanFromRoad(vans: vans, starts: road.starts, rides: road.rides, now: road.now, margin: 120, frozen: 1_200)
+            _ = Self.check(result, road: road, vans: vans, estimator: scheduler.estimator, "seed \(seed) trial \(trial), unhurried")
+        }
+    }
+
     @Test func aLateRideMovesToAVanThatKeepsItsPromise() throws {
         let places = RouteOracleTests.places
         let now = local(2026, 11, 23, 16)

@@ -69,6 +69,9 @@ public struct ETAService: Sendable {
         let fix: RoadETA.Fix
         let source: VanETAs.Source
         let estimator: TripEstimator
+        /// Whether the planner has vans wait empty (``SchedulerSettings/unhurriedMarginMinutes``): then
+        /// a pickup is served at its planned time, not before.
+        var unhurried = false
     }
 
     /// Reads van `vanID`'s fix on `conn` (two statements).
@@ -77,7 +80,9 @@ public struct ETAService: Sendable {
             let shift = try conn.query(
                 """
                 SELECT s.started_at, p.at AS position_at, p.lat, p.lon,
-                       (SELECT value -> 'estimator' FROM settings WHERE key = 'scheduler') AS estimator
+                       (SELECT value -> 'estimator' FROM settings WHERE key = 'scheduler') AS estimator,
+                       coalesce((SELECT jsonb_typeof(value -> 'unhurriedMarginMinutes') = 'number' FROM settings WHERE key = 'scheduler'), false)
+                         AS unhurried
                 FROM shifts s LEFT JOIN van_positions p ON p.van_id = s.van_id
                 WHERE s.van_id = \(vanID) AND s.ended_at IS NULL
                 """
@@ -104,7 +109,8 @@ public struct ETAService: Sendable {
         }
         guard let (fix, source) = fixes.max(by: { $0.0.at < $1.0.at }) else { return nil }
         let estimator = try shift.decode(PGJSON<TripEstimator>?.self, "estimator")?.value ?? TripEstimator()
-        return RoadFix(runSpan: today, fix: fix, source: source, estimator: estimator)
+        return RoadFix(
+            runSpan: today, fix: fix, source: source, estimator: estimator, unhurried: try shift.decode(Bool.self, "unhurried"))
     }
 
     /// The van's ETAs from its fix over its run (``VanRun``, read by ``RoadRuns``): the stops not
@@ -119,11 +125,12 @@ public struct ETAService: Sendable {
             rides[ride.id] = VanETAs.RoadRide(
                 id: ride.id, netID: ride.netID, status: ride.status, promise: promise, pickupAt: ride.pickupAt,
                 reminded: ride.reminded)
-            // A pickup is served at its planned time, not before: the planner may have the van wait
-            // empty there rather than with riders aboard later (``Scheduler/unhurriedMargin``).
+            // With vans waiting empty (``Scheduler/unhurriedMargin``), a pickup is served at its
+            // planned time, not before: the planner may have the van wait there, not with riders aboard later.
             let opensAt: Date? =
                 switch stop.kind {
-                case .pickup: promise.kind == .pickup ? max(promise.window.start, ride.pickupAt) : ride.pickupAt
+                case .pickup:
+                    promise.kind == .pickup ? (fix.unhurried ? max(promise.window.start, ride.pickupAt) : promise.window.start) : ride.pickupAt
                 case .dropoff: promise.kind == .arriveBy ? promise.window.start : nil
                 }
             stops.append(

@@ -185,8 +185,9 @@ public struct SchedulerSettings: Codable, Sendable, Equatable {
     /// … and the direct ride plus `maxRideExtraMinutes` (default 15).
     public var maxRideExtraMinutes = 15
     /// Vans wait empty rather than with riders aboard, keeping this many minutes before each
-    /// window's end (default 5; nil: every stop as early as it can be). ``Scheduler/unhurriedMargin``.
-    public var unhurriedMarginMinutes: Int? = 5
+    /// window's end (nil, the default: every stop as early as it can be). ``Scheduler/unhurriedMargin``.
+    /// Off by default: docs/simulation.md gives what it costs in ETAs and arrive-by promises.
+    public var unhurriedMarginMinutes: Int?
 
     /// Defaults.
     public init() {}
@@ -199,17 +200,14 @@ public struct SchedulerSettings: Codable, Sendable, Equatable {
         windowMinutes = try c.decodeIfPresent(Int.self, forKey: .windowMinutes) ?? 15
         maxRideFactor = try c.decodeIfPresent(Double.self, forKey: .maxRideFactor) ?? 2
         maxRideExtraMinutes = try c.decodeIfPresent(Int.self, forKey: .maxRideExtraMinutes) ?? 15
-        // Absent: the default; JSON null: off (every stop as early as it can be).
-        unhurriedMarginMinutes =
-            c.contains(.unhurriedMarginMinutes)
-            ? try c.decodeNil(forKey: .unhurriedMarginMinutes) ? nil : try c.decode(Int.self, forKey: .unhurriedMarginMinutes) : 5
+        unhurriedMarginMinutes = try c.decodeIfPresent(Int.self, forKey: .unhurriedMarginMinutes)
     }
 
     enum CodingKeys: String, CodingKey {
         case estimator, searchWindowMinutes, stepMinutes, windowMinutes, maxRideFactor, maxRideExtraMinutes, unhurriedMarginMinutes
     }
 
-    /// Writes every figure; an unhurried margin that is off as JSON null (so it reads back off, not as the default).
+    /// Writes every figure; an unhurried margin that is off as JSON null.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(estimator, forKey: .estimator)

@@ -37,7 +37,7 @@ extension RoadSimulation {
             return depart(&van, to: first, from: here, now: now, estimator: estimator, rng: &rng)
         case .early(let stop):
             // The phone keeps sending the van's place while the driver waits for the window.
-            let opens = Self.opens(stop)
+            let opens = opens(stop)
             if now < opens {
                 try await desk.position(driver: van.driver, stop.place, now: now)
                 // Re-planning may give the van an earlier stop, or take this one away.
@@ -97,10 +97,11 @@ extension RoadSimulation {
         return min(leg.arrives, now.addingTimeInterval(Self.positionEvery))
     }
 
-    /// When the driver serves a pickup: at its planned time, not before (the planner may have the
-    /// van wait empty there rather than with riders aboard later), and never before its window.
-    static func opens(_ stop: DeskStop) -> Date {
-        stop.promise.kind == .pickup ? max(stop.promise.window.start, stop.plannedAt) : stop.plannedAt
+    /// When the driver serves a pickup: at its window's start (an arrive-by rider's, her planned
+    /// pickup); with vans waiting empty (`--unhurried`), at its planned time, not before.
+    func opens(_ stop: DeskStop) -> Date {
+        guard stop.promise.kind == .pickup else { return stop.plannedAt }
+        return options.unhurried == nil ? stop.promise.window.start : max(stop.promise.window.start, stop.plannedAt)
     }
 
     /// The van is at `stop`: the driver taps (waiting first for a pickup window to open).
@@ -111,7 +112,7 @@ extension RoadSimulation {
             return now
         }
         if current.pickup {
-            let opens = Self.opens(current)
+            let opens = opens(current)
             if current.arrivedAt == nil {
                 if now < opens {
                     van.phase = .early(current)
