@@ -39,11 +39,10 @@ public enum ReadyOutcome: Sendable, Hashable {
 
 extension BookingService {
     /// Books the will-call way back of ride `there` now that she is ready: an on-demand ride from
-    /// where the ride there left her (or the place she gave) back to its pickup, promised a pickup
-    /// anywhere from the policy's on-demand lead to ``BookingPolicy/willCallMaxWait`` (one window
-    /// that wide, so any van with room in that time takes her). One transaction under the
-    /// will-call's row lock: two calls at once book one ride (the second gets it back as
-    /// ``ReadyOutcome/already(_:)``).
+    /// where the ride there left her (or the place she gave) back to its pickup, at the policy's
+    /// on-demand lead or, when that is taken, the nearest later time whose promised window still
+    /// ends within ``BookingPolicy/willCallMaxWait``. One transaction under the will-call's row
+    /// lock: two calls at once book one ride (the second gets it back as ``ReadyOutcome/already(_:)``).
     ///
     /// `netID` is hers (the app); nil when the dispatcher calls for her by phone, named as `actor`
     /// (the booking is audited as hers, and the call as `ride.ready_for_rider`).
@@ -69,16 +68,26 @@ extension BookingService {
             if thereRide.status.holdsVan {
                 throw WillCallError.rideThereNotOver(until: thereRide.promise.riderSpan(maxRideTime: thereRide.maxRideTime).end)
             }
-            // Promised the whole wait: picked up anywhere from the on-demand lead to the office's
-            // longest wait, so the planner fits her wherever a van has room in that time (before
-            // other riders' stops too), not only at one window of the usual width.
+            // Picked up from the on-demand lead on, her whole window inside the office's wait: at
+            // the lead, or, when that is taken, at the nearest later time whose window still ends
+            // within the wait. (One window as wide as the wait let the planner put her before told
+            // riders' stops wherever it was cheapest: docs/simulation.md measures both.)
             let soonest = Date(timeIntervalSince1970: now.addingTimeInterval(policy.onDemandLead).timeIntervalSince1970.rounded(.up))
+            let width = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: soonest).windowWidth
+            let latestStart = now.addingTimeInterval(policy.willCallMaxWait - width)
             var back = NewRide(
                 id: .timeOrdered(at: now), netID: call.netID, kind: .onDemand, pickup: call.pickup, dropoff: thereRide.pickup,
                 pickupAt: soonest, needsWheelchair: thereRide.needsWheelchair, companions: thereRide.companions, note: thereRide.note,
                 returnOf: there, status: status)
-            back.windowWidth = max(0, now.addingTimeInterval(policy.willCallMaxWait).timeIntervalSince(soonest).rounded(.down))
-            let answer = try Self.bookAll([back], now: now, timeZone: timeZone, bookedBy: netID == nil ? actor : nil, conn)[0]
+            let bookedBy = netID == nil ? actor : nil
+            var answer = try Self.bookAll([back], now: now, timeZone: timeZone, bookedBy: bookedBy, conn)[0]
+            if case .refused(let feasibility, _) = answer,
+                let later = feasibility.suggestions.filter({ $0.asked > soonest && $0.asked <= latestStart }).min(by: { $0.asked < $1.asked })
+            {
+                back.id = .timeOrdered(at: now)
+                back.pickupAt = later.asked
+                answer = try Self.bookAll([back], now: now, timeZone: timeZone, bookedBy: bookedBy, conn)[0]
+            }
             guard case .booked(let ride) = answer else { return .refused(answer) }
             try WillCallStore.markReady(there, at: now, by: actor, conn)
             if netID == nil {
