@@ -23,9 +23,6 @@ public struct RideRequest: Hashable, Sendable {
     public var notBefore: Date?
     /// Never suggest a pickup after this (e.g. the end of the booking horizon); `nil` for no bound.
     public var notAfter: Date?
-    /// The promised window's width, when not the scheduler's (a will-call way back is promised the
-    /// whole wait the office allows); nil: the scheduler's.
-    public var windowWidth: TimeInterval?
 
     /// Creates a request.
     public init(
@@ -38,8 +35,7 @@ public struct RideRequest: Hashable, Sendable {
         excludingRideID: UUID? = nil,
         vanID: Int64? = nil,
         notBefore: Date? = nil,
-        notAfter: Date? = nil,
-        windowWidth: TimeInterval? = nil
+        notAfter: Date? = nil
     ) {
         self.pickup = pickup
         self.dropoff = dropoff
@@ -51,6 +47,5 @@ public struct RideRequest: Hashable, Sendable {
         self.vanID = vanID
         self.notBefore = notBefore
         self.notAfter = notAfter
-        self.windowWidth = windowWidth
     }
 }

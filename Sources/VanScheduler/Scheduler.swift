@@ -159,7 +159,7 @@ private final class Search {
 
     /// The request asked for `asked` (a pickup or an arrival): the placement, or why not.
     func evaluate(asked: Date) -> Feasibility {
-        let promise = RidePromise(kind: request.promise, asked: asked, width: request.windowWidth ?? scheduler.windowWidth)
+        let promise = RidePromise(kind: request.promise, asked: asked, width: scheduler.windowWidth)
         // The trip as a rider alone would ride it, as early as the promise allows.
         let start = request.promise == .pickup ? asked : asked.addingTimeInterval(-direct)
         let trip = DateInterval(start: start, duration: direct + alighting)

@@ -32,8 +32,6 @@ public struct NewRide: Sendable, Hashable {
     public var returnOf: UUID?
     /// `pending`, or `approved` when auto-approve is on.
     public var status: RideStatus
-    /// The promised window's width, when not the scheduler's (``RideRequest/windowWidth``).
-    public var windowWidth: TimeInterval?
 
     /// Creates a request.
     public init(
@@ -177,8 +175,8 @@ public struct BookingService: Sendable {
         for (ride, scheduler) in zip(rides, schedulers) {
             let request = RideRequest(
                 pickup: ride.pickup.coordinate, dropoff: ride.dropoff.coordinate, wheelchair: ride.needsWheelchair,
-                pickupAt: ride.pickupAt, promise: ride.promise, companions: ride.companions, notBefore: now, windowWidth: ride.windowWidth)
-            let span = RidePromise(kind: ride.promise, asked: ride.pickupAt, width: ride.windowWidth ?? scheduler.windowWidth)
+                pickupAt: ride.pickupAt, promise: ride.promise, companions: ride.companions, notBefore: now)
+            let span = RidePromise(kind: ride.promise, asked: ride.pickupAt, width: scheduler.windowWidth)
                 .riderSpan(maxRideTime: scheduler.maxRideTime(for: request))
             if let other = held.first(where: { Self.overlap($0.promise.riderSpan(maxRideTime: $0.maxRideTime), span) }) {
                 outcomes.append(.overlaps(other))
