@@ -25,6 +25,7 @@ extension Problem {
             let words = error.sentence(clock: ServiceTime(timeZone: timeZone))
             switch error {
             case .notFound: self = .notFound(words)
+            case .noWillCall: self = Problem(status: .conflict, slug: "no-will-call", title: "No way back to call for", detail: words)
             case .closed: self = Problem(status: .conflict, slug: "will-call-closed", title: "The way back was called off", detail: words)
             case .rideThereNotOver:
                 self = Problem(status: .conflict, slug: "ride-there-not-over", title: "The ride there is not over yet", detail: words)

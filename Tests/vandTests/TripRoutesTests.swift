@@ -203,6 +203,10 @@ struct WillCallRoutesTests {
             // Another rider's ride is not hers to call for.
             let bob = try await client.token("bob2", "correct horse battery")
             #expect(try await post(client, "/v1/rides/\(id)/ready", bob).status == .notFound)
+            // A ride of hers booked without one has no way back to call for: 409, not 404 (the ride is there).
+            let plain = try await client.book(token, ["pickup": "SCL", "dropoff": "Davenport", "pickup_at": "2026-12-02T09:00"])
+            let none = try await post(client, "/v1/rides/\(try #require(plain.body["id"] as? String))/ready", token)
+            #expect(none.status == .conflict && (none.body["type"] as? String)?.hasSuffix("no-will-call") == true, "\(none.body)")
 
             try await w.f.database.pool.withConnection { conn in
                 try conn.execute("UPDATE rides SET status = 'approved' WHERE id = \(UUID(uuidString: id)!)")
@@ -220,7 +224,7 @@ struct WillCallRoutesTests {
             #expect(again.status == .ok && again.body["id"] as? String == back)
             let shown = try await client.get("/v1/rides/\(id)", token)
             #expect((shown.body["will_call"] as? [String: Any])?["ready_at"] as? String == "2026-11-30T11:00:00-05:00")
-            #expect(try await w.rideCount() == 2)
+            #expect(try await w.rideCount() == 3)
         }
         await w.f.close()
     }

@@ -5,8 +5,10 @@ import VanScheduler
 
 /// Why "I'm ready" was not taken (no booking was tried).
 public enum WillCallError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// No will-call way back on this ride of hers.
+    /// No such ride of hers.
     case notFound
+    /// Her ride was booked without a will-call way back.
+    case noWillCall
     /// Called off (with the ride there, or by the office).
     case closed
     /// The ride there is still to come or under way: it may arrive until `until`.
@@ -15,7 +17,8 @@ public enum WillCallError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What the rider reads, its time by `clock`.
     public func sentence(clock: ServiceTime) -> String {
         switch self {
-        case .notFound: "There is no way back to call for on this ride."
+        case .notFound: "There is no such ride among your rides."
+        case .noWillCall: "This ride was booked without a way back to call for. Book a ride home instead."
         case .closed: "This way back was called off. Book a ride home instead."
         case .rideThereNotOver(let until):
             "Your ride there is not over yet (it may arrive until \(clock.text(until, .clockTime))). Say you are ready once you have arrived."
@@ -50,9 +53,10 @@ extension BookingService {
         let timeZone = calendar.timeZone
         let policy = rules.policy, status: RideStatus = rules.autoApprove ? .approved : .pending
         let outcome = try await pool.withTransaction { conn -> ReadyOutcome in
-            guard let call = try WillCallStore.lock(there, conn), netID == nil || call.netID == netID,
-                let thereRide = try conn.query("\(RideRecord.select) WHERE r.id = \(there)").first.map(RideRecord.ride)
+            guard let thereRide = try conn.query("\(RideRecord.select) WHERE r.id = \(there)").first.map(RideRecord.ride),
+                netID == nil || thereRide.netID == netID
             else { throw WillCallError.notFound }
+            guard let call = try WillCallStore.lock(there, conn) else { throw WillCallError.noWillCall }
             switch call.state {
             case .ready:
                 guard let back = try conn.query("\(RideRecord.select) WHERE r.return_of = \(there)").first.map(RideRecord.ride) else {
