@@ -8,7 +8,7 @@ import datetime
 from selenium import webdriver
 from selenium.webdriver.common.keys import Keys
 
-from suite import ZONE_NAME, check, Failed, keys, next_weekday, press
+from suite import ZONE_NAME, check, keys, next_weekday, press, tab_to
 
 RIDER = ("cs602", "Cora Series")
 CODES = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -21,13 +21,6 @@ def flows(console):
     last = first + datetime.timedelta(days=14)
     page = f"/dispatch/riders/{RIDER[0]}/series"
     state = {}
-
-    def tab_to(browser, predicate, what, limit=120):
-        for _ in range(limit):
-            keys(browser, Keys.TAB)
-            if predicate(browser.focused()):
-                return
-        raise Failed(f"Tab never reached {what}")
 
     def typed(browser, field, text):
         tab_to(browser, lambda e: e.get_attribute("id") == field, f"the field #{field}")
