@@ -202,20 +202,4 @@ public struct SchedulerSettings: Codable, Sendable, Equatable {
         maxRideExtraMinutes = try c.decodeIfPresent(Int.self, forKey: .maxRideExtraMinutes) ?? 15
         unhurriedMarginMinutes = try c.decodeIfPresent(Int.self, forKey: .unhurriedMarginMinutes)
     }
-
-    enum CodingKeys: String, CodingKey {
-        case estimator, searchWindowMinutes, stepMinutes, windowMinutes, maxRideFactor, maxRideExtraMinutes, unhurriedMarginMinutes
-    }
-
-    /// Writes every figure; an unhurried margin that is off as JSON null.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(estimator, forKey: .estimator)
-        try c.encode(searchWindowMinutes, forKey: .searchWindowMinutes)
-        try c.encode(stepMinutes, forKey: .stepMinutes)
-        try c.encode(windowMinutes, forKey: .windowMinutes)
-        try c.encode(maxRideFactor, forKey: .maxRideFactor)
-        try c.encode(maxRideExtraMinutes, forKey: .maxRideExtraMinutes)
-        try c.encode(unhurriedMarginMinutes, forKey: .unhurriedMarginMinutes)
-    }
 }
