@@ -99,7 +99,12 @@ struct SnapshotReuseTests {
         let vans = try await f.db.pool.withConnection { try VanStore.list($0, includeRetired: false) }
         let request = RideRequest(pickup: f.scl, dropoff: f.sml, pickupAt: f.monday(23, 30), notBefore: f.now)
         let span = scheduler.routeSpan(around: request.pickupAt)
-        let configuration = f.db.pool.configuration
+        // The second session that tries the locks connects before the transaction, with time to
+        // spare: under a full suite's load a connection can take seconds to start.
+        var configuration = f.db.pool.configuration
+        configuration.connectTimeoutSeconds = 60
+        let other = try PGConnection(configuration: configuration)
+        defer { other.close() }
         let zone = f.zone
         // The rows exist once a writer has made them (another writer waits on rows this one
         // has only inserted too, but NOWAIT below can only see committed ones).
@@ -107,8 +112,6 @@ struct SnapshotReuseTests {
         let (held, won) = try await f.db.pool.withTransaction { conn -> ([Bool], Bool) in
             try VanDayRoutes.lockEveryVan(vans, around: span, timeZone: zone, conn)
             // Every van-day any van's change in the span would lock is held: another writer must wait.
-            let other = try PGConnection(configuration: configuration)
-            defer { other.close() }
             var held: [Bool] = []
             for van in vans {
                 for vanDay in VanDayRoutes.vanDays(vanID: van.id, changes: span, timeZone: zone) {
@@ -122,7 +125,10 @@ struct SnapshotReuseTests {
                 }
             }
             let (feasibility, snapshot) = try VanDayRoutes.plan(request, scheduler: scheduler, vans: vans, conn)
-            guard case .feasible(let assignment) = feasibility else { return (held, false) }
+            guard case .feasible(let assignment) = feasibility else {
+                Issue.record("23:30 should fit on an empty fleet: \(feasibility)")
+                return (held, false)
+            }
             let vanDays = VanDayRoutes.vanDays(vanID: assignment.vanID, changes: assignment.changes, timeZone: zone)
             return (held, try VanDayRoutes.lock(vanDays, unchangedSince: snapshot, conn))
         }
