@@ -150,6 +150,11 @@ struct SchedulerCommand: AsyncParsableCommand {
                             settings.unhurriedMarginMinutes.map { "vans wait empty, not with riders aboard; \($0) min kept before each window's end" }
                                 ?? "off: every stop as early as it can be",
                         ],
+                        [
+                            "will-call room",
+                            settings.willCallHoldMinutes.map { "kept for each open will-call from \($0) min after the ride there's drop-off" }
+                                ?? "off: her call is served from the room there is",
+                        ],
                     ])
             }
         }
@@ -169,6 +174,11 @@ struct SchedulerCommand: AsyncParsableCommand {
         @Option(help: "Longest ride as the direct ride plus this many minutes (0 to 120).") var maxRideExtra: Int?
         @Option(help: "Vans wait empty rather than with riders aboard, keeping this many minutes before each window's end (0 to 30), or off.")
         var unhurried: String?
+        @Option(
+            help:
+                "Keep room for each open will-call, expected this many minutes after the ride there's drop-off (0 to 480), or off."
+        )
+        var willCallHold: String?
         @OptionGroup var actor: ActorOptions
 
         func run() async throws {
@@ -206,6 +216,16 @@ struct SchedulerCommand: AsyncParsableCommand {
                             throw CLIError("--unhurried must be 0 to 30 minutes, or off")
                         }
                         settings.unhurriedMarginMinutes = minutes
+                    }
+                }
+                if let willCallHold {
+                    if willCallHold.lowercased() == "off" {
+                        settings.willCallHoldMinutes = nil
+                    } else {
+                        guard let minutes = Int(willCallHold), (0...480).contains(minutes) else {
+                            throw CLIError("--will-call-hold must be 0 to 480 minutes, or off")
+                        }
+                        settings.willCallHoldMinutes = minutes
                     }
                 }
                 do { try settings.estimator.validate() } catch { throw CLIError("\(error)") }

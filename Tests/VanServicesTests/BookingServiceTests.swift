@@ -294,7 +294,9 @@ struct BookingServiceTests {
         // released: the rest of the transaction (a series' next occurrence) plans as usual.
         let zone = f.zone, now = f.now, ride = f.request(0, at: f.monday(10))
         let after = try await f.db.pool.withTransaction { conn -> [String] in
-            guard case .booked = try BookingService.bookAll([ride], now: now, timeZone: zone, conn).first else { return ["not booked"] }
+            guard case .booked = try BookingService.bookAll([ride], now: now, timeZone: zone, willCallWait: 1_800, conn).first else {
+                return ["not booked"]
+            }
             return try ["enable_seqscan", "enable_bitmapscan"].map {
                 try conn.query("SELECT current_setting(\($0))").first!.decode(String.self, at: 0)
             }

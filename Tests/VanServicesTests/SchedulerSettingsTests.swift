@@ -17,4 +17,13 @@ struct SchedulerSettingsTests {
             #expect(try decoder.decode(SchedulerSettings.self, from: try JSONEncoder().encode(settings)) == settings)
         }
     }
+
+    @Test func theRoomKeptForWillCallsIsOffUnlessSetAndSurvivesARoundTrip() throws {
+        let decoder = JSONDecoder()
+        #expect(try decoder.decode(SchedulerSettings.self, from: Data("{}".utf8)).willCallHoldMinutes == nil)
+        #expect(try decoder.decode(SchedulerSettings.self, from: Data(#"{"willCallHoldMinutes": 90}"#.utf8)).willCallHoldMinutes == 90)
+        var settings = SchedulerSettings()
+        settings.willCallHoldMinutes = 45
+        #expect(try decoder.decode(SchedulerSettings.self, from: try JSONEncoder().encode(settings)) == settings)
+    }
 }

@@ -15,7 +15,9 @@ extension BookingService {
     ) async throws -> TripOutcome {
         let timeZone = calendar.timeZone
         let outcome = try await pool.withTransaction { conn in
-            try Self.bookTrip(there, back, now: now, timeZone: timeZone, bookedBy: bookedBy, overrideSuspension: overrideSuspension, conn)
+            try Self.bookTrip(
+                there, back, now: now, timeZone: timeZone, willCallWait: rules.policy.willCallMaxWait, bookedBy: bookedBy,
+                overrideSuspension: overrideSuspension, conn)
         }
         announce(outcome)
         return outcome
@@ -29,7 +31,8 @@ extension BookingService {
         let timeZone = calendar.timeZone
         let booking = try await pool.withTransaction { conn -> IdempotentTrip in
             if let earlier = try IdempotencyStore.claim(idempotencyKey, conn) { return .replay(earlier) }
-            let outcome = try Self.bookTrip(there, back, now: now, timeZone: timeZone, bookedBy: bookedBy, conn)
+            let outcome = try Self.bookTrip(
+                there, back, now: now, timeZone: timeZone, willCallWait: rules.policy.willCallMaxWait, bookedBy: bookedBy, conn)
             let remembered: BookingOutcome =
                 switch outcome {
                 case .booked(let ride, _): .booked(ride)
@@ -51,11 +54,13 @@ extension BookingService {
     }
 
     static func bookTrip(
-        _ there: NewRide, _ back: NewRide, now: Date, timeZone: TimeZone, bookedBy: String?, overrideSuspension: String? = nil,
+        _ there: NewRide, _ back: NewRide, now: Date, timeZone: TimeZone, willCallWait: TimeInterval, bookedBy: String?,
+        overrideSuspension: String? = nil,
         _ conn: PGConnection
     ) throws -> TripOutcome {
         try conn.execute(simple: "SAVEPOINT trip")
-        let first = try bookAll([there], now: now, timeZone: timeZone, bookedBy: bookedBy, overrideSuspension: overrideSuspension, conn)[0]
+        let first = try bookAll(
+            [there], now: now, timeZone: timeZone, willCallWait: willCallWait, bookedBy: bookedBy, overrideSuspension: overrideSuspension, conn)[0]
         guard case .booked(let thereRide) = first else {
             return try undo(.refused(leg: .there, outcome: first), asked: there, now: now, conn)
         }
@@ -65,7 +70,8 @@ extension BookingService {
             let suggestion = try nearest(back, from: earliest, now: now, timeZone: timeZone, conn)
             return try undo(.backTooSoon(earliest: earliest, suggestion: suggestion), asked: back, now: now, conn)
         }
-        let second = try bookAll([back], now: now, timeZone: timeZone, bookedBy: bookedBy, overrideSuspension: overrideSuspension, conn)[0]
+        let second = try bookAll(
+            [back], now: now, timeZone: timeZone, willCallWait: willCallWait, bookedBy: bookedBy, overrideSuspension: overrideSuspension, conn)[0]
         guard case .booked(let backRide) = second else {
             return try undo(.refused(leg: .back, outcome: second), asked: back, now: now, conn)
         }

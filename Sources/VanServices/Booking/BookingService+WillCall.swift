@@ -84,13 +84,13 @@ extension BookingService {
                 pickupAt: soonest, needsWheelchair: thereRide.needsWheelchair, companions: thereRide.companions, note: thereRide.note,
                 returnOf: there, status: status)
             let bookedBy = netID == nil ? actor : nil
-            var answer = try Self.bookAll([back], now: now, timeZone: timeZone, bookedBy: bookedBy, conn)[0]
+            var answer = try Self.bookAll([back], now: now, timeZone: timeZone, willCallWait: policy.willCallMaxWait, bookedBy: bookedBy, conn)[0]
             if case .refused(let feasibility, _) = answer,
                 let later = feasibility.suggestions.filter({ $0.asked > soonest && $0.asked <= latestStart }).min(by: { $0.asked < $1.asked })
             {
                 back.id = .timeOrdered(at: now)
                 back.pickupAt = later.asked
-                answer = try Self.bookAll([back], now: now, timeZone: timeZone, bookedBy: bookedBy, conn)[0]
+                answer = try Self.bookAll([back], now: now, timeZone: timeZone, willCallWait: policy.willCallMaxWait, bookedBy: bookedBy, conn)[0]
             }
             guard case .booked(let ride) = answer else { return .refused(answer) }
             try WillCallStore.markReady(there, at: now, by: actor, conn)

@@ -104,9 +104,10 @@ public struct BookingService: Sendable {
     public func bookSeries(
         _ rides: [NewRide], now: Date, bookedBy: String? = nil, overrideSuspension: String? = nil, willCall: RideEndpoint? = nil
     ) async throws -> [BookingOutcome] {
-        let timeZone = calendar.timeZone
+        let timeZone = calendar.timeZone, wait = rules.policy.willCallMaxWait
         let outcomes = try await pool.withTransaction { conn in
-            let outcomes = try Self.bookAll(rides, now: now, timeZone: timeZone, bookedBy: bookedBy, overrideSuspension: overrideSuspension, conn)
+            let outcomes = try Self.bookAll(
+                rides, now: now, timeZone: timeZone, willCallWait: wait, bookedBy: bookedBy, overrideSuspension: overrideSuspension, conn)
             try Self.recordWillCall(willCall, after: outcomes, now: now, conn)
             return outcomes
         }
@@ -122,10 +123,10 @@ public struct BookingService: Sendable {
     public func bookSeries(
         _ rides: [NewRide], now: Date, idempotencyKey: IdempotencyKey, bookedBy: String? = nil, willCall: RideEndpoint? = nil
     ) async throws -> IdempotentBooking {
-        let timeZone = calendar.timeZone
+        let timeZone = calendar.timeZone, wait = rules.policy.willCallMaxWait
         let booking = try await pool.withTransaction { conn -> IdempotentBooking in
             if let earlier = try IdempotencyStore.claim(idempotencyKey, conn) { return .replay(earlier) }
-            let outcomes = try Self.bookAll(rides, now: now, timeZone: timeZone, bookedBy: bookedBy, conn)
+            let outcomes = try Self.bookAll(rides, now: now, timeZone: timeZone, willCallWait: wait, bookedBy: bookedBy, conn)
             try Self.recordWillCall(willCall, after: outcomes, now: now, conn)
             try IdempotencyStore.remember(idempotencyKey, RememberedBooking(outcomes, seriesID: rides.first?.seriesID), conn)
             return .fresh(outcomes)
@@ -153,11 +154,13 @@ public struct BookingService: Sendable {
     /// Books each ride: plans it on a snapshot of the routes, locks the chosen van-day, and
     /// plans again if another writer changed that route in between (at most a few times).
     static func bookAll(
-        _ rides: [NewRide], now: Date, timeZone: TimeZone, bookedBy: String? = nil, overrideSuspension: String? = nil, _ conn: PGConnection
+        _ rides: [NewRide], now: Date, timeZone: TimeZone, willCallWait: TimeInterval, bookedBy: String? = nil, overrideSuspension: String? = nil,
+        _ conn: PGConnection
     ) throws -> [BookingOutcome] {
         // The fleet and the calendar first: no booking writes them.
         let vans = try VanStore.list(conn, includeRetired: false)
-        let schedulers = try rides.map { try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: $0.pickupAt) }
+        let calendars = try rides.map { try ServiceCalendarStore.calendar(conn, timeZone: timeZone, around: $0.pickupAt) }
+        let schedulers = calendars.map(\.scheduler)
         guard let netID = rides.first?.netID, let first = rides.map(\.pickupAt).min(), let last = rides.map(\.pickupAt).max() else { return [] }
         // One booking of a rider at a time: the check below then sees every ride she holds.
         try lockRider(netID, conn)
@@ -166,6 +169,13 @@ public struct BookingService: Sendable {
         let overridden = try suspensionsOver(rides, netID: netID, timeZone: timeZone, bookedBy: bookedBy, override: overrideSuspension, conn)
         // What she was refused lately, for a booking that answers it (before any van-day lock).
         let refusals = try Negotiation.recent(netID, now: now, timeZone: timeZone, conn)
+        // The room kept for open will-calls, if the office keeps it (not theirs that these rides answer).
+        let holds =
+            try calendars.first?.settings.willCallHoldMinutes.map { minutes in
+                try WillCallHolds.near(
+                    DateInterval(start: first, end: last), after: TimeInterval(minutes * 60), wait: willCallWait,
+                    excluding: Set(rides.compactMap(\.returnOf)), now: now, conn)
+            } ?? .none
         var held = try RideRecord.held(
             by: netID,
             around: DateInterval(
@@ -182,7 +192,8 @@ public struct BookingService: Sendable {
                 outcomes.append(.overlaps(other))
                 continue
             }
-            let outcome = try book(ride, request, scheduler: scheduler, vans: vans, refusals: refusals, now: now, conn)
+            let outcome = try book(
+                ride, request, scheduler: scheduler, vans: vans, holds: holds.around(ride.pickupAt), refusals: refusals, now: now, conn)
             if case .booked(let booked) = outcome {
                 held.append(booked)
                 if let suspension = overridden[ride.id], let bookedBy, let overrideSuspension {
@@ -245,8 +256,8 @@ public struct BookingService: Sendable {
     static let racesBeforeWaiting = 3
 
     private static func book(
-        _ ride: NewRide, _ request: RideRequest, scheduler: Scheduler, vans: [Van], refusals: [TripKey: [TripRequests.Refusal]], now: Date,
-        _ conn: PGConnection
+        _ ride: NewRide, _ request: RideRequest, scheduler: Scheduler, vans: [Van], holds: WillCallHolds,
+        refusals: [TripKey: [TripRequests.Refusal]], now: Date, _ conn: PGConnection
     ) throws -> BookingOutcome {
         var lost: VanDayRoutes.Snapshot?  // what the last plan read, when a race sent it round again
         for attempt in 0..<8 {
@@ -259,10 +270,17 @@ public struct BookingService: Sendable {
                 lost = nil
             }
             let (feasibility, snapshot) = try VanDayRoutes.plan(request, scheduler: scheduler, vans: vans, earlier: lost, conn)
-            guard case .feasible(let assignment) = feasibility else {
+            guard case .feasible(let planned) = feasibility else {
                 // Kept for the report: a refusal for lack of a van is a denial unless she books the trip soon after.
                 try Negotiation.recordRefusal(ride, reason: feasibility.refusalCode, now: now, conn)
                 return .refused(feasibility, sentence: scheduler.sentence(for: feasibility, requested: ride.pickupAt, promise: ride.promise))
+            }
+            // A placement that takes an open will-call's last room goes to another van, or is
+            // refused at this time with the nearest times that leave it.
+            guard let assignment = holds.placement(planned, of: request, on: snapshot.rides, scheduler: scheduler, vans: vans) else {
+                let refusal = holds.suggestions(for: request, on: snapshot.rides, scheduler: scheduler, vans: vans)
+                try Negotiation.recordRefusal(ride, reason: refusal.refusalCode, now: now, conn)
+                return .refused(refusal, sentence: scheduler.sentence(for: refusal, requested: ride.pickupAt, promise: ride.promise))
             }
             // A savepoint, so a route changed under the plan, or a promise that only a by-hand
             // writer could break, undoes this occurrence alone and keeps the rest of the series.

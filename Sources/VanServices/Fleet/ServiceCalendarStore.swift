@@ -104,6 +104,12 @@ public struct ServiceCalendarStore: Sendable {
     /// The settings, the closures from two days before `date` to three after, and the weekly
     /// hours — in one statement (one round trip on the booking path instead of three).
     static func scheduler(_ conn: PGConnection, timeZone: TimeZone, around date: Date) throws -> Scheduler {
+        try calendar(conn, timeZone: timeZone, around: date).scheduler
+    }
+
+    /// ``scheduler(_:timeZone:around:)`` and the settings it was made from (for the figures that
+    /// are not the engine's, such as the room held for will-calls), in the same one statement.
+    static func calendar(_ conn: PGConnection, timeZone: TimeZone, around date: Date) throws -> (scheduler: Scheduler, settings: SchedulerSettings) {
         let day = LocalDate(containing: date.addingTimeInterval(-2 * 86_400), in: timeZone)
         // Every booking reads it: prepared once per connection.
         guard
@@ -123,7 +129,7 @@ public struct ServiceCalendarStore: Sendable {
         let windows = try row.decode(PGJSON<[StoredWindow]>.self, "hours").value.map {
             try ServiceWindow(weekday: $0.weekday, start: $0.start, end: $0.end)
         }
-        return Scheduler(
+        let scheduler = Scheduler(
             estimator: settings.estimator,
             hours: ServiceHours(timeZone: timeZone, windows: windows),
             closures: Set(closures),
@@ -133,6 +139,7 @@ public struct ServiceCalendarStore: Sendable {
             rideTimeLimit: RideTimeLimit(factor: settings.maxRideFactor, extra: TimeInterval(settings.maxRideExtraMinutes * 60)),
             unhurriedMargin: settings.unhurriedMarginMinutes.map { TimeInterval($0 * 60) }
         )
+        return (scheduler, settings)
     }
 
     /// A `service_hours` row as the calendar query returns it.
@@ -188,6 +195,10 @@ public struct SchedulerSettings: Codable, Sendable, Equatable {
     /// window's end (nil, the default: every stop as early as it can be). ``Scheduler/unhurriedMargin``.
     /// Off by default: docs/simulation.md gives what it costs in ETAs and arrive-by promises.
     public var unhurriedMarginMinutes: Int?
+    /// Room is kept for each open will-call as a ride expected this many minutes after the ride
+    /// there's planned drop-off, picked up within the office's wait (nil, the default: none kept;
+    /// her call is served from the room there is). ``WillCallHolds``; docs/simulation.md measures it.
+    public var willCallHoldMinutes: Int?
 
     /// Defaults.
     public init() {}
@@ -201,5 +212,6 @@ public struct SchedulerSettings: Codable, Sendable, Equatable {
         maxRideFactor = try c.decodeIfPresent(Double.self, forKey: .maxRideFactor) ?? 2
         maxRideExtraMinutes = try c.decodeIfPresent(Int.self, forKey: .maxRideExtraMinutes) ?? 15
         unhurriedMarginMinutes = try c.decodeIfPresent(Int.self, forKey: .unhurriedMarginMinutes)
+        willCallHoldMinutes = try c.decodeIfPresent(Int.self, forKey: .willCallHoldMinutes)
     }
 }

@@ -21,6 +21,8 @@ struct SeriesPlanner {
     let timeZone: TimeZone
     let now: Date
     let autoApprove: Bool
+    /// The office's will-call wait (``BookingPolicy/willCallMaxWait``): the room a booking leaves them.
+    let willCallWait: TimeInterval
     /// The office acting for her, if it is.
     let bookedBy: String?
 
@@ -53,7 +55,8 @@ struct SeriesPlanner {
             if let was = target.was { replaced.append(was) }
         }
         try SeriesStore.cancel(replaced, reason: reason.isEmpty ? "changed" : reason, now: now, conn)
-        let outcomes = try BookingService.bookAll(booking.map(\.ride), now: now, timeZone: timeZone, bookedBy: bookedBy, conn)
+        let outcomes = try BookingService.bookAll(
+            booking.map(\.ride), now: now, timeZone: timeZone, willCallWait: willCallWait, bookedBy: bookedBy, conn)
         for ((index, ride), outcome) in zip(booking, outcomes) {
             let target = targets[index]
             let result: SeriesDateAnswer.Result

@@ -119,7 +119,8 @@ public struct SeriesService: Sendable {
             let targets = rides.map { SeriesPlanner.Target(date: LocalDate(containing: $0.promise.asked, in: zone), was: $0) }
             try Self.checkChoices(choices, against: targets.map(\.date))
             let plan = SeriesPlanner(
-                series: series, template: template, choices: choices, timeZone: zone, now: now, autoApprove: autoApprove, bookedBy: actor)
+                series: series, template: template, choices: choices, timeZone: zone, now: now, autoApprove: autoApprove,
+                willCallWait: booking.rules.policy.willCallMaxWait, bookedBy: actor)
             let dates = try plan.run(targets, reason: scope == .one ? "changed: this date was edited" : "changed: the series was edited", conn)
             return (dates, scope == .from ? template : nil)
         }
@@ -191,7 +192,8 @@ public struct SeriesService: Sendable {
                 .map { SeriesPlanner.Target(date: $0, was: nil) }
             try Self.checkChoices(choices, against: targets.map(\.date))
             let plan = SeriesPlanner(
-                series: series, template: series.template, choices: choices, timeZone: zone, now: now, autoApprove: autoApprove, bookedBy: actor)
+                series: series, template: series.template, choices: choices, timeZone: zone, now: now, autoApprove: autoApprove,
+                willCallWait: booking.rules.policy.willCallMaxWait, bookedBy: actor)
             let dates = try plan.run(targets, reason: "", conn)
             if apply, !dates.contains(where: \.isConflict) { try SeriesStore.resume(hold.id, by: actor ?? netID.rawValue, now: now, conn) }
             return (dates, nil)

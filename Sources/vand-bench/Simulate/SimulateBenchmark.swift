@@ -38,6 +38,7 @@ struct SimulateBenchmark {
             let calendar = ServiceCalendarStore(pool: database.pool, timeZone: timeZone)
             var settings = try await calendar.settings()
             settings.unhurriedMarginMinutes = options.unhurried
+            settings.willCallHoldMinutes = options.willCallHold
             try await calendar.setSettings(settings, actor: "vand-bench")
             let scheduler = try await calendar.scheduler(around: generator.midnight)
             let clock = SimulationClock(generator.midnight.addingTimeInterval(-86_400))

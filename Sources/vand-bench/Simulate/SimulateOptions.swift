@@ -4,7 +4,7 @@ import VanServices
 /// Command line of `vand-bench simulate`.
 struct SimulateOptions: Sendable {
     static let usage =
-        "usage: vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--dwell-noise CV] [--no-shows RATE] [--cancels RATE] [--replan-every SECONDS] [--replan-frozen MINUTES] [--eta-trace] [--will-call SHARE] [--will-call-replan on|off] [--unhurried MINUTES|off] [--json]"
+        "usage: vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--dwell-noise CV] [--no-shows RATE] [--cancels RATE] [--replan-every SECONDS] [--replan-frozen MINUTES] [--eta-trace] [--will-call SHARE] [--will-call-replan on|off] [--unhurried MINUTES|off] [--will-call-hold MINUTES|off] [--json]"
 
     /// The day's seed (requests, riders not showing, cancellations, travel times).
     var seed: UInt64 = 1
@@ -34,6 +34,9 @@ struct SimulateOptions: Sendable {
     /// The scheduler's unhurried margin, minutes (nil: off, every stop as early as it can be):
     /// ``SchedulerSettings/unhurriedMarginMinutes``, its default unless given.
     var unhurried: Int? = SchedulerSettings().unhurriedMarginMinutes
+    /// Room kept for open will-calls from this many minutes after the ride there's drop-off
+    /// (nil: none): ``SchedulerSettings/willCallHoldMinutes``, its default unless given.
+    var willCallHold: Int? = SchedulerSettings().willCallHoldMinutes
     /// Whether to print, per run, each pickup whose ETA at −15 minutes was off by more than
     /// 3 minutes, with what happened on her van between the ETA and the van's arrival.
     var etaTrace = false
@@ -77,6 +80,16 @@ struct SimulateOptions: Sendable {
                     unhurried = minutes
                 case nil: throw CampusBenchError("--unhurried needs 0 to 30 minutes, or off")
                 }
+            case "--will-call-hold":
+                switch rest.next() {
+                case "off": willCallHold = nil
+                case let text?:
+                    guard let minutes = Int(text), (0...480).contains(minutes) else {
+                        throw CampusBenchError("--will-call-hold needs 0 to 480 minutes, or off")
+                    }
+                    willCallHold = minutes
+                case nil: throw CampusBenchError("--will-call-hold needs 0 to 480 minutes, or off")
+                }
             case "--eta-trace": etaTrace = true
             case "--json": json = true
             default: throw CampusBenchError("unknown argument \(argument); \(Self.usage)")
@@ -90,5 +103,6 @@ struct SimulateOptions: Sendable {
             + " --replan-every \(Int(replanEvery)) --replan-frozen \(Int(replanFrozen / 60))"
             + (willCall > 0 ? " --will-call \(willCall) --will-call-replan \(willCallReplan ? "on" : "off")" : "")
             + (unhurried == SchedulerSettings().unhurriedMarginMinutes ? "" : " --unhurried \(unhurried.map(String.init) ?? "off")")
+            + (willCallHold == SchedulerSettings().willCallHoldMinutes ? "" : " --will-call-hold \(willCallHold.map(String.init) ?? "off")")
     }
 }

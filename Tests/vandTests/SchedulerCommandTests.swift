@@ -1,0 +1,29 @@
+import Foundation
+import Testing
+import VanServices
+import VanTestSupport
+
+/// `vanadmin scheduler show|set`, the real binary: the room kept for will-calls.
+@Suite("vanadmin scheduler")
+struct SchedulerCommandTests {
+    @Test func theRoomKeptForWillCallsIsSetShownAndTurnedOff() async throws {
+        let world = try await DispatchWorld()
+        func stored() async throws -> SchedulerSettings { try await ServiceCalendarStore(pool: world.pool, timeZone: world.zone).settings() }
+        #expect(try world.vanadmin(["scheduler", "show"]).stdout.contains("off: her call is served from the room there is"))
+
+        let set = try world.vanadmin(["scheduler", "set", "--will-call-hold", "90", "--as", "dispatcher"])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(try await stored().willCallHoldMinutes == 90)
+        #expect(try await stored().windowMinutes == 0, "the other figures keep their values")
+        #expect(
+            try world.vanadmin(["scheduler", "show"]).stdout.contains("kept for each open will-call from 90 min after the ride there's drop-off"))
+
+        let bad = try world.vanadmin(["scheduler", "set", "--will-call-hold", "soon", "--as", "dispatcher"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.trimmingCharacters(in: .newlines) == "Error: --will-call-hold must be 0 to 480 minutes, or off", "\(bad.stderr)")
+        #expect(try await stored().willCallHoldMinutes == 90, "a refused change changes nothing")
+
+        #expect(try world.vanadmin(["scheduler", "set", "--will-call-hold", "off", "--as", "dispatcher"]).status == 0)
+        #expect(try await stored().willCallHoldMinutes == nil)
+    }
+}
