@@ -6,12 +6,14 @@ import VanServices
 
 extension RoadSimulation {
     /// One step of a van's driver at `now`; when the driver acts next (nil: never).
-    func step(_ van: inout SimulatedVan, now: Date, estimator: TripEstimator, rng: inout SeededGenerator, log: inout Log) async throws -> Date? {
+    func step(
+        _ van: inout SimulatedVan, now: Date, estimator: TripEstimator, etas: ETAService, rng: inout SeededGenerator, log: inout Log
+    ) async throws -> Date? {
         switch van.phase {
         case .idle:
             let run = try await desk.run(driver: van.driver, now: now)
             guard let next = run.first else {
-                if let place = van.place { try await desk.position(driver: van.driver, place, now: now) }
+                if let place = van.place { try await post(place, of: van, etas: etas, now: now, log: &log) }
                 return now.addingTimeInterval(Self.idleLook)
             }
             if next.arrivedAt != nil { return try await arrive(&van, at: next, now: now, estimator: estimator, log: &log) }
@@ -20,11 +22,11 @@ extension RoadSimulation {
             if now >= leg.arrives {
                 van.driving += leg.arrives.timeIntervalSince(leg.departed)
                 van.place = leg.to.place
-                try await desk.position(driver: van.driver, leg.to.place, now: now)
+                try await post(leg.to.place, of: van, etas: etas, now: now, log: &log)
                 return try await arrive(&van, at: leg.to, now: now, estimator: estimator, log: &log)
             }
             let here = leg.position(at: now)
-            try await desk.position(driver: van.driver, here, now: now)
+            try await post(here, of: van, etas: etas, now: now, log: &log)
             let run = try await desk.run(driver: van.driver, now: now)
             if let first = run.first, first.rideID == leg.to.rideID, first.pickup == leg.to.pickup {
                 return min(leg.arrives, now.addingTimeInterval(Self.positionEvery))
@@ -39,7 +41,7 @@ extension RoadSimulation {
             // The phone keeps sending the van's place while the driver waits for the window.
             let opens = opens(stop)
             if now < opens {
-                try await desk.position(driver: van.driver, stop.place, now: now)
+                try await post(stop.place, of: van, etas: etas, now: now, log: &log)
                 // Re-planning may give the van an earlier stop, or take this one away.
                 let run = try await desk.run(driver: van.driver, now: now)
                 guard let first = run.first, first.rideID == stop.rideID, first.pickup == stop.pickup else {
@@ -174,11 +176,23 @@ extension RoadSimulation {
         return exp(mu + sigma2.squareRoot() * normal)
     }
 
+    /// The van's position from the driver's phone; with `--timings`, timed together with its
+    /// van's ETAs worked out from it.
+    func post(_ place: Coordinate, of van: SimulatedVan, etas: ETAService, now: Date, log: inout Log) async throws {
+        guard options.timings else { return try await desk.position(driver: van.driver, place, now: now) }
+        try await SimulationTimings.time(&log.timings.positionETAs) {
+            try await desk.position(driver: van.driver, place, now: now)
+            _ = try await etas.van(van.id, now: now)
+        }
+    }
+
     /// Books `request` as a rider would (the nearest time within the ADA hour if refused); its ride id.
     func book(_ request: CampusRequest, _ log: inout Log) async throws -> UUID? {
         let run = CampusDayRun(database: database, model: .shared, sites: sites, timeZone: timeZone)
         let willCall = fates.willCall[request.index]
-        let tally = try await run.book([request], seed: options.seed &+ UInt64(request.index) &* 0x9E37, willCalls: willCall ? [request.index] : [])
+        let tally = try await SimulationTimings.time(&log.timings.bookings) {
+            try await run.book([request], seed: options.seed &+ UInt64(request.index) &* 0x9E37, willCalls: willCall ? [request.index] : [])
+        }
         log.requestsBy[request.booking, default: 0] += 1
         guard let (id, promised) = tally.promised.first else {
             log.refused += 1

@@ -154,6 +154,8 @@ struct RoadSimulation {
         var calls: [UUID: WillCallRecord] = [:]
         /// Re-plans made at once because a call was refused (`--will-call-replan`).
         var willCallReplans = 0
+        /// With `--timings`: wall time per planner pass, booking and position.
+        var timings = SimulationTimings()
     }
 
     /// One rider's "I'm ready", from her first call to the way back booked (or her giving up).
@@ -176,7 +178,7 @@ struct RoadSimulation {
     /// Re-plans the day from the road now (``RoadReplanner``) and records what it came to; a ride
     /// moved after her ETA was taken is shown the new van's ETA, which replaces the one taken.
     func replan(_ replanner: RoadReplanner, etas: ETAService, now: Date, log: inout Log) async throws {
-        let outcome = try await replanner.replan(day: day, now: now, actor: "planner")
+        let outcome = try await SimulationTimings.time(&log.timings.passes) { try await replanner.replan(day: day, now: now, actor: "planner") }
         log.moved.formUnion(outcome.moved)
         if options.etaTrace, !outcome.moved.isEmpty {
             let vans = try await database.pool.withConnection { conn in
@@ -268,7 +270,8 @@ struct RoadSimulation {
                 if replanning {
                     try await replan(replanner, etas: etas, now: now, log: &log)
                 } else {
-                    log.alerted.formUnion(try await replanner.projection(day: day, now: now).lateAsPlanned)
+                    let projection = try await SimulationTimings.time(&log.timings.passes) { try await replanner.projection(day: day, now: now) }
+                    log.alerted.formUnion(projection.lateAsPlanned)
                 }
                 // The day is over when nothing holds a van and nobody is left to book.
                 let holding = pendingBookings + pendingCalls > 0 ? 1 : try await holdingVans(now: now)
@@ -276,7 +279,7 @@ struct RoadSimulation {
                 events.add(.replan, at: now.addingTimeInterval(options.replanEvery))
             case .van(let index):
                 let taps = log.taps
-                if let next = try await step(&vans[index], now: now, estimator: estimator, rng: &rng, log: &log) {
+                if let next = try await step(&vans[index], now: now, estimator: estimator, etas: etas, rng: &rng, log: &log) {
                     events.add(.van(index), at: next)
                 }
                 // As the ETA feed tells the background planner (``RouteImprover/roadRunsLate()``): a tap

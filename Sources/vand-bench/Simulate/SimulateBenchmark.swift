@@ -49,15 +49,17 @@ struct SimulateBenchmark {
                 sites: sites, fates: fates, replanning: replanning, clock: clock, day: generator.day,
                 windowWidth: scheduler.windowWidth)
             let log = try await simulation.run()
-            let figures = try await SimulationFigures.measure(
+            var figures = try await SimulationFigures.measure(
                 database, day: generator.day.interval(in: timeZone), log: log,
                 estimator: scheduler.estimator, drivingSeconds: log.drivingSeconds)
             let elapsed = ContinuousClock.now - started
+            if options.timings { figures.timings = log.timings }
             if !options.json {
                 print(
                     Self.render(
                         figures, replanning: replanning, replans: log.replans, promptReplans: log.promptReplans,
                         seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
+                if options.timings { print(log.timings.line) }
                 if options.etaTrace { print(ETATrace.lines(log, windows: log.windows).joined(separator: "\n")) }
             }
             runs[replanning] = figures

@@ -4,7 +4,7 @@ import VanServices
 /// Command line of `vand-bench simulate`.
 struct SimulateOptions: Sendable {
     static let usage =
-        "usage: vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--dwell-noise CV] [--no-shows RATE] [--cancels RATE] [--replan-every SECONDS] [--replan-frozen MINUTES] [--eta-trace] [--will-call SHARE] [--will-call-replan on|off] [--unhurried MINUTES|off] [--will-call-hold MINUTES|off] [--json]"
+        "usage: vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--dwell-noise CV] [--no-shows RATE] [--cancels RATE] [--replan-every SECONDS] [--replan-frozen MINUTES] [--eta-trace] [--will-call SHARE] [--will-call-replan on|off] [--unhurried MINUTES|off] [--will-call-hold MINUTES|off] [--timings] [--json]"
 
     /// The day's seed (requests, riders not showing, cancellations, travel times).
     var seed: UInt64 = 1
@@ -40,6 +40,9 @@ struct SimulateOptions: Sendable {
     /// Whether to print, per run, each pickup whose ETA at −15 minutes was off by more than
     /// 3 minutes, with what happened on her van between the ETA and the van's arrival.
     var etaTrace = false
+    /// Whether to time each planner pass, booking and position-to-ETA update (wall time), and
+    /// print them per run (`timings` under `--json`).
+    var timings = false
     /// Whether to print one JSON object (``SimulationJSON``) instead of the text.
     var json = false
 
@@ -91,6 +94,7 @@ struct SimulateOptions: Sendable {
                 case nil: throw CampusBenchError("--will-call-hold needs 0 to 480 minutes, or off")
                 }
             case "--eta-trace": etaTrace = true
+            case "--timings": timings = true
             case "--json": json = true
             default: throw CampusBenchError("unknown argument \(argument); \(Self.usage)")
             }

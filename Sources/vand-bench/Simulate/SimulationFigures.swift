@@ -6,6 +6,8 @@ import VanServices
 
 /// What a simulated day came to, from the stops' actual times (the `stop_actuals` view) and the run's log.
 struct SimulationFigures: Sendable {
+    /// Wall time per planner pass, booking and position (`--timings`; nil without).
+    var timings: SimulationTimings?
     /// Pickups promised a window that the van reached.
     var pickups = 0
     /// Of those, reached inside the window (a van arriving early waits for it to open).

@@ -16,6 +16,8 @@ struct SimulationJSON: Encodable {
         let ridesMoved, lateAlerts: Int
         let willCalls, willCallRefused, willCallDenied, willCallSavedByReplan: Int
         let willCallWaitP50Min, willCallWaitP95Min, willCallPromisedWaitP95Min: Double
+        /// With `--timings` only.
+        let timings: SimulationTimings?
 
         enum CodingKeys: String, CodingKey {
             case requests, booked, refused, negotiated, denied
@@ -41,6 +43,7 @@ struct SimulationJSON: Encodable {
             case willCallWaitP50Min = "will_call_wait_p50_min"
             case willCallWaitP95Min = "will_call_wait_p95_min"
             case willCallPromisedWaitP95Min = "will_call_promised_wait_p95_min"
+            case timings
         }
 
         /// The figures, rounded to a tenth (a hundredth for ratios).
@@ -74,6 +77,7 @@ struct SimulationJSON: Encodable {
             willCallWaitP50Min = tenth(f.willCallWaits.quantile(0.5))
             willCallWaitP95Min = tenth(f.willCallWaits.quantile(0.95))
             willCallPromisedWaitP95Min = tenth(f.willCallPromisedWaits.quantile(0.95))
+            timings = f.timings
         }
     }
 
