@@ -872,6 +872,21 @@ CREATE TABLE public.riders (
 );
 
 --
+-- Name: road_speeds; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.road_speeds (
+    hour smallint NOT NULL,
+    factor double precision NOT NULL,
+    samples integer NOT NULL,
+    learned_through timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT road_speeds_factor_check CHECK (((factor >= (0.5)::double precision) AND (factor <= (2.5)::double precision))),
+    CONSTRAINT road_speeds_hour_check CHECK (((hour >= '-1'::integer) AND (hour <= 23))),
+    CONSTRAINT road_speeds_samples_check CHECK ((samples >= 0))
+);
+
+--
 -- Name: schema_migrations; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1376,6 +1391,13 @@ ALTER TABLE ONLY public.rides
 
 ALTER TABLE ONLY public.rides
     ADD CONSTRAINT rides_ref_key UNIQUE (ref);
+
+--
+-- Name: road_speeds road_speeds_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.road_speeds
+    ADD CONSTRAINT road_speeds_pkey PRIMARY KEY (hour);
 
 --
 -- Name: schema_migrations schema_migrations_pkey; Type: CONSTRAINT; Schema: public; Owner: -

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import vand_bench
 
-@Suite("Simulate options: room for will-calls and timings")
+@Suite("Simulate options: room for will-calls, a slower road and timings")
 struct SimulateOptionsTests {
     @Test func theWillCallHoldIsOffUnlessGivenAndNamedInTheCommandLine() throws {
         #expect(try SimulateOptions(arguments: []).willCallHold == nil)
@@ -11,8 +11,14 @@ struct SimulateOptionsTests {
         #expect(try SimulateOptions(arguments: ["--will-call-hold", "off"]).willCallHold == nil)
         #expect(throws: CampusBenchError.self) { try SimulateOptions(arguments: ["--will-call-hold", "481"]) }
         #expect(throws: CampusBenchError.self) { try SimulateOptions(arguments: ["--will-call-hold"]) }
-        #expect(SimulateOptions.usage.contains("[--will-call-hold MINUTES|off] [--timings]"))
+        #expect(SimulateOptions.usage.contains("[--will-call-hold MINUTES|off] [--bias B] [--learn-speeds on|off] [--timings]"))
         #expect(try SimulateOptions(arguments: ["--timings"]).timings)
+        let slow = try SimulateOptions(arguments: ["--bias", "0.25"])
+        #expect(slow.bias == 0.25 && slow.commandLine.hasSuffix("--bias 0.25"))
+        #expect(try SimulateOptions(arguments: []).bias == 0)
+        #expect(try SimulateOptions(arguments: []).learnSpeeds)
+        #expect(try SimulateOptions(arguments: ["--learn-speeds", "off"]).commandLine.hasSuffix("--learn-speeds off"))
+        #expect(throws: CampusBenchError.self) { try SimulateOptions(arguments: ["--bias", "-0.1"]) }
     }
 
     @Test func timingsAreQuantilesInMillisecondsAndEncodeUnderTheirKeys() throws {

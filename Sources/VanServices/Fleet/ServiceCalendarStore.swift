@@ -103,13 +103,17 @@ public struct ServiceCalendarStore: Sendable {
 
     /// The settings, the closures from two days before `date` to three after, and the weekly
     /// hours — in one statement (one round trip on the booking path instead of three).
-    static func scheduler(_ conn: PGConnection, timeZone: TimeZone, around date: Date) throws -> Scheduler {
-        try calendar(conn, timeZone: timeZone, around: date).scheduler
+    static func scheduler(_ conn: PGConnection, timeZone: TimeZone, around date: Date, roadAt: Date? = nil) throws -> Scheduler {
+        try calendar(conn, timeZone: timeZone, around: date, roadAt: roadAt).scheduler
     }
 
-    /// ``scheduler(_:timeZone:around:)`` and the settings it was made from (for the figures that
-    /// are not the engine's, such as the room held for will-calls), in the same one statement.
-    static func calendar(_ conn: PGConnection, timeZone: TimeZone, around date: Date) throws -> (scheduler: Scheduler, settings: SchedulerSettings) {
+    /// ``scheduler(_:timeZone:around:roadAt:)`` and the settings it was made from (for the figures
+    /// that are not the engine's, such as the room held for will-calls), in the same one statement.
+    /// The scheduler's travel model drives at the road's speed as learned for the hour of `roadAt`
+    /// (default `date`; ``RoadSpeeds``); the settings' estimator is the model as set.
+    static func calendar(
+        _ conn: PGConnection, timeZone: TimeZone, around date: Date, roadAt: Date? = nil
+    ) throws -> (scheduler: Scheduler, settings: SchedulerSettings) {
         let day = LocalDate(containing: date.addingTimeInterval(-2 * 86_400), in: timeZone)
         // Every booking reads it: prepared once per connection.
         guard
@@ -120,7 +124,9 @@ public struct ServiceCalendarStore: Sendable {
                         FROM closures WHERE day BETWEEN \(day.description)::date AND \(day.description)::date + 5) AS closures,
                        (SELECT coalesce(json_agg(json_build_object('weekday', weekday, 'start', to_char(start_time, 'HH24:MI'),
                                                                    'end', to_char(end_time, 'HH24:MI')) ORDER BY weekday, start_time), '[]')
-                        FROM service_hours) AS hours
+                        FROM service_hours) AS hours,
+                       (SELECT coalesce(json_agg(json_build_object('hour', hour, 'factor', factor, 'samples', samples)), '[]')
+                        FROM road_speeds) AS speeds
                 """ as SQLQuery).prepared()
             ).first
         else { throw PGError(kind: .decoding, message: "the calendar query returned no row") }
@@ -129,8 +135,12 @@ public struct ServiceCalendarStore: Sendable {
         let windows = try row.decode(PGJSON<[StoredWindow]>.self, "hours").value.map {
             try ServiceWindow(weekday: $0.weekday, start: $0.start, end: $0.end)
         }
+        var speeds: RoadSpeeds.Table = [:]
+        for row in try row.decode(PGJSON<[RoadSpeeds.Stored]>.self, "speeds").value {
+            speeds[row.hour] = RoadSpeeds.Factor(factor: row.factor, samples: row.samples)
+        }
         let scheduler = Scheduler(
-            estimator: settings.estimator,
+            estimator: settings.estimator.learned(RoadSpeeds.factor(speeds, at: roadAt ?? date, timeZone: timeZone)),
             hours: ServiceHours(timeZone: timeZone, windows: windows),
             closures: Set(closures),
             searchWindow: TimeInterval(settings.searchWindowMinutes * 60),

@@ -28,6 +28,9 @@ public struct RoadReplanner: Sendable {
     /// comes, and re-planning makes it no later (see
     /// ``Scheduler/replanFromRoad(vans:starts:rides:now:margin:atRisk:frozen:)``; 0: off).
     let frozen: TimeInterval
+    /// Whether each look at the road first learns its speed from the taps since the last
+    /// (``RoadSpeeds``); off only to measure what learning gives.
+    let learnsSpeeds: Bool
 
     /// The frozen horizon by default: 20 minutes, past the reminder's 15 (`VAND_REMINDER_LEAD`),
     /// so every rider reminded from her van's ETA keeps the time she was told.
@@ -38,11 +41,13 @@ public struct RoadReplanner: Sendable {
     /// A ride is at risk by default when projected in its window's last minute: one slow leg from late.
     public static let defaultAtRisk: TimeInterval = 60
 
-    /// A re-planner over `pool`, for a service in `timeZone`; `margin`, `atRisk` and `frozen` as above (0: off).
+    /// A re-planner over `pool`, for a service in `timeZone`; `margin`, `atRisk`, `frozen` and
+    /// `learnsSpeeds` as above (0: off).
     public init(
         pool: PGPool, timeZone: TimeZone, positionStale: TimeInterval = 120, margin: TimeInterval = RoadReplanner.defaultMargin,
-        atRisk: TimeInterval = RoadReplanner.defaultAtRisk, frozen: TimeInterval = RoadReplanner.defaultFrozen
+        atRisk: TimeInterval = RoadReplanner.defaultAtRisk, frozen: TimeInterval = RoadReplanner.defaultFrozen, learnsSpeeds: Bool = true
     ) {
+        self.learnsSpeeds = learnsSpeeds
         self.pool = pool
         self.timeZone = timeZone
         self.positionStale = positionStale
@@ -135,8 +140,11 @@ public struct RoadReplanner: Sendable {
     func read(day: LocalDate, now: Date) async throws -> Road {
         let interval = day.interval(in: timeZone)
         let timeZone = self.timeZone, stale = positionStale
+        // What the vans' drives since the last look say of the road's speed (``RoadSpeeds``).
+        if learnsSpeeds { try await RoadSpeeds.learn(pool, now: now, timeZone: timeZone) }
         return try await pool.withConnection { conn in
-            let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: interval.start)
+            // The road's speed as learned for this hour (from the legs just learned).
+            let scheduler = try ServiceCalendarStore.scheduler(conn, timeZone: timeZone, around: interval.start, roadAt: now)
             // The vans on shift now; without a driver a van is not on the road.
             let onShift = Set(
                 try conn.query("SELECT van_id FROM shifts WHERE ended_at IS NULL" as SQLQuery) { row in

@@ -87,13 +87,14 @@ extension RoadSimulation {
         }
     }
 
-    /// Starts the drive to `stop`: the model's time, drawn log-normal with the day's coefficient of variation.
+    /// Starts the drive to `stop`: the model's time × (1 + `--bias`), drawn log-normal with the
+    /// day's coefficient of variation.
     private func depart(
         _ van: inout SimulatedVan, to stop: DeskStop, from place: Coordinate, now: Date, estimator: TripEstimator,
         rng: inout SeededGenerator
     ) -> Date {
         let model = place == stop.place ? 0 : estimator.deadhead(from: place, to: stop.place)
-        let drawn = model > 0 ? Self.logNormal(mean: model, cv: options.noise, &rng).rounded() : 0
+        let drawn = model > 0 ? Self.logNormal(mean: model * (1 + options.bias), cv: options.noise, &rng).rounded() : 0
         let leg = SimulatedVan.Leg(from: place, to: stop, departed: now, arrives: now.addingTimeInterval(drawn))
         van.phase = .driving(leg)
         return min(leg.arrives, now.addingTimeInterval(Self.positionEvery))

@@ -202,13 +202,13 @@ struct RoadSimulation {
     func run() async throws -> Log {
         var log = Log()
         var rng = SeededGenerator(seed: options.seed ^ 0x0AD5)
-        let replanner = RoadReplanner(pool: database.pool, timeZone: timeZone, frozen: options.replanFrozen)
+        let replanner = RoadReplanner(pool: database.pool, timeZone: timeZone, frozen: options.replanFrozen, learnsSpeeds: options.learnSpeeds)
         let lateGap = ImprovementSettings().lateGap
         let services = services
         let rides = services.rides
         let etas = services.eta
-        let estimator = try await ServiceCalendarStore(pool: database.pool, timeZone: timeZone).scheduler(around: day.interval(in: timeZone).start)
-            .estimator
+        // The model as set (not as the planner learns the road): the real drives are drawn around it.
+        let estimator = try await ServiceCalendarStore(pool: database.pool, timeZone: timeZone).settings().estimator
         let service = day.interval(in: timeZone)
         // Drivers start at 6:30, an hour before the first rides; bookings before then are made first.
         let start = service.start.addingTimeInterval(6.5 * 3_600)

@@ -4,7 +4,7 @@ import VanServices
 /// Command line of `vand-bench simulate`.
 struct SimulateOptions: Sendable {
     static let usage =
-        "usage: vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--dwell-noise CV] [--no-shows RATE] [--cancels RATE] [--replan-every SECONDS] [--replan-frozen MINUTES] [--eta-trace] [--will-call SHARE] [--will-call-replan on|off] [--unhurried MINUTES|off] [--will-call-hold MINUTES|off] [--timings] [--json]"
+        "usage: vand-bench simulate [--seed N] [--rides N] [--vans N] [--noise CV] [--dwell-noise CV] [--no-shows RATE] [--cancels RATE] [--replan-every SECONDS] [--replan-frozen MINUTES] [--eta-trace] [--will-call SHARE] [--will-call-replan on|off] [--unhurried MINUTES|off] [--will-call-hold MINUTES|off] [--bias B] [--learn-speeds on|off] [--timings] [--json]"
 
     /// The day's seed (requests, riders not showing, cancellations, travel times).
     var seed: UInt64 = 1
@@ -40,6 +40,11 @@ struct SimulateOptions: Sendable {
     /// Whether to print, per run, each pickup whose ETA at −15 minutes was off by more than
     /// 3 minutes, with what happened on her van between the ETA and the van's arrival.
     var etaTrace = false
+    /// How much slower than the model the road is: every real drive is the model's × (1 + bias),
+    /// drawn with the same noise around it (0: the model is right on average).
+    var bias = 0.0
+    /// Whether the planner learns the road's speed from the taps (``RoadSpeeds``; on, as vand does).
+    var learnSpeeds = true
     /// Whether to time each planner pass, booking and position-to-ETA update (wall time), and
     /// print them per run (`timings` under `--json`).
     var timings = false
@@ -95,6 +100,13 @@ struct SimulateOptions: Sendable {
                 }
             case "--eta-trace": etaTrace = true
             case "--timings": timings = true
+            case "--bias": bias = try rest.share(argument, upTo: 2)
+            case "--learn-speeds":
+                switch rest.next() {
+                case "on": learnSpeeds = true
+                case "off": learnSpeeds = false
+                default: throw CampusBenchError("--learn-speeds needs on or off")
+                }
             case "--json": json = true
             default: throw CampusBenchError("unknown argument \(argument); \(Self.usage)")
             }
@@ -108,5 +120,6 @@ struct SimulateOptions: Sendable {
             + (willCall > 0 ? " --will-call \(willCall) --will-call-replan \(willCallReplan ? "on" : "off")" : "")
             + (unhurried == SchedulerSettings().unhurriedMarginMinutes ? "" : " --unhurried \(unhurried.map(String.init) ?? "off")")
             + (willCallHold == SchedulerSettings().willCallHoldMinutes ? "" : " --will-call-hold \(willCallHold.map(String.init) ?? "off")")
+            + (bias == 0 ? "" : " --bias \(bias)") + (learnSpeeds ? "" : " --learn-speeds off")
     }
 }

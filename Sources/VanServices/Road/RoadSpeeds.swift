@@ -1,0 +1,185 @@
+import Foundation
+import VanDomain
+import VanPostgres
+import VanScheduler
+
+/// The road's speed learned from the drivers' taps (sql/0043): how much longer than the travel
+/// model the vans' drives really take, as a factor on the model's driving times, by local hour.
+///
+/// Only legs that end at a drop-off are learned from: the van left the stop before (the
+/// *boarded*, *no-show* or *dropped off* tap) with a rider aboard, so it drove straight there,
+/// and a driver taps *arrived* at a drop-off as she pulls up. A leg to a pickup may end in a wait
+/// for the window, tapped when it opens. What keeps the factor from drifting:
+/// - a leg shorter than a minute in the model is not learned from (two stops at one door);
+/// - a leg more than 3 × or less than a third of the model is left out (a van stuck at a stop,
+///   a forgotten tap, a tap made from the wrong place);
+/// - each factor is a running mean whose weight is capped at ``weightCap`` legs, so a day of snow
+///   moves it within a few dozen legs, and a fine day after moves it back as fast;
+/// - an hour with fewer than ``hourMinimum`` legs uses every hour's factor together, and with
+///   fewer than ``overallMinimum`` the model stands (factor 1);
+/// - the factor stays within 0.5–2.5 (the table's check).
+public enum RoadSpeeds {
+    /// The most legs a factor weighs its past by: new legs always move it.
+    static let weightCap = 100
+    /// Legs an hour needs before its own factor is used.
+    static let hourMinimum = 20
+    /// Legs every hour together needs before any factor is used.
+    static let overallMinimum = 5
+    /// The range of a leg's ratio to the model that is learned from.
+    static let ratioRange: ClosedRange<Double> = (1.0 / 3)...3
+    /// The shortest leg in the model that is learned from.
+    static let shortestLeg: TimeInterval = 60
+
+    /// A learned factor and the legs behind it.
+    public struct Factor: Hashable, Sendable {
+        public var factor: Double
+        public var samples: Int
+    }
+
+    /// A `road_speeds` row as a query's `json_agg` returns it.
+    struct Stored: Codable, Sendable {
+        let hour: Int
+        let factor: Double
+        let samples: Int
+    }
+
+    /// The factors by hour (-1: every hour), as stored.
+    public typealias Table = [Int: Factor]
+
+    /// The factor for a drive at `date`: its hour's when it has ``hourMinimum`` legs, else every
+    /// hour's when that has ``overallMinimum``, else 1.
+    public static func factor(_ table: Table, at date: Date, timeZone: TimeZone) -> Double {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let hour = calendar.component(.hour, from: date)
+        if let own = table[hour], own.samples >= hourMinimum { return own.factor }
+        if let all = table[-1], all.samples >= overallMinimum { return all.factor }
+        return 1
+    }
+
+    /// `factor` moved by `ratios` (each a leg's real time over the model's): the running mean,
+    /// its past weighing at most ``weightCap`` legs. Ratios outside ``ratioRange`` are left out.
+    static func updated(_ factor: Factor, with ratios: [Double]) -> Factor {
+        let kept = ratios.filter { ratioRange.contains($0) }
+        guard !kept.isEmpty else { return factor }
+        let weight = Double(min(factor.samples, weightCap))
+        let mean = (factor.factor * weight + kept.reduce(0, +)) / (weight + Double(kept.count))
+        return Factor(factor: min(2.5, max(0.5, mean)), samples: factor.samples + kept.count)
+    }
+
+    /// The stored factors.
+    public static func table(_ conn: PGConnection) throws -> Table {
+        var table: Table = [:]
+        for (hour, factor) in try conn.query(
+            "SELECT hour::int AS hour, factor, samples FROM road_speeds" as SQLQuery,
+            rows: { row in
+                (
+                    try row.decode(Int.self, "hour"),
+                    Factor(factor: try row.decode(Double.self, "factor"), samples: try row.decode(Int.self, "samples"))
+                )
+            })
+        {
+            table[hour] = factor
+        }
+        return table
+    }
+
+    /// One drive a van made to a drop-off: where from and when it left, where to and when it arrived.
+    struct Leg: Hashable {
+        let from: Coordinate
+        let to: Coordinate
+        let left: Date
+        let arrived: Date
+    }
+
+    /// Learns from the legs ending at a drop-off tapped since the last time, up to `now`, against
+    /// the travel model as set (not as learned). Runs in its own transaction under the every-hour
+    /// row's lock, so two planners learn each leg once. The legs learned from.
+    @discardableResult
+    public static func learn(_ pool: PGPool, now: Date, timeZone: TimeZone) async throws -> Int {
+        try await pool.withTransaction { conn in try learn(conn, now: now, timeZone: timeZone) }
+    }
+
+    static func learn(_ conn: PGConnection, now: Date, timeZone: TimeZone) throws -> Int {
+        try conn.execute(
+            """
+            INSERT INTO road_speeds (hour, factor, samples, learned_through, updated_at)
+            VALUES (-1, 1, 0, \(now.addingTimeInterval(-86_400)), \(now)) ON CONFLICT (hour) DO NOTHING
+            """)
+        guard
+            let since = try conn.query("SELECT learned_through FROM road_speeds WHERE hour = -1 FOR UPDATE" as SQLQuery).first?
+                .decode(Date.self, "learned_through"), since < now
+        else { return 0 }
+        let legs = try self.legs(conn, since: since, through: now)
+        let estimator = try ServiceCalendarStore.settings(conn).estimator
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        var ratios: [Int: [Double]] = [:]
+        for leg in legs {
+            let model = estimator.deadhead(from: leg.from, to: leg.to)
+            guard model >= shortestLeg else { continue }
+            let ratio = leg.arrived.timeIntervalSince(leg.left) / model
+            ratios[calendar.component(.hour, from: leg.left), default: []].append(ratio)
+            ratios[-1, default: []].append(ratio)
+        }
+        var table = try self.table(conn)
+        for (hour, batch) in ratios {
+            table[hour] = updated(table[hour] ?? Factor(factor: 1, samples: 0), with: batch)
+        }
+        for (hour, factor) in table where ratios[hour] != nil || hour == -1 {
+            try conn.execute(
+                """
+                INSERT INTO road_speeds (hour, factor, samples, learned_through, updated_at)
+                VALUES (\(hour)::smallint, \(factor.factor), \(factor.samples), \(now), \(now))
+                ON CONFLICT (hour) DO UPDATE SET factor = EXCLUDED.factor, samples = EXCLUDED.samples,
+                    learned_through = EXCLUDED.learned_through, updated_at = EXCLUDED.updated_at
+                """)
+        }
+        return ratios[-1]?.count ?? 0
+    }
+
+    /// The legs to a drop-off arrived in `(since, through]`: each van's stops in the order its
+    /// shift reached them (taps from three hours before `since`, for the stop before the first).
+    static func legs(_ conn: PGConnection, since: Date, through: Date) throws -> [Leg] {
+        try conn.query(
+            """
+            WITH stops AS (
+                SELECT t.shift_id, t.ride_id, t.stop,
+                       max(t.at) FILTER (WHERE t.action = 'arrived') AS arrived_at,
+                       max(t.at) FILTER (WHERE t.action <> 'arrived') AS departed_at
+                FROM stop_taps t
+                WHERE t.undone_at IS NULL AND t.at > \(since.addingTimeInterval(-3 * 3_600)) AND t.at <= \(through)
+                GROUP BY t.shift_id, t.ride_id, t.stop
+            ), placed AS (
+                SELECT s.shift_id, s.stop, s.arrived_at, s.departed_at,
+                       CASE WHEN s.stop = 'pickup' THEN r.pickup_lat ELSE r.dropoff_lat END AS lat,
+                       CASE WHEN s.stop = 'pickup' THEN r.pickup_lon ELSE r.dropoff_lon END AS lon
+                FROM stops s JOIN rides r ON r.id = s.ride_id
+                WHERE s.arrived_at IS NOT NULL
+            ), legs AS (
+                SELECT stop, arrived_at, lat, lon,
+                       lag(departed_at) OVER w AS left_at, lag(lat) OVER w AS from_lat, lag(lon) OVER w AS from_lon
+                FROM placed WINDOW w AS (PARTITION BY shift_id ORDER BY arrived_at, stop)
+            )
+            SELECT left_at, from_lat, from_lon, arrived_at, lat, lon FROM legs
+            WHERE stop = 'dropoff' AND arrived_at > \(since) AND left_at IS NOT NULL AND left_at <= arrived_at
+              AND from_lat IS NOT NULL AND lat IS NOT NULL
+            """ as SQLQuery,
+            rows: { row in
+                Leg(
+                    from: try Coordinate(latitude: try row.decode(Double.self, "from_lat"), longitude: try row.decode(Double.self, "from_lon")),
+                    to: try Coordinate(latitude: try row.decode(Double.self, "lat"), longitude: try row.decode(Double.self, "lon")),
+                    left: try row.decode(Date.self, "left_at"), arrived: try row.decode(Date.self, "arrived_at"))
+            })
+    }
+}
+
+extension TripEstimator {
+    /// The model with its driving `factor` × as long (the road as learned, ``RoadSpeeds``).
+    public func learned(_ factor: Double) -> TripEstimator {
+        guard factor != 1, factor > 0 else { return self }
+        var estimator = self
+        estimator.averageSpeedKmh /= factor
+        return estimator
+    }
+}
