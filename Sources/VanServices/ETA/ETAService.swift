@@ -81,8 +81,7 @@ public struct ETAService: Sendable {
                 """
                 SELECT s.started_at, p.at AS position_at, p.lat, p.lon,
                        (SELECT value -> 'estimator' FROM settings WHERE key = 'scheduler') AS estimator,
-                       (SELECT coalesce(json_agg(json_build_object('hour', hour, 'factor', factor, 'samples', samples)), '[]')
-                        FROM road_speeds) AS speeds,
+                       \(RoadSpeeds.column) AS speeds,
                        coalesce((SELECT jsonb_typeof(value -> 'unhurriedMarginMinutes') = 'number' FROM settings WHERE key = 'scheduler'), false)
                          AS unhurried
                 FROM shifts s LEFT JOIN van_positions p ON p.van_id = s.van_id
@@ -111,10 +110,7 @@ public struct ETAService: Sendable {
         }
         guard let (fix, source) = fixes.max(by: { $0.0.at < $1.0.at }) else { return nil }
         // The model at the road's speed as learned for this hour (``RoadSpeeds``).
-        var speeds: RoadSpeeds.Table = [:]
-        for speed in try shift.decode(PGJSON<[RoadSpeeds.Stored]>.self, "speeds").value {
-            speeds[speed.hour] = RoadSpeeds.Factor(factor: speed.factor, samples: speed.samples)
-        }
+        let speeds = try RoadSpeeds.table(shift, "speeds")
         let estimator = (try shift.decode(PGJSON<TripEstimator>?.self, "estimator")?.value ?? TripEstimator())
             .learned(RoadSpeeds.factor(speeds, at: now, timeZone: timeZone))
         return RoadFix(

@@ -125,8 +125,7 @@ public struct ServiceCalendarStore: Sendable {
                        (SELECT coalesce(json_agg(json_build_object('weekday', weekday, 'start', to_char(start_time, 'HH24:MI'),
                                                                    'end', to_char(end_time, 'HH24:MI')) ORDER BY weekday, start_time), '[]')
                         FROM service_hours) AS hours,
-                       (SELECT coalesce(json_agg(json_build_object('hour', hour, 'factor', factor, 'samples', samples)), '[]')
-                        FROM road_speeds) AS speeds
+                       \(RoadSpeeds.column) AS speeds
                 """ as SQLQuery).prepared()
             ).first
         else { throw PGError(kind: .decoding, message: "the calendar query returned no row") }
@@ -135,10 +134,7 @@ public struct ServiceCalendarStore: Sendable {
         let windows = try row.decode(PGJSON<[StoredWindow]>.self, "hours").value.map {
             try ServiceWindow(weekday: $0.weekday, start: $0.start, end: $0.end)
         }
-        var speeds: RoadSpeeds.Table = [:]
-        for row in try row.decode(PGJSON<[RoadSpeeds.Stored]>.self, "speeds").value {
-            speeds[row.hour] = RoadSpeeds.Factor(factor: row.factor, samples: row.samples)
-        }
+        let speeds = try RoadSpeeds.table(row, "speeds")
         let scheduler = Scheduler(
             estimator: settings.estimator.learned(RoadSpeeds.factor(speeds, at: roadAt ?? date, timeZone: timeZone)),
             hours: ServiceHours(timeZone: timeZone, windows: windows),

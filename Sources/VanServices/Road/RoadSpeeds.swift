@@ -36,11 +36,26 @@ public enum RoadSpeeds {
         public var samples: Int
     }
 
-    /// A `road_speeds` row as a query's `json_agg` returns it.
-    struct Stored: Codable, Sendable {
+    /// A `road_speeds` row as ``column`` returns it.
+    private struct Stored: Codable, Sendable {
         let hour: Int
         let factor: Double
         let samples: Int
+    }
+
+    /// Every factor as one JSON value, for a query's select list (read with ``table(_:_:)``), so
+    /// the reads that need the road's speed take it in the statement they make anyway.
+    static let column: SQLQuery = """
+        (SELECT coalesce(json_agg(json_build_object('hour', hour, 'factor', factor, 'samples', samples)), '[]') FROM road_speeds)
+        """
+
+    /// The factors in `row`'s `name` column, as ``column`` selects them.
+    static func table(_ row: some PGRowReading, _ name: String) throws -> Table {
+        var table: Table = [:]
+        for stored in try row.decode(PGJSON<[Stored]>.self, name).value {
+            table[stored.hour] = Factor(factor: stored.factor, samples: stored.samples)
+        }
+        return table
     }
 
     /// The factors by hour (-1: every hour), as stored.

@@ -32,9 +32,12 @@ public struct RunService: Sendable {
             guard let shift = try ShiftStore(conn).open(driver: driver) else { throw RoadError.noOpenShift }
             let stops = try Self.stops(
                 vanID: shift.vanID, day: shift.runSpan(at: now, in: timeZone), undoWindow: undoWindow, rule: rule, now: now, conn)
-            let estimator =
-                try conn.query("SELECT value -> 'estimator' AS estimator FROM settings WHERE key = 'scheduler'").first?
-                .decode(PGJSON<TripEstimator>?.self, "estimator")?.value ?? TripEstimator()
+            // The model at the road's speed as learned for this hour, as the ETAs drive it.
+            let row = try conn.query(
+                "SELECT (SELECT value -> 'estimator' FROM settings WHERE key = 'scheduler') AS estimator, \(RoadSpeeds.column) AS speeds"
+            ).first
+            let estimator = (try row?.decode(PGJSON<TripEstimator>?.self, "estimator")?.value ?? TripEstimator())
+                .learned(RoadSpeeds.factor(try row.map { try RoadSpeeds.table($0, "speeds") } ?? [:], at: now, timeZone: timeZone))
             return DriverRun(shift: shift, day: day, stops: stops, leaveAt: DriverRun.leaveAt(stops, estimator: estimator, now: now))
         }
     }
