@@ -128,8 +128,10 @@ struct SchedulerCommand: AsyncParsableCommand {
         func run() async throws {
             let zone = try serviceTimeZone()
             try await withDatabase { db in
-                let settings = try await ServiceCalendarStore(pool: db.pool, timeZone: zone).settings()
+                let store = ServiceCalendarStore(pool: db.pool, timeZone: zone)
+                let settings = try await store.settings()
                 if json { return try printJSON(settings) }
+                let speeds = try await store.roadSpeeds()
                 let e = settings.estimator
                 printTable(
                     ["FIGURE", "VALUE"],
@@ -150,6 +152,7 @@ struct SchedulerCommand: AsyncParsableCommand {
                             settings.unhurriedMarginMinutes.map { "vans wait empty, not with riders aboard; \($0) min kept before each window's end" }
                                 ?? "off: every stop as early as it can be",
                         ],
+                        ["road as learned", RoadSpeeds.summary(speeds)],
                         [
                             "will-call room",
                             settings.willCallHoldMinutes.map { "kept for each open will-call from \($0) min after the ride there's drop-off" }

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import VanPostgres
 import VanServices
 import VanTestSupport
 
-/// `vanadmin scheduler show|set`, the real binary: the room kept for will-calls.
+/// `vanadmin scheduler show|set`, the real binary: the room kept for will-calls, the road as learned.
 @Suite("vanadmin scheduler")
 struct SchedulerCommandTests {
     @Test func theRoomKeptForWillCallsIsSetShownAndTurnedOff() async throws {
@@ -25,5 +26,17 @@ struct SchedulerCommandTests {
 
         #expect(try world.vanadmin(["scheduler", "set", "--will-call-hold", "off", "--as", "dispatcher"]).status == 0)
         #expect(try await stored().willCallHoldMinutes == nil)
+
+        // The road's speed as learned shows beside the model's.
+        #expect(try world.vanadmin(["scheduler"]).stdout.contains("not learned yet: drives take the model's times"))
+        try await world.pool.withConnection { conn in
+            try conn.execute(
+                """
+                INSERT INTO road_speeds (hour, factor, samples, learned_through, updated_at)
+                VALUES (-1, 1.24, 412, now(), now()), (8, 1.31, 25, now(), now()), (9, 1.1, 3, now(), now())
+                """)
+        }
+        #expect(
+            try world.vanadmin(["scheduler"]).stdout.contains("drives take 1.24 × the model's times (412 legs); by hour: 08:00 1.31 ×"))
     }
 }

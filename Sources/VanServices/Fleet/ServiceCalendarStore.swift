@@ -77,6 +77,11 @@ public struct ServiceCalendarStore: Sendable {
         try await pool.withConnection { conn in try Self.closures(conn, from: from) }
     }
 
+    /// The road's speed as learned from the taps, by hour (``RoadSpeeds``).
+    public func roadSpeeds() async throws -> RoadSpeeds.Table {
+        try await pool.withConnection { try RoadSpeeds.table($0) }
+    }
+
     /// The scheduler figures; defaults when never set.
     public func settings() async throws -> SchedulerSettings {
         try await pool.withConnection { try Self.settings($0) }

@@ -82,6 +82,16 @@ public enum RoadSpeeds {
         return Factor(factor: min(2.5, max(0.5, mean)), samples: factor.samples + kept.count)
     }
 
+    /// What the table says, in a line: every hour's factor, then the hours with their own.
+    public static func summary(_ table: Table) -> String {
+        guard let all = table[-1], all.samples > 0 else { return "not learned yet: drives take the model's times" }
+        let hours = table.keys.filter { $0 >= 0 && table[$0]!.samples >= hourMinimum }.sorted()
+            .map { String(format: "%02d:00 %.2f ×", $0, table[$0]!.factor) }
+        let used = all.samples >= overallMinimum ? "" : " (too few legs to use yet)"
+        return String(format: "drives take %.2f × the model's times (%d legs)", all.factor, all.samples) + used
+            + (hours.isEmpty ? "" : "; by hour: " + hours.joined(separator: ", "))
+    }
+
     /// The stored factors.
     public static func table(_ conn: PGConnection) throws -> Table {
         var table: Table = [:]
