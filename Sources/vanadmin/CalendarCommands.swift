@@ -211,32 +211,23 @@ struct SchedulerCommand: AsyncParsableCommand {
                     guard (0...120).contains(maxRideExtra) else { throw CLIError("--max-ride-extra must be 0 to 120 minutes") }
                     settings.maxRideExtraMinutes = maxRideExtra
                 }
-                if let unhurried {
-                    if unhurried.lowercased() == "off" {
-                        settings.unhurriedMarginMinutes = nil
-                    } else {
-                        guard let minutes = Int(unhurried), (0...30).contains(minutes) else {
-                            throw CLIError("--unhurried must be 0 to 30 minutes, or off")
-                        }
-                        settings.unhurriedMarginMinutes = minutes
-                    }
-                }
-                if let willCallHold {
-                    if willCallHold.lowercased() == "off" {
-                        settings.willCallHoldMinutes = nil
-                    } else {
-                        guard let minutes = Int(willCallHold), (0...480).contains(minutes) else {
-                            throw CLIError("--will-call-hold must be 0 to 480 minutes, or off")
-                        }
-                        settings.willCallHoldMinutes = minutes
-                    }
-                }
+                if let unhurried { settings.unhurriedMarginMinutes = try minutesOrOff(unhurried, "--unhurried", 0...30) }
+                if let willCallHold { settings.willCallHoldMinutes = try minutesOrOff(willCallHold, "--will-call-hold", 0...480) }
                 do { try settings.estimator.validate() } catch { throw CLIError("\(error)") }
                 try await store.setSettings(settings, actor: try actor.resolved())
                 say("scheduler figures updated")
             }
         }
     }
+}
+
+/// `text` as whole minutes within `range`, or nil for `off`; a one-line error naming `option` otherwise.
+private func minutesOrOff(_ text: String, _ option: String, _ range: ClosedRange<Int>) throws -> Int? {
+    if text.lowercased() == "off" { return nil }
+    guard let minutes = Int(text), range.contains(minutes) else {
+        throw CLIError("\(option) must be \(range.lowerBound) to \(range.upperBound) minutes, or off")
+    }
+    return minutes
 }
 
 /// `vanadmin demo`: load the demo fleet and places into an empty database.

@@ -30,6 +30,16 @@ struct BenchArguments {
         return value
     }
 
+    /// Whole minutes within `range` for `option`, or nil for `off`.
+    mutating func minutesOrOff(_ option: String, _ range: ClosedRange<Int>) throws(CampusBenchError) -> Int? {
+        let text = rest.popFirst()
+        if text == "off" { return nil }
+        guard let minutes = text.flatMap({ Int($0) }), range.contains(minutes) else {
+            throw CampusBenchError("\(option) needs \(range.lowerBound) to \(range.upperBound) minutes, or off")
+        }
+        return minutes
+    }
+
     /// A path for `option`.
     mutating func path(_ option: String) throws(CampusBenchError) -> String {
         guard let path = rest.popFirst() else { throw CampusBenchError("\(option) needs a path") }

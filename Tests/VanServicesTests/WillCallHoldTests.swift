@@ -21,6 +21,15 @@ struct WillCallHoldTests {
         return ride
     }
 
+    /// Rider 0's ride to SML at 9:00 (there about 9:05), her way back a will-call.
+    func bookThere(_ f: BookingFixture) async throws -> Ride {
+        let there = f.request(0, at: f.monday(9))
+        guard case .booked(let ride)? = try await f.booking.bookSeries([there], now: f.now, willCall: there.dropoff).first else {
+            throw ValidationError(field: "there", reason: "the ride there should book")
+        }
+        return ride
+    }
+
     func hold(_ f: BookingFixture, _ minutes: Int?) async throws {
         try await f.db.pool.withConnection { conn in
             if let minutes {
@@ -34,12 +43,8 @@ struct WillCallHoldTests {
     @Test func aBookingMayNotTakeTheLastRoomOfAnOpenWillCall() async throws {
         let f = try await BookingFixture()
         try await hold(f, 60)
-        // She rides to SML at 9:00 (there about 9:05) and will call; room is kept for her from about 10:05.
-        let thereRequest = f.request(0, at: f.monday(9))
-        guard case .booked(let there)? = try await f.booking.bookSeries([thereRequest], now: f.now, willCall: thereRequest.dropoff).first
-        else {
-            Issue.record("the ride there should book"); return
-        }
+        // She will call; room is kept for her from about 10:05.
+        let there = try await bookThere(f)
         let expected = there.estimatedDropoffAt.addingTimeInterval(3_600)
 
         // A ride north at 10:05 would keep the one van away from SML until about 11:00: refused,
@@ -70,10 +75,7 @@ struct WillCallHoldTests {
 
     @Test func aWillCallNoVanCouldTakeHoldsNothingUp() async throws {
         let f = try await BookingFixture()
-        let thereRequest = f.request(0, at: f.monday(9))
-        guard case .booked? = try await f.booking.bookSeries([thereRequest], now: f.now, willCall: thereRequest.dropoff).first else {
-            Issue.record("the ride there should book"); return
-        }
+        _ = try await bookThere(f)
         // Booked before the office kept room, the very ride refused above books: the van goes north
         // at 10:05, over her whole wait.
         guard case .booked = try await f.booking.bookSeries([farRide(f, 1, at: f.monday(10, 5))], now: f.now).first else {
@@ -90,11 +92,7 @@ struct WillCallHoldTests {
     @Test func herOwnWayBackTakesTheRoomKeptForIt() async throws {
         let f = try await BookingFixture()
         try await hold(f, 60)
-        let thereRequest = f.request(0, at: f.monday(9))
-        guard case .booked(let there)? = try await f.booking.bookSeries([thereRequest], now: f.now, willCall: thereRequest.dropoff).first
-        else {
-            Issue.record("the ride there should book"); return
-        }
+        let there = try await bookThere(f)
         try await f.db.pool.withConnection { conn in
             try conn.execute("UPDATE rides SET status = 'approved' WHERE id = \(there.id)")
             try conn.execute("UPDATE rides SET status = 'completed' WHERE id = \(there.id)")

@@ -78,26 +78,8 @@ struct SimulateOptions: Sendable {
                 case "off": willCallReplan = false
                 default: throw CampusBenchError("--will-call-replan needs on or off")
                 }
-            case "--unhurried":
-                switch rest.next() {
-                case "off": unhurried = nil
-                case let text?:
-                    guard let minutes = Int(text), (0...30).contains(minutes) else {
-                        throw CampusBenchError("--unhurried needs 0 to 30 minutes, or off")
-                    }
-                    unhurried = minutes
-                case nil: throw CampusBenchError("--unhurried needs 0 to 30 minutes, or off")
-                }
-            case "--will-call-hold":
-                switch rest.next() {
-                case "off": willCallHold = nil
-                case let text?:
-                    guard let minutes = Int(text), (0...480).contains(minutes) else {
-                        throw CampusBenchError("--will-call-hold needs 0 to 480 minutes, or off")
-                    }
-                    willCallHold = minutes
-                case nil: throw CampusBenchError("--will-call-hold needs 0 to 480 minutes, or off")
-                }
+            case "--unhurried": unhurried = try rest.minutesOrOff(argument, 0...30)
+            case "--will-call-hold": willCallHold = try rest.minutesOrOff(argument, 0...480)
             case "--eta-trace": etaTrace = true
             case "--timings": timings = true
             case "--bias": bias = try rest.share(argument, upTo: 2)
