@@ -152,7 +152,7 @@ struct SchedulerCommand: AsyncParsableCommand {
                             settings.unhurriedMarginMinutes.map { "vans wait empty, not with riders aboard; \($0) min kept before each window's end" }
                                 ?? "off: every stop as early as it can be",
                         ],
-                        ["road as learned", RoadSpeeds.summary(speeds)],
+                        ["road as learned", settings.learnRoadSpeed ? RoadSpeeds.summary(speeds) : "off: every drive takes the model's time"],
                         [
                             "will-call room",
                             settings.willCallHoldMinutes.map { "kept for each open will-call from \($0) min after the ride there's drop-off" }
@@ -182,6 +182,8 @@ struct SchedulerCommand: AsyncParsableCommand {
                 "Keep room for each open will-call, expected this many minutes after the ride there's drop-off (0 to 480), or off."
         )
         var willCallHold: String?
+        @Option(help: "learned: drive at the road's speed as learned from the drivers' taps (the default); model: at the model's as set.")
+        var roadSpeed: String?
         @OptionGroup var actor: ActorOptions
 
         func run() async throws {
@@ -213,6 +215,12 @@ struct SchedulerCommand: AsyncParsableCommand {
                 }
                 if let unhurried { settings.unhurriedMarginMinutes = try minutesOrOff(unhurried, "--unhurried", 0...30) }
                 if let willCallHold { settings.willCallHoldMinutes = try minutesOrOff(willCallHold, "--will-call-hold", 0...480) }
+                switch roadSpeed?.lowercased() {
+                case nil: break
+                case "learned": settings.learnRoadSpeed = true
+                case "model": settings.learnRoadSpeed = false
+                default: throw CLIError("--road-speed must be learned or model")
+                }
                 do { try settings.estimator.validate() } catch { throw CLIError("\(error)") }
                 try await store.setSettings(settings, actor: try actor.resolved())
                 say("scheduler figures updated")

@@ -101,6 +101,12 @@ struct RoadSpeedsTests {
             return legs
         }
         let evening = f.monday(20)
+        // An office that drives on the model as set learns nothing.
+        try await f.db.pool.withConnection { conn in
+            try conn.execute("INSERT INTO settings (key, value, updated_by) VALUES ('scheduler', '{\"learnRoadSpeed\": false}', 'test')")
+        }
+        #expect(try await RoadSpeeds.learn(f.db.pool, now: evening, timeZone: f.zone) == 0)
+        try await f.db.pool.withConnection { conn in try conn.execute("DELETE FROM settings WHERE key = 'scheduler'") }
         #expect(try await RoadSpeeds.learn(f.db.pool, now: evening, timeZone: f.zone) == legs)
         #expect(try await RoadSpeeds.learn(f.db.pool, now: evening.addingTimeInterval(60), timeZone: f.zone) == 0, "each leg once")
         let table = try await f.db.pool.withConnection { try RoadSpeeds.table($0) }

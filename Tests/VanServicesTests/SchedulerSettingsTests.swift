@@ -21,6 +21,7 @@ struct SchedulerSettingsTests {
     @Test func theRoomKeptForWillCallsIsOffUnlessSetAndSurvivesARoundTrip() throws {
         let decoder = JSONDecoder()
         #expect(try decoder.decode(SchedulerSettings.self, from: Data("{}".utf8)).willCallHoldMinutes == nil)
+        #expect(try decoder.decode(SchedulerSettings.self, from: Data("{}".utf8)).learnRoadSpeed, "a stored setting from before learns")
         #expect(try decoder.decode(SchedulerSettings.self, from: Data(#"{"willCallHoldMinutes": 90}"#.utf8)).willCallHoldMinutes == 90)
         var settings = SchedulerSettings()
         settings.willCallHoldMinutes = 45

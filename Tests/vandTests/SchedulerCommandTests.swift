@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VanPostgres
+import VanScheduler
 import VanServices
 import VanTestSupport
 
@@ -38,5 +39,14 @@ struct SchedulerCommandTests {
         }
         #expect(
             try world.vanadmin(["scheduler"]).stdout.contains("drives take 1.24 × the model's times (412 legs); by hour: 08:00 1.31 ×"))
+        // The office may drive on the model as set: the learned speed is then not used.
+        #expect(try world.vanadmin(["scheduler", "set", "--road-speed", "model", "--as", "dispatcher"]).status == 0)
+        #expect(try world.vanadmin(["scheduler"]).stdout.contains("off: every drive takes the model's time"))
+        let scheduler = try await ServiceCalendarStore(pool: world.pool, timeZone: world.zone).scheduler(around: world.at(9))
+        #expect(scheduler.estimator.averageSpeedKmh == (try await stored()).estimator.averageSpeedKmh)
+        #expect(try world.vanadmin(["scheduler", "set", "--road-speed", "fast", "--as", "dispatcher"]).status != 0)
+        #expect(try world.vanadmin(["scheduler", "set", "--road-speed", "learned", "--as", "dispatcher"]).status == 0)
+        let learned = try await ServiceCalendarStore(pool: world.pool, timeZone: world.zone).scheduler(around: world.at(9))
+        #expect(abs(learned.estimator.averageSpeedKmh - (try await stored()).estimator.averageSpeedKmh / 1.24) < 1e-9)
     }
 }

@@ -210,6 +210,10 @@ public struct SchedulerSettings: Codable, Sendable, Equatable {
     /// there's planned drop-off, picked up within the office's wait (nil, the default: none kept;
     /// her call is served from the room there is). ``WillCallHolds``; docs/simulation.md measures it.
     public var willCallHoldMinutes: Int?
+    /// Whether the road's speed is learned from the drivers' taps and driven at (true, the
+    /// default: ``RoadSpeeds``), or every drive takes the model's time as set. docs/scheduling.md
+    /// measures both on a road slower than the model.
+    public var learnRoadSpeed = true
 
     /// Defaults.
     public init() {}
@@ -224,5 +228,6 @@ public struct SchedulerSettings: Codable, Sendable, Equatable {
         maxRideExtraMinutes = try c.decodeIfPresent(Int.self, forKey: .maxRideExtraMinutes) ?? 15
         unhurriedMarginMinutes = try c.decodeIfPresent(Int.self, forKey: .unhurriedMarginMinutes)
         willCallHoldMinutes = try c.decodeIfPresent(Int.self, forKey: .willCallHoldMinutes)
+        learnRoadSpeed = try c.decodeIfPresent(Bool.self, forKey: .learnRoadSpeed) ?? true
     }
 }

@@ -44,9 +44,13 @@ public enum RoadSpeeds {
     }
 
     /// Every factor as one JSON value, for a query's select list (read with ``table(_:_:)``), so
-    /// the reads that need the road's speed take it in the statement they make anyway.
+    /// the reads that need the road's speed take it in the statement they make anyway; none when
+    /// the office drives on the model as set (``SchedulerSettings/learnRoadSpeed`` false).
     static let column: SQLQuery = """
-        (SELECT coalesce(json_agg(json_build_object('hour', hour, 'factor', factor, 'samples', samples)), '[]') FROM road_speeds)
+        (SELECT CASE WHEN coalesce((SELECT (value ->> 'learnRoadSpeed')::boolean FROM settings WHERE key = 'scheduler'), true)
+                     THEN coalesce(json_agg(json_build_object('hour', hour, 'factor', factor, 'samples', samples)), '[]')
+                     ELSE '[]' END
+         FROM road_speeds)
         """
 
     /// The factors in `row`'s `name` column, as ``column`` selects them.
@@ -135,8 +139,10 @@ public enum RoadSpeeds {
             let since = try conn.query("SELECT learned_through FROM road_speeds WHERE hour = -1 FOR UPDATE" as SQLQuery).first?
                 .decode(Date.self, "learned_through"), since < now
         else { return 0 }
+        let settings = try ServiceCalendarStore.settings(conn)
+        guard settings.learnRoadSpeed else { return 0 }
         let legs = try self.legs(conn, since: since, through: now)
-        let estimator = try ServiceCalendarStore.settings(conn).estimator
+        let estimator = settings.estimator
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         var ratios: [Int: [Double]] = [:]
