@@ -43,16 +43,22 @@ struct RoadSpeedsTests {
     @Test func anHourUsesItsOwnFactorOnlyWithEnoughLegs() {
         let zone = TimeZone(identifier: "America/New_York")!
         let nine = Date(timeIntervalSince1970: 1_795_410_000 + 9 * 3_600)  // Monday 9:00 New York
-        var table: RoadSpeeds.Table = [-1: .init(factor: 1.2, samples: 40), 9: .init(factor: 1.5, samples: 19)]
+        var table: RoadSpeeds.Table = [-1: .init(factor: 1.2, samples: 60), 9: .init(factor: 1.5, samples: 19)]
         #expect(RoadSpeeds.factor(table, at: nine, timeZone: zone) == 1.2)
+        // An hour's own counts from 20 legs, weighed against every hour's as 100 legs.
         table[9]?.samples = 20
-        #expect(RoadSpeeds.factor(table, at: nine, timeZone: zone) == 1.5)
+        #expect(abs(RoadSpeeds.factor(table, at: nine, timeZone: zone) - (20 * 1.5 + 100 * 1.2) / 120) < 1e-12)
+        table[9]?.samples = 400
+        #expect(abs(RoadSpeeds.factor(table, at: nine, timeZone: zone) - 1.35) < 1e-12, "its weight is capped at 100 legs")
         #expect(RoadSpeeds.factor(table, at: nine.addingTimeInterval(3_600), timeZone: zone) == 1.2)
-        #expect(RoadSpeeds.factor([-1: .init(factor: 1.2, samples: 4)], at: nine, timeZone: zone) == 1)
+        // Too few legs in all, or too close to the model: the model stands.
+        #expect(RoadSpeeds.factor([-1: .init(factor: 1.2, samples: 49)], at: nine, timeZone: zone) == 1)
+        #expect(RoadSpeeds.factor([-1: .init(factor: 1.04, samples: 500)], at: nine, timeZone: zone) == 1)
+        #expect(RoadSpeeds.factor([-1: .init(factor: 0.94, samples: 500)], at: nine, timeZone: zone) == 0.94)
         #expect(TripEstimator().learned(1.25).averageSpeedKmh == 16)
     }
 
-    /// A synthetic morning on one van: each ride driven from the stop before at 1.25 × the model
+    /// A synthetic day on one van: each ride driven from the stop before at 1.25 × the model
     /// (the taps as a driver makes them), a leg to a pickup that waited for its window, and one
     /// tap undone. Learned once, each leg once; the planner's and the ETAs' model then drive slower.
     @Test func aDayOfTapsTeachesThePlannerTheRoadsSpeed() async throws {
@@ -61,8 +67,8 @@ struct RoadSpeedsTests {
         let places = [f.scl, f.sml, try Coordinate(latitude: 41.3300, longitude: -72.9150), try Coordinate(latitude: 41.3050, longitude: -72.9400)]
         let slow = 1.25
         var rides: [Ride] = []
-        for index in 0..<30 {
-            var ride = f.request(index % 60, at: f.monday(8).addingTimeInterval(Double(index) * 1_200))
+        for index in 0..<60 {
+            var ride = f.request(index % 60, at: f.monday(3).addingTimeInterval(Double(index) * 1_200))
             ride.pickup = RideEndpoint(coordinate: places[index % 4], placeName: nil)
             ride.dropoff = RideEndpoint(coordinate: places[(index + 1) % 4], placeName: nil)
             guard case .booked(let booked)? = try await f.booking.bookSeries([ride], now: f.now).first else {
@@ -74,7 +80,7 @@ struct RoadSpeedsTests {
         let legs = try await f.db.pool.withConnection { conn -> Int in
             try conn.execute("INSERT INTO riders (net_id, name, password_hash, role) VALUES ('drv1', 'Dee', 'x', 'driver')")
             let shift = try conn.query(
-                "INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES ('drv1', \(booked[0].vanID!), \(f.monday(7, 30))) RETURNING id"
+                "INSERT INTO shifts (driver_net_id, van_id, started_at) VALUES ('drv1', \(booked[0].vanID!), \(f.monday(2, 30))) RETURNING id"
             ).first!.decode(Int64.self, at: 0)
             func tap(_ ride: Ride, _ stop: String, _ action: String, _ at: Date, undone: Bool = false) throws {
                 try conn.execute(
@@ -100,7 +106,7 @@ struct RoadSpeedsTests {
             try tap(booked[0], "dropoff", "arrived", booked[0].pickupAt.addingTimeInterval(30_000), undone: true)
             return legs
         }
-        let evening = f.monday(20)
+        let evening = f.monday(23, 30)
         // An office that drives on the model as set learns nothing.
         try await f.db.pool.withConnection { conn in
             try conn.execute("INSERT INTO settings (key, value, updated_by) VALUES ('scheduler', '{\"learnRoadSpeed\": false}', 'test')")

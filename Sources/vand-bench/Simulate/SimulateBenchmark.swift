@@ -60,6 +60,8 @@ struct SimulateBenchmark {
                         figures, replanning: replanning, replans: log.replans, promptReplans: log.promptReplans,
                         seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
                 if options.timings { print(log.timings.line) }
+                let speeds = try await ServiceCalendarStore(pool: database.pool, timeZone: timeZone).roadSpeeds()
+                print("  road as learned: " + RoadSpeeds.summary(speeds))
                 if options.etaTrace { print(ETATrace.lines(log, windows: log.windows).joined(separator: "\n")) }
             }
             runs[replanning] = figures
