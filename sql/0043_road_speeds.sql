@@ -9,6 +9,9 @@ CREATE TABLE road_speeds (
     hour smallint PRIMARY KEY CHECK (hour BETWEEN -1 AND 23),
     factor double precision NOT NULL CHECK (factor BETWEEN 0.5 AND 2.5),
     samples integer NOT NULL CHECK (samples >= 0),
+    -- The running mean of the ratios' squares, weighted as `factor` is: their spread, so that a
+    -- factor no further from 1 than its noise is not used.
+    squares double precision NOT NULL CHECK (squares >= 0),
     learned_through timestamptz NOT NULL,
     updated_at timestamptz NOT NULL
 );

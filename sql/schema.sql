@@ -879,11 +879,13 @@ CREATE TABLE public.road_speeds (
     hour smallint NOT NULL,
     factor double precision NOT NULL,
     samples integer NOT NULL,
+    squares double precision NOT NULL,
     learned_through timestamp with time zone NOT NULL,
     updated_at timestamp with time zone NOT NULL,
     CONSTRAINT road_speeds_factor_check CHECK (((factor >= (0.5)::double precision) AND (factor <= (2.5)::double precision))),
     CONSTRAINT road_speeds_hour_check CHECK (((hour >= '-1'::integer) AND (hour <= 23))),
-    CONSTRAINT road_speeds_samples_check CHECK ((samples >= 0))
+    CONSTRAINT road_speeds_samples_check CHECK ((samples >= 0)),
+    CONSTRAINT road_speeds_squares_check CHECK ((squares >= (0)::double precision))
 );
 
 --

@@ -55,6 +55,10 @@ struct RoadSpeedsTests {
         #expect(RoadSpeeds.factor([-1: .init(factor: 1.2, samples: 49)], at: nine, timeZone: zone) == 1)
         #expect(RoadSpeeds.factor([-1: .init(factor: 1.04, samples: 500)], at: nine, timeZone: zone) == 1)
         #expect(RoadSpeeds.factor([-1: .init(factor: 0.94, samples: 500)], at: nine, timeZone: zone) == 0.94)
+        // … or within three standard errors of it: 1.08 from 60 legs spread by 0.3 is noise, from 600 it is not.
+        let spread = { (samples: Int) in RoadSpeeds.Factor(factor: 1.08, samples: samples, squares: 1.08 * 1.08 + 0.09) }
+        #expect(RoadSpeeds.factor([-1: spread(60)], at: nine, timeZone: zone) == 1)
+        #expect(RoadSpeeds.factor([-1: spread(600)], at: nine, timeZone: zone) == 1.08)
         #expect(TripEstimator().learned(1.25).averageSpeedKmh == 16)
     }
 

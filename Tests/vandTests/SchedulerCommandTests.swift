@@ -33,8 +33,8 @@ struct SchedulerCommandTests {
         try await world.pool.withConnection { conn in
             try conn.execute(
                 """
-                INSERT INTO road_speeds (hour, factor, samples, learned_through, updated_at)
-                VALUES (-1, 1.24, 412, now(), now()), (8, 1.31, 25, now(), now()), (9, 1.1, 3, now(), now())
+                INSERT INTO road_speeds (hour, factor, samples, squares, learned_through, updated_at)
+                VALUES (-1, 1.24, 412, 1.6276, now(), now()), (8, 1.31, 25, 1.8061, now(), now()), (9, 1.1, 3, 1.30, now(), now())
                 """)
         }
         #expect(

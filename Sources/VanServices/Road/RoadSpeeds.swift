@@ -17,9 +17,11 @@ import VanScheduler
 ///   moves it within a few dozen legs, and a fine day after moves it back as fast;
 /// - with fewer than ``overallMinimum`` legs in all the model stands (factor 1); an hour's own
 ///   factor counts from ``hourMinimum`` legs, weighed against every hour's as ``shrinkage`` legs;
-/// - a factor within ``deadBand`` of 1 is taken as 1: a few dozen legs are noisier than that,
-///   and a route planned tight at the model's speed must not read as broken at 2 % slower (on a
-///   busy day, hours learned 0.91–1.07 × from noise alone cost 28 bookings of 450);
+/// - a factor is used only when it is further from 1 than ``deadBand`` and than three standard
+///   errors of its mean (the legs' own spread, kept as a running mean of their squares): early in
+///   a day a few dozen legs are that noisy, and a route planned tight at the model's speed must
+///   not read as broken at 6 % slower (on a busy day, factors learned from noise alone, crossing
+///   a fixed 5 % band for a while, cost 7 to 28 bookings of 450);
 /// - the factor stays within 0.5–2.5 (the table's check).
 public enum RoadSpeeds {
     /// The most legs a factor weighs its past by: new legs always move it.
@@ -37,10 +39,31 @@ public enum RoadSpeeds {
     /// The shortest leg in the model that is learned from.
     static let shortestLeg: TimeInterval = 60
 
+    /// How many standard errors from 1 a factor must be to be used.
+    static let significance = 3.0
+
     /// A learned factor and the legs behind it.
     public struct Factor: Hashable, Sendable {
+        /// The running mean of the legs' ratios to the model.
         public var factor: Double
+        /// Legs learned from.
         public var samples: Int
+        /// The running mean of the ratios' squares, for their spread.
+        public var squares: Double
+
+        /// A factor; with no spread given, none (`squares` is `factor`²).
+        public init(factor: Double, samples: Int, squares: Double? = nil) {
+            self.factor = factor
+            self.samples = samples
+            self.squares = squares ?? factor * factor
+        }
+
+        /// The standard error of the mean: the ratios' spread over the legs it weighs (its own
+        /// and the capped past's, as a running mean with weight capped at ``weightCap`` holds about twice that).
+        var standardError: Double {
+            guard samples > 0 else { return .infinity }
+            return max(0, squares - factor * factor).squareRoot() / Double(min(samples, 2 * weightCap)).squareRoot()
+        }
     }
 
     /// A `road_speeds` row as ``column`` returns it.
@@ -48,6 +71,7 @@ public enum RoadSpeeds {
         let hour: Int
         let factor: Double
         let samples: Int
+        let squares: Double
     }
 
     /// Every factor as one JSON value, for a query's select list (read with ``table(_:_:)``), so
@@ -55,7 +79,7 @@ public enum RoadSpeeds {
     /// the office drives on the model as set (``SchedulerSettings/learnRoadSpeed`` false).
     static let column: SQLQuery = """
         (SELECT CASE WHEN coalesce((SELECT (value ->> 'learnRoadSpeed')::boolean FROM settings WHERE key = 'scheduler'), true)
-                     THEN coalesce(json_agg(json_build_object('hour', hour, 'factor', factor, 'samples', samples)), '[]')
+                     THEN coalesce(json_agg(json_build_object('hour', hour, 'factor', factor, 'samples', samples, 'squares', squares)), '[]')
                      ELSE '[]' END
          FROM road_speeds)
         """
@@ -64,7 +88,7 @@ public enum RoadSpeeds {
     static func table(_ row: some PGRowReading, _ name: String) throws -> Table {
         var table: Table = [:]
         for stored in try row.decode(PGJSON<[Stored]>.self, name).value {
-            table[stored.hour] = Factor(factor: stored.factor, samples: stored.samples)
+            table[stored.hour] = Factor(factor: stored.factor, samples: stored.samples, squares: stored.squares)
         }
         return table
     }
@@ -73,7 +97,8 @@ public enum RoadSpeeds {
     public typealias Table = [Int: Factor]
 
     /// The factor for a drive at `date`: every hour's, once it has ``overallMinimum`` legs, drawn
-    /// toward its hour's own when that has ``hourMinimum``; 1 within ``deadBand`` of it.
+    /// toward its hour's own when that has ``hourMinimum``; 1 within ``deadBand`` of it, or within
+    /// ``significance`` standard errors of every hour's mean.
     public static func factor(_ table: Table, at date: Date, timeZone: TimeZone) -> Double {
         guard let all = table[-1], all.samples >= overallMinimum else { return 1 }
         var calendar = Calendar(identifier: .gregorian)
@@ -83,7 +108,7 @@ public enum RoadSpeeds {
             let weight = Double(min(own.samples, weightCap))
             factor = (weight * own.factor + shrinkage * all.factor) / (weight + shrinkage)
         }
-        return abs(factor - 1) < deadBand ? 1 : factor
+        return abs(factor - 1) < max(deadBand, significance * all.standardError) ? 1 : factor
     }
 
     /// `factor` moved by `ratios` (each a leg's real time over the model's): the running mean,
@@ -91,9 +116,10 @@ public enum RoadSpeeds {
     static func updated(_ factor: Factor, with ratios: [Double]) -> Factor {
         let kept = ratios.filter { ratioRange.contains($0) }
         guard !kept.isEmpty else { return factor }
-        let weight = Double(min(factor.samples, weightCap))
-        let mean = (factor.factor * weight + kept.reduce(0, +)) / (weight + Double(kept.count))
-        return Factor(factor: min(2.5, max(0.5, mean)), samples: factor.samples + kept.count)
+        let weight = Double(min(factor.samples, weightCap)), total = weight + Double(kept.count)
+        let mean = (factor.factor * weight + kept.reduce(0, +)) / total
+        let squares = (factor.squares * weight + kept.reduce(0) { $0 + $1 * $1 }) / total
+        return Factor(factor: min(2.5, max(0.5, mean)), samples: factor.samples + kept.count, squares: squares)
     }
 
     /// What the table says, in a line: every hour's factor, then the hours with their own.
@@ -110,11 +136,13 @@ public enum RoadSpeeds {
     public static func table(_ conn: PGConnection) throws -> Table {
         var table: Table = [:]
         for (hour, factor) in try conn.query(
-            "SELECT hour::int AS hour, factor, samples FROM road_speeds" as SQLQuery,
+            "SELECT hour::int AS hour, factor, samples, squares FROM road_speeds" as SQLQuery,
             rows: { row in
                 (
                     try row.decode(Int.self, "hour"),
-                    Factor(factor: try row.decode(Double.self, "factor"), samples: try row.decode(Int.self, "samples"))
+                    Factor(
+                        factor: try row.decode(Double.self, "factor"), samples: try row.decode(Int.self, "samples"),
+                        squares: try row.decode(Double.self, "squares"))
                 )
             })
         {
@@ -142,8 +170,8 @@ public enum RoadSpeeds {
     static func learn(_ conn: PGConnection, now: Date, timeZone: TimeZone) throws -> Int {
         try conn.execute(
             """
-            INSERT INTO road_speeds (hour, factor, samples, learned_through, updated_at)
-            VALUES (-1, 1, 0, \(now.addingTimeInterval(-86_400)), \(now)) ON CONFLICT (hour) DO NOTHING
+            INSERT INTO road_speeds (hour, factor, samples, squares, learned_through, updated_at)
+            VALUES (-1, 1, 0, 1, \(now.addingTimeInterval(-86_400)), \(now)) ON CONFLICT (hour) DO NOTHING
             """)
         guard
             let since = try conn.query("SELECT learned_through FROM road_speeds WHERE hour = -1 FOR UPDATE" as SQLQuery).first?
@@ -170,9 +198,9 @@ public enum RoadSpeeds {
         for (hour, factor) in table where ratios[hour] != nil || hour == -1 {
             try conn.execute(
                 """
-                INSERT INTO road_speeds (hour, factor, samples, learned_through, updated_at)
-                VALUES (\(hour)::smallint, \(factor.factor), \(factor.samples), \(now), \(now))
-                ON CONFLICT (hour) DO UPDATE SET factor = EXCLUDED.factor, samples = EXCLUDED.samples,
+                INSERT INTO road_speeds (hour, factor, samples, squares, learned_through, updated_at)
+                VALUES (\(hour)::smallint, \(factor.factor), \(factor.samples), \(factor.squares), \(now), \(now))
+                ON CONFLICT (hour) DO UPDATE SET factor = EXCLUDED.factor, samples = EXCLUDED.samples, squares = EXCLUDED.squares,
                     learned_through = EXCLUDED.learned_through, updated_at = EXCLUDED.updated_at
                 """)
         }
