@@ -16,7 +16,8 @@ import VanScheduler
 /// - each factor is a running mean whose weight is capped at ``weightCap`` legs, so a day of snow
 ///   moves it within a few dozen legs, and a fine day after moves it back as fast;
 /// - with fewer than ``overallMinimum`` legs in all the model stands (factor 1); an hour's own
-///   factor counts from ``hourMinimum`` legs, weighed against every hour's as ``shrinkage`` legs;
+///   factor counts from ``hourMinimum`` legs, and only when it differs from every hour's by more
+///   than three of its standard errors, weighed against every hour's as ``shrinkage`` legs;
 /// - a factor is used only when it is further from 1 than ``deadBand`` and than three standard
 ///   errors of its mean (the legs' own spread, kept as a running mean of their squares): early in
 ///   a day a few dozen legs are that noisy, and a route planned tight at the model's speed must
@@ -97,14 +98,17 @@ public enum RoadSpeeds {
     public typealias Table = [Int: Factor]
 
     /// The factor for a drive at `date`: every hour's, once it has ``overallMinimum`` legs, drawn
-    /// toward its hour's own when that has ``hourMinimum``; 1 within ``deadBand`` of it, or within
+    /// toward its hour's own when that has ``hourMinimum`` legs and differs from every hour's by
+    /// more than ``significance`` of its standard errors; 1 within ``deadBand`` of it, or within
     /// ``significance`` standard errors of every hour's mean.
     public static func factor(_ table: Table, at date: Date, timeZone: TimeZone) -> Double {
         guard let all = table[-1], all.samples >= overallMinimum else { return 1 }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         var factor = all.factor
-        if let own = table[calendar.component(.hour, from: date)], own.samples >= hourMinimum {
+        if let own = table[calendar.component(.hour, from: date)], own.samples >= hourMinimum,
+            abs(own.factor - all.factor) > significance * own.standardError
+        {
             let weight = Double(min(own.samples, weightCap))
             factor = (weight * own.factor + shrinkage * all.factor) / (weight + shrinkage)
         }
