@@ -43,12 +43,12 @@ struct RoadSpeedsTests {
     @Test func anHourUsesItsOwnFactorOnlyWithEnoughLegs() {
         let zone = TimeZone(identifier: "America/New_York")!
         let nine = Date(timeIntervalSince1970: 1_795_410_000 + 9 * 3_600)  // Monday 9:00 New York
-        var table: RoadSpeeds.Table = [-1: .init(factor: 1.2, samples: 60), 9: .init(factor: 1.5, samples: 19)]
+        var table: RoadSpeeds.Table = [-1: .init(factor: 1.2, samples: 60), 9: .init(factor: 1.5, samples: 49)]
         #expect(RoadSpeeds.factor(table, at: nine, timeZone: zone) == 1.2)
-        // An hour's own counts from 20 legs, weighed against every hour's as 100 legs (here with no
+        // An hour's own counts from 50 legs, weighed against every hour's as 100 legs (here with no
         // spread: any difference is beyond its noise).
-        table[9]?.samples = 20
-        #expect(abs(RoadSpeeds.factor(table, at: nine, timeZone: zone) - (20 * 1.5 + 100 * 1.2) / 120) < 1e-12)
+        table[9]?.samples = 50
+        #expect(abs(RoadSpeeds.factor(table, at: nine, timeZone: zone) - (50 * 1.5 + 100 * 1.2) / 150) < 1e-12)
         table[9]?.samples = 400
         #expect(abs(RoadSpeeds.factor(table, at: nine, timeZone: zone) - 1.35) < 1e-12, "its weight is capped at 100 legs")
         #expect(RoadSpeeds.factor(table, at: nine.addingTimeInterval(3_600), timeZone: zone) == 1.2)
@@ -60,8 +60,9 @@ struct RoadSpeedsTests {
         let spread = { (samples: Int) in RoadSpeeds.Factor(factor: 1.08, samples: samples, squares: 1.08 * 1.08 + 0.09) }
         #expect(RoadSpeeds.factor([-1: spread(60)], at: nine, timeZone: zone) == 1)
         #expect(RoadSpeeds.factor([-1: spread(600)], at: nine, timeZone: zone) == 1.08)
-        // An hour 0.1 off every hour's, from 40 legs spread by 0.3, is its noise: every hour's stands.
-        let noisyHour = RoadSpeeds.Factor(factor: 1.18, samples: 40, squares: 1.18 * 1.18 + 0.09)
+        // An hour 0.1 off every hour's, from 60 legs, is noise when every hour's legs spread by 0.3
+        // (whatever its own few legs' spread): every hour's stands.
+        let noisyHour = RoadSpeeds.Factor(factor: 1.18, samples: 60)
         #expect(RoadSpeeds.factor([-1: spread(600), 9: noisyHour], at: nine, timeZone: zone) == 1.08)
         let clearHour = RoadSpeeds.Factor(factor: 1.28, samples: 400, squares: 1.28 * 1.28 + 0.09)
         #expect(abs(RoadSpeeds.factor([-1: spread(600), 9: clearHour], at: nine, timeZone: zone) - (100 * 1.28 + 100 * 1.08) / 200) < 1e-12)

@@ -34,7 +34,7 @@ struct SchedulerCommandTests {
             try conn.execute(
                 """
                 INSERT INTO road_speeds (hour, factor, samples, squares, learned_through, updated_at)
-                VALUES (-1, 1.24, 412, 1.6276, now(), now()), (8, 1.31, 25, 1.8061, now(), now()), (9, 1.1, 3, 1.30, now(), now())
+                VALUES (-1, 1.24, 412, 1.6276, now(), now()), (8, 1.31, 60, 1.8061, now(), now()), (9, 1.1, 3, 1.30, now(), now())
                 """)
         }
         #expect(

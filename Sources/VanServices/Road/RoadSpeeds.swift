@@ -17,7 +17,8 @@ import VanScheduler
 ///   moves it within a few dozen legs, and a fine day after moves it back as fast;
 /// - with fewer than ``overallMinimum`` legs in all the model stands (factor 1); an hour's own
 ///   factor counts from ``hourMinimum`` legs, and only when it differs from every hour's by more
-///   than three of its standard errors, weighed against every hour's as ``shrinkage`` legs;
+///   than three of its standard errors (with every hour's spread: an hour's few legs say little
+///   of their own), weighed against every hour's as ``shrinkage`` legs;
 /// - a factor is used only when it is further from 1 than ``deadBand`` and than three standard
 ///   errors of its mean (the legs' own spread, kept as a running mean of their squares): early in
 ///   a day a few dozen legs are that noisy, and a route planned tight at the model's speed must
@@ -28,7 +29,7 @@ public enum RoadSpeeds {
     /// The most legs a factor weighs its past by: new legs always move it.
     static let weightCap = 100
     /// Legs an hour needs before its own factor counts.
-    static let hourMinimum = 20
+    static let hourMinimum = 50
     /// Legs every hour together needs before any factor is used.
     static let overallMinimum = 50
     /// How many legs every hour's factor weighs against an hour's own (which weighs at most ``weightCap``).
@@ -61,9 +62,15 @@ public enum RoadSpeeds {
 
         /// The standard error of the mean: the ratios' spread over the legs it weighs (its own
         /// and the capped past's, as a running mean with weight capped at ``weightCap`` holds about twice that).
-        var standardError: Double {
+        var standardError: Double { standardError(spread: spread) }
+
+        /// The legs' spread around the mean (their standard deviation).
+        var spread: Double { max(0, squares - factor * factor).squareRoot() }
+
+        /// The standard error of the mean for legs spread by `spread`.
+        func standardError(spread: Double) -> Double {
             guard samples > 0 else { return .infinity }
-            return max(0, squares - factor * factor).squareRoot() / Double(min(samples, 2 * weightCap)).squareRoot()
+            return spread / Double(min(samples, 2 * weightCap)).squareRoot()
         }
     }
 
@@ -107,7 +114,7 @@ public enum RoadSpeeds {
         calendar.timeZone = timeZone
         var factor = all.factor
         if let own = table[calendar.component(.hour, from: date)], own.samples >= hourMinimum,
-            abs(own.factor - all.factor) > significance * own.standardError
+            abs(own.factor - all.factor) > significance * own.standardError(spread: all.spread)
         {
             let weight = Double(min(own.samples, weightCap))
             factor = (weight * own.factor + shrinkage * all.factor) / (weight + shrinkage)

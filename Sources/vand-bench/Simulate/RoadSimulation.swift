@@ -156,6 +156,9 @@ struct RoadSimulation {
         var willCallReplans = 0
         /// With `--timings`: wall time per planner pass, booking and position.
         var timings = SimulationTimings()
+        /// The learned road-speed factors the planner drove at, at each of its looks (the hour of
+        /// the look), with the first time each was in force.
+        var speedFactors: [(at: Date, factor: Double)] = []
     }
 
     /// One rider's "I'm ready", from her first call to the way back booked (or her giving up).
@@ -273,6 +276,9 @@ struct RoadSimulation {
                     let projection = try await SimulationTimings.time(&log.timings.passes) { try await replanner.projection(day: day, now: now) }
                     log.alerted.formUnion(projection.lateAsPlanned)
                 }
+                let speeds = try await ServiceCalendarStore(pool: database.pool, timeZone: timeZone).roadSpeeds()
+                let factor = RoadSpeeds.factor(speeds, at: now, timeZone: timeZone)
+                if factor != log.speedFactors.last?.factor ?? 1 { log.speedFactors.append((now, factor)) }
                 // The day is over when nothing holds a van and nobody is left to book.
                 let holding = pendingBookings + pendingCalls > 0 ? 1 : try await holdingVans(now: now)
                 guard holding > 0 else { break loop }

@@ -61,7 +61,10 @@ struct SimulateBenchmark {
                         seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
                 if options.timings { print(log.timings.line) }
                 let speeds = try await ServiceCalendarStore(pool: database.pool, timeZone: timeZone).roadSpeeds()
-                print("  road as learned: " + RoadSpeeds.summary(speeds))
+                let used = log.speedFactors.map { String(format: "%.2f from %@", $0.factor, ServiceTime(timeZone: timeZone).text($0.at, .clockTime)) }
+                print(
+                    "  road as learned: " + RoadSpeeds.summary(speeds) + "; in force at the planner's looks: "
+                        + (used.isEmpty ? "the model's, all day" : used.joined(separator: ", ")))
                 if options.etaTrace { print(ETATrace.lines(log, windows: log.windows).joined(separator: "\n")) }
             }
             runs[replanning] = figures
