@@ -133,5 +133,14 @@ struct ResponseCompressionTests {
         #expect(C.isText("text/html; charset=utf-8") && C.isText("application/yaml") && C.isText("application/javascript"))
         #expect(!C.isText("application/json") && !C.isText("application/problem+json; charset=utf-8"))
         #expect(!C.isText("text/event-stream") && !C.isText("image/png") && !C.isText("application/octet-stream"))
+        // The fast paths answer as the full parse does, in any case and spacing.
+        for type in [
+            "application/json", "application/json; charset=utf-8", "application/problem+json", "application/json-seq", "text/html",
+            "text/html;charset=UTF-8", "text/css", "Application/JSON", " text/HTML ; charset=utf-8", "TEXT/css",
+        ] {
+            #expect(
+                C.isText(type)
+                    == ["text/html", "text/css"].contains(type.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased()), "\(type)")
+        }
     }
 }
