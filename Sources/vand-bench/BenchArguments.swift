@@ -30,6 +30,15 @@ struct BenchArguments {
         return value
     }
 
+    /// `on` or `off` for `option`.
+    mutating func onOff(_ option: String) throws(CampusBenchError) -> Bool {
+        switch rest.popFirst() {
+        case "on": return true
+        case "off": return false
+        default: throw CampusBenchError("\(option) needs on or off")
+        }
+    }
+
     /// Whole minutes within `range` for `option`, or nil for `off`.
     mutating func minutesOrOff(_ option: String, _ range: ClosedRange<Int>) throws(CampusBenchError) -> Int? {
         let text = rest.popFirst()

@@ -110,9 +110,7 @@ public struct ETAService: Sendable {
         }
         guard let (fix, source) = fixes.max(by: { $0.0.at < $1.0.at }) else { return nil }
         // The model at the road's speed as learned for this hour (``RoadSpeeds``).
-        let speeds = try RoadSpeeds.table(shift, "speeds")
-        let estimator = (try shift.decode(PGJSON<TripEstimator>?.self, "estimator")?.value ?? TripEstimator())
-            .learned(RoadSpeeds.factor(speeds, at: now, timeZone: timeZone))
+        let estimator = try RoadSpeeds.estimator(shift, estimator: "estimator", speeds: "speeds", at: now, timeZone: timeZone)
         return RoadFix(
             runSpan: today, fix: fix, source: source, estimator: estimator, unhurried: try shift.decode(Bool.self, "unhurried"))
     }

@@ -101,6 +101,16 @@ public enum RoadSpeeds {
         return table
     }
 
+    /// The travel model in force at `date`, from a row with the model as set in `estimator`
+    /// (the `settings` JSON, nil: the defaults) and ``column`` in `speeds`: what the ETAs and the
+    /// driver's *Leave at* drive at, as the planner does (``ServiceCalendarStore``).
+    static func estimator(
+        _ row: some PGRowReading, estimator: String, speeds: String, at date: Date, timeZone: TimeZone
+    ) throws -> TripEstimator {
+        let model = try row.decode(PGJSON<TripEstimator>?.self, estimator)?.value ?? TripEstimator()
+        return model.learned(factor(try table(row, speeds), at: date, timeZone: timeZone))
+    }
+
     /// The factors by hour (-1: every hour), as stored.
     public typealias Table = [Int: Factor]
 

@@ -33,11 +33,10 @@ public struct RunService: Sendable {
             let stops = try Self.stops(
                 vanID: shift.vanID, day: shift.runSpan(at: now, in: timeZone), undoWindow: undoWindow, rule: rule, now: now, conn)
             // The model at the road's speed as learned for this hour, as the ETAs drive it.
-            let row = try conn.query(
-                "SELECT (SELECT value -> 'estimator' FROM settings WHERE key = 'scheduler') AS estimator, \(RoadSpeeds.column) AS speeds"
-            ).first
-            let estimator = (try row?.decode(PGJSON<TripEstimator>?.self, "estimator")?.value ?? TripEstimator())
-                .learned(RoadSpeeds.factor(try row.map { try RoadSpeeds.table($0, "speeds") } ?? [:], at: now, timeZone: timeZone))
+            let estimator =
+                try conn.query(
+                    "SELECT (SELECT value -> 'estimator' FROM settings WHERE key = 'scheduler') AS estimator, \(RoadSpeeds.column) AS speeds"
+                ).first.map { try RoadSpeeds.estimator($0, estimator: "estimator", speeds: "speeds", at: now, timeZone: timeZone) } ?? TripEstimator()
             return DriverRun(shift: shift, day: day, stops: stops, leaveAt: DriverRun.leaveAt(stops, estimator: estimator, now: now))
         }
     }

@@ -72,23 +72,13 @@ struct SimulateOptions: Sendable {
             case "--replan-every": replanEvery = TimeInterval(try rest.count(argument))
             case "--replan-frozen": replanFrozen = TimeInterval(try rest.count(argument, from: 0) * 60)
             case "--will-call": willCall = try rest.share(argument, upTo: 1)
-            case "--will-call-replan":
-                switch rest.next() {
-                case "on": willCallReplan = true
-                case "off": willCallReplan = false
-                default: throw CampusBenchError("--will-call-replan needs on or off")
-                }
+            case "--will-call-replan": willCallReplan = try rest.onOff(argument)
             case "--unhurried": unhurried = try rest.minutesOrOff(argument, 0...30)
             case "--will-call-hold": willCallHold = try rest.minutesOrOff(argument, 0...480)
             case "--eta-trace": etaTrace = true
             case "--timings": timings = true
             case "--bias": bias = try rest.share(argument, upTo: 2)
-            case "--learn-speeds":
-                switch rest.next() {
-                case "on": learnSpeeds = true
-                case "off": learnSpeeds = false
-                default: throw CampusBenchError("--learn-speeds needs on or off")
-                }
+            case "--learn-speeds": learnSpeeds = try rest.onOff(argument)
             case "--json": json = true
             default: throw CampusBenchError("unknown argument \(argument); \(Self.usage)")
             }
